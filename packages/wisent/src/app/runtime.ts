@@ -1,0 +1,24 @@
+/**
+ * What every request can know about the app that serves it. `App` sets it on each request as
+ * `c.get("wisent")`, so middleware and helpers need no import of the App itself.
+ */
+export interface WisentRuntime {
+  /** The app's name, e.g. `shop`; the session cookie is `_shop_session`. */
+  readonly name: string;
+  /** `GO_ENV`, else `NODE_ENV`, else `development` (read once when the App is made). */
+  readonly env: string;
+  /** An API app answers JSON by default and has no HTML views. */
+  readonly api: boolean;
+  /**
+   * Builds the path of a named route, e.g. `pathFor("widgetPath", { widget_id: 1 })` -> `/widgets/1`.
+   * Throws an Error naming the route and the missing parameter.
+   */
+  pathFor(name: string, params?: Record<string, unknown>): string;
+}
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The app serving this request (set by `App` before any middleware runs). */
+    wisent: WisentRuntime;
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Validation failures keyed by field, in Buffalo's shape: `{"errors":{"title":["Title can not be blank."]}}`.
+ * Renderers know it: JSON as that object, XML as `<errors><error field="title">...</error></errors>`.
+ *
+ * @example
+ * const errors = new ValidationErrors({ title: ["Title can not be blank."] });
+ * if (errors.any()) return c.respond(422, { json: errors, xml: errors, html: () => <New errors={errors} /> });
+ */
+export class ValidationErrors {
+  constructor(readonly errors: Record<string, string[]> = {}) {}
+
+  /** Adds a message for a field. */
+  add(field: string, message: string): void {
+    const list = this.errors[field];
+    if (list) list.push(message);
+    else this.errors[field] = [message];
+  }
+
+  /** The messages for one field (empty when it is valid). */
+  get(field: string): string[] {
+    return this.errors[field] ?? [];
+  }
+
+  /** True when at least one field has a message. */
+  any(): boolean {
+    return Object.keys(this.errors).length > 0;
+  }
+
+  toJSON(): { errors: Record<string, string[]> } {
+    return { errors: this.errors };
+  }
+}
