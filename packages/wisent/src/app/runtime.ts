@@ -1,3 +1,5 @@
+import type {} from "hono";
+
 /**
  * What every request can know about the app that serves it. `App` sets it on each request as
  * `c.get("wisent")`, so middleware and helpers need no import of the App itself.
