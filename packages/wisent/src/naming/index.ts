@@ -1,0 +1,16 @@
+/**
+ * Naming: every name derived from a resource name (singular/plural, cases, param key, table,
+ * folders, route names). The single source of truth for the App and the generator.
+ * @module
+ */
+export { isAcronym } from "./acronyms.js";
+export { camelize, pascalize, titleize, underscore } from "./casing.js";
+export { isUncountable, pluralize, singularize } from "./inflection.js";
+export type { Names, ResourceRouteNames } from "./names.js";
+export { names } from "./names.js";
+export { paramKeyFromClassName } from "./param-key.js";
+export type { RouteNameOptions } from "./route-name.js";
+export { pathName, routeNameForPath } from "./route-name.js";
+export { validateResourceName } from "./validate.js";
+export type { WordSpan } from "./words.js";
+export { splitWords, wordSpans } from "./words.js";
