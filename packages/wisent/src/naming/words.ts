@@ -19,7 +19,7 @@ const WORD_CHAR = /[\p{L}\p{N}\p{P}`]/u;
 
 /**
  * Splits an identifier into words, with their positions, as flect does: at `_`, space, `:`, `-`,
- * `/`, and lower->Upper transitions. A run of capitals stays together as an acronym; when the run
+ * `/`, and lower->Upper transitions. A known acronym written in one case is upper-cased (`id`). A run of capitals stays together as an acronym; when the run
  * is followed by lower-case letters, its last capital starts the next word (`HTMLPages` -> HTML,
  * Pages), except for a plural `s` (`UserIDs` -> User, IDs).
  * @example wordSpans("APIKeys").map((s) => s.word) // ["API", "Keys"]
@@ -40,7 +40,7 @@ export function wordSpans(input: string): WordSpan[] {
     if (start < 0) return;
     const raw = input.slice(offsets[start], offsets[endIndex]);
     spans.push({
-      word: isAcronym(raw) ? raw.toUpperCase() : raw,
+      word: isAcronym(raw) && isSingleCase(raw) ? raw.toUpperCase() : raw,
       start: offsets[start]!,
       end: offsets[endIndex]!,
     });
@@ -58,6 +58,14 @@ export function wordSpans(input: string): WordSpan[] {
   }
   flush(chars.length);
   return spans;
+}
+
+/**
+ * `id` and `ID` are the acronym, `Id` is a word someone already cased: keeping it is what makes
+ * `camelize("foozWidgetId")` stay `foozWidgetId`, as in Buffalo's route names.
+ */
+function isSingleCase(word: string): boolean {
+  return word === word.toLowerCase() || word === word.toUpperCase();
 }
 
 /** Whether the capital at `i` (inside a word) begins a new word. */
