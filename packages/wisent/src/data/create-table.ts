@@ -1,0 +1,187 @@
+import { type ColumnDataType, type CreateTableBuilder, type Kysely, sql } from "kysely";
+import type { DialectName } from "./database-url.js";
+import { dialectOf } from "./dialect-of.js";
+
+type DataType = ColumnDataType | ReturnType<typeof sql.raw>;
+
+/** What to do with rows that point to a deleted parent. */
+export type ReferentialAction = "cascade" | "set null" | "restrict" | "no action";
+
+interface ColumnSpec {
+  name: string;
+  type: DataType;
+  nullable: boolean;
+  primary: boolean;
+  unique: boolean;
+  defaultValue?: unknown;
+  references?: { table: string; column: string; onDelete: ReferentialAction };
+}
+
+/** A column being declared; columns are NOT NULL unless marked `nullable()`, as in Buffalo's fizz. */
+export class ColumnBuilder {
+  constructor(private readonly spec: ColumnSpec) {}
+  /** Allows NULL. */
+  nullable(): this {
+    this.spec.nullable = true;
+    return this;
+  }
+  /** Makes the column the primary key. */
+  primary(): this {
+    this.spec.primary = true;
+    return this;
+  }
+  /** Adds a UNIQUE constraint. */
+  unique(): this {
+    this.spec.unique = true;
+    return this;
+  }
+  /** A default value for rows inserted without this column. */
+  default(value: string | number | boolean): this {
+    this.spec.defaultValue = value;
+    return this;
+  }
+}
+
+/**
+ * Portable column types: each method picks the type that reads back the same JS value on SQLite,
+ * PostgreSQL and MySQL/MariaDB (uuid: string, boolean: boolean, timestamp: Date, date: "YYYY-MM-DD",
+ * json: parsed value, decimal: as the driver returns it).
+ */
+export class TableBuilder {
+  readonly columns: ColumnSpec[] = [];
+  constructor(readonly dialect: DialectName) {}
+
+  #add(name: string, type: DataType): ColumnBuilder {
+    const spec: ColumnSpec = { name, type, nullable: false, primary: false, unique: false };
+    this.columns.push(spec);
+    return new ColumnBuilder(spec);
+  }
+  #pick(types: Record<DialectName, DataType>): DataType {
+    return types[this.dialect];
+  }
+
+  /** A UUID (Wisent's ids): `uuid` on PostgreSQL, `char(36)` on MySQL, text on SQLite. */
+  uuid(name: string): ColumnBuilder {
+    return this.#add(name, this.#pick({ postgres: "uuid", mysql: "char(36)", sqlite: "text" }));
+  }
+  /** A short string, `varchar(length)` (default 255). */
+  string(name: string, length = 255): ColumnBuilder {
+    return this.#add(name, `varchar(${length})`);
+  }
+  /** Long text. */
+  text(name: string): ColumnBuilder {
+    return this.#add(name, "text");
+  }
+  /** A 32-bit integer. */
+  integer(name: string): ColumnBuilder {
+    return this.#add(name, "integer");
+  }
+  /** A boolean (TINYINT(1) on MySQL, 0/1 on SQLite; both read back as true/false). */
+  boolean(name: string): ColumnBuilder {
+    return this.#add(name, "boolean");
+  }
+  /** An exact number, `decimal(precision, scale)` (default 12, 2). */
+  decimal(name: string, precision = 12, scale = 2): ColumnBuilder {
+    return this.#add(name, `decimal(${precision}, ${scale})`);
+  }
+  /** A point in time: `timestamptz` on PostgreSQL, `datetime(3)` (UTC) on MySQL, ISO text on SQLite. */
+  timestamp(name: string): ColumnBuilder {
+    return this.#add(
+      name,
+      this.#pick({ postgres: "timestamptz", mysql: sql.raw("datetime(3)"), sqlite: "timestamp" }),
+    );
+  }
+  /** A calendar day, read back as `"YYYY-MM-DD"`. */
+  date(name: string): ColumnBuilder {
+    return this.#add(name, "date");
+  }
+  /** A JSON document (`jsonb` on PostgreSQL). */
+  json(name: string): ColumnBuilder {
+    return this.#add(name, this.#pick({ postgres: "jsonb", mysql: "json", sqlite: "json" }));
+  }
+  /**
+   * A foreign key: a uuid column pointing to `table.id`, indexed, deleting with its parent
+   * unless `onDelete` says otherwise.
+   *
+   * @example
+   * t.references("widget_id", "widgets");
+   */
+  references(
+    name: string,
+    table: string,
+    options: { column?: string; onDelete?: ReferentialAction } = {},
+  ): ColumnBuilder {
+    const column = this.uuid(name);
+    this.columns[this.columns.length - 1]!.references = {
+      table,
+      column: options.column ?? "id",
+      onDelete: options.onDelete ?? "cascade",
+    };
+    return column;
+  }
+  /** `created_at` and `updated_at`, both NOT NULL timestamps, managed by the model helpers. */
+  timestamps(): void {
+    this.timestamp("created_at");
+    this.timestamp("updated_at");
+  }
+}
+
+/**
+ * Creates a table with portable column types; for migrations that run on every dialect.
+ *
+ * @example
+ * export async function up(db: Kysely<any>) {
+ *   await createTable(db, "widgets", (t) => {
+ *     t.uuid("id").primary();
+ *     t.string("title");
+ *     t.text("description").nullable();
+ *     t.timestamps();
+ *   });
+ * }
+ */
+export async function createTable(
+  db: Kysely<any>,
+  table: string,
+  define: (t: TableBuilder) => void,
+): Promise<void> {
+  const t = new TableBuilder(dialectOf(db));
+  define(t);
+  if (t.columns.length === 0) throw new Error(`createTable("${table}"): no columns declared`);
+  let builder: CreateTableBuilder<string, any> = db.schema.createTable(table);
+  for (const c of t.columns) {
+    builder = builder.addColumn(c.name, c.type as ColumnDataType, (col) => {
+      let out = c.nullable ? col : col.notNull();
+      if (c.primary) out = out.primaryKey();
+      if (c.unique) out = out.unique();
+      if (c.defaultValue !== undefined) out = out.defaultTo(c.defaultValue);
+      return out;
+    });
+  }
+  for (const c of t.columns) {
+    if (!c.references) continue;
+    const ref = c.references;
+    // A table-level constraint: MySQL silently ignores REFERENCES written inside a column definition.
+    builder = builder.addForeignKeyConstraint(
+      `${table}_${c.name}_fkey`,
+      [c.name],
+      ref.table,
+      [ref.column],
+      (fk) => fk.onDelete(ref.onDelete),
+    );
+  }
+  await builder.execute();
+  for (const c of t.columns) {
+    if (!c.references) continue;
+    await db.schema.createIndex(`${table}_${c.name}_idx`).on(table).column(c.name).execute();
+  }
+}
+
+/**
+ * Drops a table; the reverse of `createTable` in a migration's `down`.
+ *
+ * @example
+ * export async function down(db: Kysely<any>) { await dropTable(db, "widgets"); }
+ */
+export async function dropTable(db: Kysely<any>, table: string): Promise<void> {
+  await db.schema.dropTable(table).execute();
+}

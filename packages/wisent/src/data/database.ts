@@ -1,0 +1,172 @@
+import {
+  type ControlledTransaction,
+  Kysely,
+  MysqlDialect,
+  PostgresDialect,
+  type Dialect as KyselyDialect,
+  sql,
+} from "kysely";
+import { createPool, type TypeCastField, type TypeCastNext } from "mysql2";
+import pg from "pg";
+import { currentEnv } from "../app/environment.js";
+import {
+  type DialectName,
+  defaultDatabaseUrl,
+  maskDatabaseUrl,
+  parseDatabaseUrl,
+} from "./database-url.js";
+import { type SqliteOptions, sqliteDialect } from "./sqlite-dialect.js";
+
+/** Options of `openDatabase`. */
+export interface DatabaseOptions extends SqliteOptions {
+  /** Connections per pool for PostgreSQL/MySQL (default 10). SQLite always uses one. */
+  poolSize?: number;
+  /** Folder that relative SQLite files resolve against (default `process.cwd()`). */
+  cwd?: string;
+  /** Environment for the default URL `sqlite:db/<env>.sqlite` (default `currentEnv()`). */
+  env?: string;
+  /** Run `select 1` before returning, so a bad server fails at start-up (default true). */
+  check?: boolean;
+}
+
+/**
+ * One database of an app: a Kysely instance plus what Wisent needs around it (the dialect, the
+ * masked URL, lazily begun transactions, shutdown). Make it once per process with `openDatabase`.
+ *
+ * @example
+ * const db = await openDatabase();            // DATABASE_URL, else sqlite:db/<env>.sqlite
+ * const rows = await db.kysely.selectFrom("widgets").selectAll().execute();
+ * await db.close();
+ */
+export class Database<DB = any> {
+  /** The Kysely instance: query builder, schema builder, migrations. */
+  readonly kysely: Kysely<DB>;
+
+  constructor(
+    kysely: Kysely<DB>,
+    /** `sqlite`, `postgres` or `mysql` (MariaDB included). */
+    readonly dialect: DialectName,
+    /** The URL with its password masked, for messages and logs. */
+    readonly url: string,
+  ) {
+    this.kysely = kysely;
+  }
+
+  /**
+   * Runs `select 1`; throws an Error naming the masked URL and the cause when the database
+   * cannot be reached.
+   */
+  async check(): Promise<void> {
+    try {
+      await sql`select 1`.execute(this.kysely);
+    } catch (cause) {
+      throw new Error(`cannot connect to database ${this.url}: ${describeCause(cause)}`, { cause });
+    }
+  }
+
+  /**
+   * Begins a transaction the caller must end with `commit().execute()` or `rollback().execute()`.
+   * The transaction middleware uses it; handlers get theirs from `c.tx()`.
+   */
+  begin(): Promise<ControlledTransaction<DB>> {
+    return this.kysely.startTransaction().execute();
+  }
+
+  /** Closes every connection. The Database cannot be used afterwards. */
+  async close(): Promise<void> {
+    await this.kysely.destroy();
+  }
+}
+
+/**
+ * Opens the app's database from a URL (default: `DATABASE_URL`, else `sqlite:db/<env>.sqlite`).
+ * SQLite runs with WAL, a busy timeout, foreign keys on and a prepared-statement cache;
+ * PostgreSQL and MySQL/MariaDB use a connection pool. Fails with an Error naming the masked URL
+ * and the cause when the URL is bad or the server cannot be reached.
+ *
+ * @example
+ * const db = await openDatabase(process.env.DATABASE_URL, { poolSize: 20 });
+ */
+export async function openDatabase<DB = any>(
+  url?: string,
+  options: DatabaseOptions = {},
+): Promise<Database<DB>> {
+  const resolved =
+    url || process.env.DATABASE_URL || defaultDatabaseUrl(options.env ?? currentEnv());
+  const target = parseDatabaseUrl(resolved, options.cwd);
+  const masked = maskDatabaseUrl(resolved);
+  let dialect: KyselyDialect;
+  try {
+    dialect =
+      target.dialect === "sqlite"
+        ? sqliteDialect(target.file, options)
+        : target.dialect === "postgres"
+          ? postgresDialect(target.url, options)
+          : mysqlDialect(target.url, options);
+  } catch (cause) {
+    throw new Error(`cannot open database ${masked}: ${describeCause(cause)}`, { cause });
+  }
+  const db = new Database<DB>(new Kysely<DB>({ dialect }), target.dialect, masked);
+  if (options.check ?? true) {
+    try {
+      await db.check();
+    } catch (error) {
+      await db.close().catch(() => {});
+      throw error;
+    }
+  }
+  return db;
+}
+
+const PG_DATE = 1082;
+
+function postgresDialect(url: string, options: DatabaseOptions): PostgresDialect {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    types: {
+      // A DATE is a calendar day: keep "2024-05-01" instead of a Date at local midnight,
+      // the same string SQLite and MySQL (dateStrings) return.
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === PG_DATE
+          ? (value: string) => value
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its server emits "error"; unhandled, it would crash the process.
+  pool.on("error", (error) => console.error(`database pool error (${maskDatabaseUrl(url)}):`, error));
+  return new PostgresDialect({ pool });
+}
+
+function mysqlDialect(url: string, options: DatabaseOptions): MysqlDialect {
+  const pool = createPool({
+    uri: url,
+    connectionLimit: options.poolSize ?? 10,
+    timezone: "Z",
+    dateStrings: ["DATE"],
+    supportBigNumbers: true,
+    // BOOLEAN is TINYINT(1): read it back as a boolean, as on PostgreSQL.
+    typeCast(field: TypeCastField, next: TypeCastNext) {
+      if (field.type === "TINY" && field.length === 1) {
+        const value = field.string();
+        return value === null ? null : value !== "0";
+      }
+      return next();
+    },
+  });
+  return new MysqlDialect({ pool });
+}
+
+/** A readable reason from driver errors (pg wraps refused connections in an AggregateError with no message). */
+export function describeCause(cause: unknown): string {
+  if (cause instanceof AggregateError && cause.errors.length > 0) {
+    return describeCause(cause.errors[0]);
+  }
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    if (cause.message) return cause.message;
+    if (typeof code === "string") return code;
+    return cause.name;
+  }
+  return String(cause);
+}

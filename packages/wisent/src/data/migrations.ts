@@ -1,0 +1,146 @@
+import { readdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+  Migrator,
+  NO_MIGRATIONS,
+} from "kysely";
+import { Database } from "./database.js";
+
+/** `20240501123000_create_widgets.ts`: a UTC timestamp, an underscore, a snake_case name. */
+const MIGRATION_FILE = /^(\d{14}_[a-z0-9_]+)\.(ts|mts|js|mjs)$/;
+
+/** One migration and whether it has run. */
+export interface MigrationState {
+  name: string;
+  applied: boolean;
+  appliedAt?: Date;
+}
+
+/**
+ * The file name for a new migration: `<UTC yyyymmddhhmmss>_<name>.ts`.
+ *
+ * @example
+ * migrationFileName("create_widgets", new Date("2024-05-01T12:30:00Z")); // "20240501123000_create_widgets.ts"
+ */
+export function migrationFileName(name: string, at: Date = new Date(), extension = "ts"): string {
+  if (!/^[a-z0-9_]+$/.test(name)) {
+    throw new Error(`invalid migration name "${name}": use lower-case letters, digits and _`);
+  }
+  const stamp = at.toISOString().replace(/\D/g, "").slice(0, 14);
+  return `${stamp}_${name}.${extension}`;
+}
+
+/**
+ * Loads migrations from a folder with `import()`, so `.ts` files work under a TypeScript loader
+ * (tsx, vitest) and `.js` files under plain node. Kysely's FileMigrationProvider needs fs/path
+ * objects passed in and accepts any file name; this one checks the naming scheme.
+ */
+export class FolderMigrationProvider implements MigrationProvider {
+  constructor(readonly folder: string) {}
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const folder = resolve(this.folder);
+    let files: string[];
+    try {
+      files = await readdir(folder);
+    } catch (cause) {
+      throw new Error(`cannot read the migrations folder ${folder}`, { cause });
+    }
+    const found = new Map<string, string>();
+    for (const file of files.sort()) {
+      if (file.endsWith(".d.ts") || /\.test\.[mc]?[jt]s$/.test(file)) continue;
+      const match = MIGRATION_FILE.exec(file);
+      if (!match) continue;
+      const name = match[1]!;
+      const other = found.get(name);
+      if (other) throw new Error(`two files for migration ${name}: ${other} and ${file}`);
+      found.set(name, file);
+    }
+    const migrations: Record<string, Migration> = {};
+    for (const [name, file] of found) {
+      const module = (await import(pathToFileURL(join(folder, file)).href)) as Partial<Migration>;
+      if (typeof module.up !== "function") {
+        throw new Error(`migration ${file} does not export an up(db) function`);
+      }
+      migrations[name] = { up: module.up, down: module.down };
+    }
+    return migrations;
+  }
+}
+
+function migrator(db: Database | Kysely<any>, folder: string): Migrator {
+  return new Migrator({
+    db: db instanceof Database ? db.kysely : db,
+    provider: new FolderMigrationProvider(folder),
+    migrationTableName: "wisent_migration",
+    migrationLockTableName: "wisent_migration_lock",
+  });
+}
+
+function namesOrThrow(result: MigrationResultSet, verb: string): string[] {
+  const failed = result.results?.find((r) => r.status === "Error");
+  if (result.error) {
+    const cause = result.error;
+    const why = cause instanceof Error ? cause.message : String(cause);
+    const which = failed ? `migration ${failed.migrationName}` : "migrations";
+    throw new Error(`${which} could not ${verb}: ${why}`, { cause });
+  }
+  return (result.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/**
+ * Runs every pending migration in name order (Kysely's Migrator: one transaction where the
+ * dialect allows, and a lock table so two processes never migrate at once).
+ * Returns the names that ran; throws an Error naming the migration that failed.
+ *
+ * @example
+ * await migrateUp(db, "migrations"); // ["20240501123000_create_widgets"]
+ */
+export async function migrateUp(db: Database | Kysely<any>, folder: string): Promise<string[]> {
+  return namesOrThrow(await migrator(db, folder).migrateToLatest(), "run");
+}
+
+/**
+ * Reverts the last `step` applied migrations (default 1), newest first; returns their names.
+ *
+ * @example
+ * await migrateDown(db, "migrations", { step: 2 });
+ */
+export async function migrateDown(
+  db: Database | Kysely<any>,
+  folder: string,
+  options: { step?: number } = {},
+): Promise<string[]> {
+  const step = options.step ?? 1;
+  if (!Number.isInteger(step) || step < 1) {
+    throw new Error(`invalid step ${step}: expected a whole number of at least 1`);
+  }
+  const m = migrator(db, folder);
+  const applied = (await m.getMigrations()).filter((x) => x.executedAt !== undefined);
+  if (applied.length === 0) return [];
+  const target = applied.length > step ? applied[applied.length - step - 1]!.name : NO_MIGRATIONS;
+  return namesOrThrow(await m.migrateTo(target), "be reverted");
+}
+
+/**
+ * Every migration in the folder, in order, with whether it has been applied.
+ *
+ * @example
+ * for (const m of await migrationStatus(db, "migrations")) console.log(m.applied ? "up" : "down", m.name);
+ */
+export async function migrationStatus(
+  db: Database | Kysely<any>,
+  folder: string,
+): Promise<MigrationState[]> {
+  const infos = await migrator(db, folder).getMigrations();
+  return infos.map((info) =>
+    info.executedAt
+      ? { name: info.name, applied: true, appliedAt: info.executedAt }
+      : { name: info.name, applied: false },
+  );
+}

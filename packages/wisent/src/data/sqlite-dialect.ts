@@ -1,0 +1,60 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from "kysely";
+import { cacheStatements } from "./sqlite-statement-cache.js";
+
+/** Options of the embedded SQLite database. */
+export interface SqliteOptions {
+  /** How long a writer waits for another process's lock before SQLITE_BUSY (default 5000 ms). */
+  busyTimeoutMs?: number;
+  /** Prepared statements kept per connection, keyed by SQL text (default 500; 0 turns caching off). */
+  statementCacheSize?: number;
+}
+
+/**
+ * Transactions start with BEGIN IMMEDIATE: a deferred transaction that reads and then writes can
+ * fail at once with SQLITE_BUSY when another process (another `wisent start` worker) holds the
+ * write lock, and the busy timeout does not help there. In one process Kysely's connection mutex
+ * already runs transactions one at a time.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+class WisentSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+/**
+ * Opens a SQLite file (creating its folder) with WAL, a busy timeout and foreign keys on, and
+ * returns the Kysely dialect for it.
+ */
+export function sqliteDialect(file: string, options: SqliteOptions = {}): SqliteDialect {
+  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  const db = new BetterSqlite3(file, { timeout: options.busyTimeoutMs ?? 5000 });
+  if (file !== ":memory:") db.pragma("journal_mode = WAL");
+  db.pragma("foreign_keys = ON");
+  // WAL makes NORMAL durable against application crashes; only a power loss can drop the last commits.
+  db.pragma("synchronous = NORMAL");
+  const cacheSize = options.statementCacheSize ?? 500;
+  return new WisentSqliteDialect({
+    database: cacheSize > 0 ? cacheStatements(db, cacheSize) : db,
+  });
+}
