@@ -4,7 +4,7 @@
  * that are also everyday English words (`IDS`, `POTS`, `SNAP`, `RIP`, ...) because a resource named
  * `snaps` must not become `editSNAPPath`; plus a few web acronyms flect lacks (XML, CSS, DB, ...).
  */
-const ACRONYMS: ReadonlySet<string> = new Set([
+export const ACRONYM_LIST = [
   "ACL",
   "AES",
   "API",
@@ -59,7 +59,12 @@ const ACRONYMS: ReadonlySet<string> = new Set([
   "WWW",
   "XML",
   "XSS",
-]);
+] as const;
+
+/** One of the known acronyms, as a type (typed route names use it). */
+export type Acronym = (typeof ACRONYM_LIST)[number];
+
+const ACRONYMS: ReadonlySet<string> = new Set(ACRONYM_LIST);
 
 /**
  * Whether `word` (any case) is a known acronym.

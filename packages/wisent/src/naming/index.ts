@@ -3,6 +3,7 @@
  * folders, route names). The single source of truth for the App and the generator.
  * @module
  */
+export type { Acronym } from "./acronyms.js";
 export { isAcronym } from "./acronyms.js";
 export { camelize, pascalize, titleize, underscore } from "./casing.js";
 export { isUncountable, pluralize, singularize } from "./inflection.js";

@@ -1,0 +1,185 @@
+import type { MiddlewareHandler } from "hono";
+import { Hono } from "hono";
+import { TrieRouter } from "hono/router/trie-router";
+import { HttpError } from "../http/http-error.js";
+import type { PathParams } from "../routes/build-path.js";
+import { defaultHost, type RouteInfo } from "../routes/route-info.js";
+import type { AppCore } from "./app-core.js";
+import { currentEnv } from "./environment.js";
+import { Group } from "./group.js";
+import { overrideMethod, renderError } from "./http-hooks.js";
+import { type ListenOptions, listen, type RunningServer } from "./listen.js";
+import { pathFormatOf, rememberPathFormat, splitPathFormat } from "./path-format.js";
+import { RouteRegistry, type UntypedPathHelper } from "./route-registry.js";
+import type { WisentRuntime } from "./runtime.js";
+
+/** Options of {@link App}. */
+export interface AppOptions {
+  /** The app's name (`shop`); the session cookie is `_shop_session`. */
+  readonly name: string;
+  /** An API app answers JSON by default and has no HTML views. */
+  readonly api?: boolean;
+  /** Overrides `GO_ENV`/`NODE_ENV`. */
+  readonly env?: string;
+  /** The host printed in the routes table; default from `HOST`/`PORT`, else `http://127.0.0.1:3000`. */
+  readonly host?: string;
+  /** Largest form body read for method override before routing, in bytes (default 1 MiB). */
+  readonly bodyLimit?: number;
+}
+
+/** Errors found before routing, rethrown inside Hono so they render like any other error. */
+const preRoutingErrors = new WeakMap<Request, unknown>();
+
+/**
+ * A Wisent application: routes, groups and resources on Hono, in declaration order.
+ *
+ * Routing is Hono's TrieRouter, chosen explicitly: RegExpRouter refuses `/widgets/new` beside
+ * `/widgets/:widget_id` (so the default SmartRouter would fall back to it anyway), and the trie
+ * keeps registration order, which is the spec's match order.
+ *
+ * @example
+ * const app = new App({ name: "acme" });
+ * app.get("/", HomeHandler);
+ * const widgets = app.resource("/widgets", new WidgetsResource());
+ * app.serveFiles("/", "public");
+ * const res = await app.fetch(new Request("http://localhost/widgets"));
+ */
+export class App extends Group<[], never> {
+  /** The app's name. */
+  readonly name: string;
+  /** The environment (`development`, `test`, `production`, ...). */
+  readonly env: string;
+  /** Whether this is an API app. */
+  readonly api: boolean;
+  /** The underlying Hono app (for Hono middleware or adapters that want it). */
+  readonly hono: Hono;
+  /** Path helpers of every named route: `app.paths.widgetPath({ widget_id: 1 })` -> `/widgets/1`. */
+  readonly paths: Readonly<Record<string, UntypedPathHelper>>;
+  readonly #registry: RouteRegistry;
+  readonly #bodyLimit: number;
+  readonly #shutdownHooks: (() => unknown)[] = [];
+
+  constructor(options: AppOptions) {
+    if (
+      !options ||
+      typeof options.name !== "string" ||
+      !/^[A-Za-z][A-Za-z0-9_-]*$/.test(options.name)
+    ) {
+      throw new Error(
+        `App: option "name" must start with a letter and use letters, digits, "_" or "-" (got ${JSON.stringify(options?.name)})`,
+      );
+    }
+    const hono = new Hono({ strict: false, router: new TrieRouter() });
+    const registry = new RouteRegistry(options.host ?? defaultHost());
+    const core: AppCore = { hono, registry };
+    super(core, "/", []);
+    this.name = options.name;
+    this.env = options.env ?? currentEnv();
+    this.api = options.api ?? false;
+    this.hono = hono;
+    this.paths = registry.helpers;
+    this.#registry = registry;
+    this.#bodyLimit = options.bodyLimit ?? 1024 * 1024;
+
+    const runtime: WisentRuntime = {
+      name: this.name,
+      env: this.env,
+      api: this.api,
+      pathFor: (name, params) => registry.pathFor(name, params),
+    };
+    const prelude: MiddlewareHandler = (c, next) => {
+      c.set("wisent", runtime);
+      const early = preRoutingErrors.get(c.req.raw);
+      if (early !== undefined) throw early;
+      return next();
+    };
+    hono.use("*", prelude);
+    hono.onError(renderError);
+    hono.notFound((c) => {
+      const path = c.req.path.endsWith("/") ? c.req.path : `${c.req.path}/`;
+      const allowed = registry.allowedMethods(c.req.path);
+      if (allowed.length > 0 && !allowed.includes(c.req.method)) {
+        throw new HttpError(405, `method not found: ${c.req.method} ${path}`, {
+          headers: { Allow: allowed.join(", ") },
+        });
+      }
+      throw new HttpError(404, `path not found: ${c.req.method} ${path}`);
+    });
+  }
+
+  /** Every route in registration order (the routes table's rows). */
+  routes(): RouteInfo[] {
+    return this.#registry.routes();
+  }
+
+  /**
+   * The path of a named route: `app.pathFor("widgetPath", { widget_id: 1 })` -> `/widgets/1`.
+   * Throws an Error naming the route and any missing parameter.
+   */
+  pathFor(name: string, params?: PathParams): string {
+    return this.#registry.pathFor(name, params);
+  }
+
+  /**
+   * Answers a request in-process (no socket): the Fetch API handler of the app.
+   * @example const res = await app.fetch(new Request("http://localhost/widgets.json"));
+   */
+  fetch = (
+    request: Request,
+    env?: unknown,
+    executionCtx?: unknown,
+  ): Response | Promise<Response> => {
+    let req = request;
+    const queryAt = req.url.indexOf("?");
+    const pathEnd = queryAt === -1 ? req.url.length : queryAt;
+    if (req.url.charCodeAt(pathEnd - 5) === 46 || req.url.charCodeAt(pathEnd - 4) === 46) {
+      req = this.#stripFormat(req, pathEnd);
+    }
+    if (req.method === "POST") return this.#overrideThenDispatch(req, env, executionCtx);
+    return this.hono.fetch(req, env, executionCtx as never);
+  };
+
+  /**
+   * Starts an HTTP server on Node (default port `PORT` or 3000, host `HOST` or 127.0.0.1) that
+   * drains in-flight requests and exits on SIGTERM/SIGINT.
+   * @example const server = await app.listen({ port: 3000 }); console.log(server.url);
+   */
+  listen(options: ListenOptions = {}): Promise<RunningServer> {
+    return listen(this.fetch, options, () => this.#runShutdownHooks());
+  }
+
+  /** Runs `hook` when the server shuts down (after in-flight requests end), e.g. closing a database. */
+  onShutdown(hook: () => unknown): this {
+    this.#shutdownHooks.push(hook);
+    return this;
+  }
+
+  async #runShutdownHooks(): Promise<void> {
+    for (const hook of this.#shutdownHooks.splice(0).reverse()) await hook();
+  }
+
+  #stripFormat(request: Request, pathEnd: number): Request {
+    const url = request.url;
+    const { path, format } = splitPathFormat(url.slice(0, pathEnd));
+    if (!format) return request;
+    const stripped = new Request(path + url.slice(pathEnd), request);
+    rememberPathFormat(stripped, format);
+    return stripped;
+  }
+
+  async #overrideThenDispatch(
+    request: Request,
+    env: unknown,
+    executionCtx: unknown,
+  ): Promise<Response> {
+    let req = request;
+    try {
+      req = await overrideMethod(request, { bodyLimit: this.#bodyLimit });
+      const format = pathFormatOf(request);
+      if (format && req !== request) rememberPathFormat(req, format);
+    } catch (err) {
+      preRoutingErrors.set(request, err);
+    }
+    return this.hono.fetch(req, env, executionCtx as never);
+  }
+}

@@ -1,0 +1,104 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+
+/** Options of `app.listen()`. */
+export interface ListenOptions {
+  /** Port; default `PORT` or 3000. Use 0 for any free port. */
+  readonly port?: number;
+  /** Interface to bind; default `HOST` (when it is not a URL) or 127.0.0.1. */
+  readonly host?: string;
+  /** Stop on SIGTERM/SIGINT (drain, run shutdown hooks, exit 0). Default true. */
+  readonly handleSignals?: boolean;
+  /** How long draining may take before open connections are cut, in ms (default 10 s). */
+  readonly drainTimeoutMs?: number;
+  /** Closes a connection whose request (headers and body) takes longer, in ms (default 30 s). */
+  readonly requestTimeoutMs?: number;
+}
+
+/** A server started by `app.listen()`. */
+export interface RunningServer {
+  /** The Node HTTP server. */
+  readonly server: Server;
+  /** `http://127.0.0.1:3000`. */
+  readonly url: string;
+  readonly port: number;
+  /** Stops accepting connections, lets in-flight requests finish, then runs shutdown hooks. */
+  close(): Promise<void>;
+}
+
+type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+/** Starts `fetch` on Node's HTTP server. See `App.listen`. */
+export function listen(
+  fetch: FetchHandler,
+  options: ListenOptions,
+  onClosed: () => Promise<void>,
+): Promise<RunningServer> {
+  const port = options.port ?? portFromEnv();
+  const host = options.host ?? hostFromEnv();
+  const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
+  return new Promise((resolveStarted, rejectStarted) => {
+    const server = serve({
+      fetch,
+      port,
+      hostname: host,
+      serverOptions: { requestTimeout: options.requestTimeoutMs ?? 30_000 },
+    }) as Server;
+    server.once("error", rejectStarted);
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> => {
+      closing ??= new Promise<void>((resolveClosed) => {
+        const force = setTimeout(() => server.closeAllConnections(), drainTimeoutMs);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolveClosed();
+        });
+        server.closeIdleConnections();
+      }).then(onClosed);
+      return closing;
+    };
+    server.once("listening", () => {
+      server.off("error", rejectStarted);
+      const address = server.address() as AddressInfo;
+      const running: RunningServer = {
+        server,
+        port: address.port,
+        url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
+        close,
+      };
+      if (options.handleSignals ?? true) {
+        const onSignal = (signal: NodeJS.Signals) => {
+          process.off("SIGTERM", onSignal);
+          process.off("SIGINT", onSignal);
+          close().then(
+            () => process.exit(0),
+            (err) => {
+              console.error(`error while shutting down after ${signal}:`, err);
+              process.exit(1);
+            },
+          );
+        };
+        process.on("SIGTERM", onSignal);
+        process.on("SIGINT", onSignal);
+      }
+      resolveStarted(running);
+    });
+  });
+}
+
+function portFromEnv(): number {
+  const raw = process.env.PORT?.trim();
+  if (!raw) return 3000;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new Error(`PORT must be a whole number from 0 to 65535, got ${JSON.stringify(raw)}`);
+  }
+  return port;
+}
+
+function hostFromEnv(): string {
+  const raw = process.env.HOST?.trim();
+  return raw && !/^https?:\/\//.test(raw) ? raw : "127.0.0.1";
+}

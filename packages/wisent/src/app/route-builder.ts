@@ -1,0 +1,44 @@
+import type { MiddlewareHandler } from "hono";
+import { pathName } from "../naming/index.js";
+import { parsePathTemplate } from "../routes/path-template.js";
+import type { RouteInfo } from "../routes/route-info.js";
+import { type AppCore, addHonoRoute } from "./app-core.js";
+import type { RouteRecord } from "./route-registry.js";
+
+/**
+ * Returned by `app.get(...)` and friends: rename the route or give it aliases.
+ *
+ * @example
+ * app.get("/peeps", PeepsHandler).name("myPeeps"); // myPeepsPath
+ * app.get("/", HomeHandler).alias("/home", "/index");
+ */
+export class RouteBuilder {
+  constructor(
+    private readonly core: AppCore,
+    private readonly record: RouteRecord,
+    private readonly chain: MiddlewareHandler[],
+  ) {}
+
+  /** Names the route (`cool` -> `coolPath`); an error if another path already has that name. */
+  name(name: string): this {
+    this.core.registry.rename(this.record, pathName(name));
+    return this;
+  }
+
+  /** Other paths that reach this handler (they keep the route's name and middleware). */
+  alias(...paths: string[]): this {
+    for (const path of paths) {
+      const template = parsePathTemplate(path);
+      this.record.aliases.push(template.display);
+      addHonoRoute(this.core.hono, this.record.method, template.honoPath, this.chain);
+    }
+    return this;
+  }
+
+  /** The route as the routes table shows it. */
+  get info(): RouteInfo {
+    return this.core.registry
+      .routes()
+      .find((r) => r.name === this.record.name && r.path === this.record.path.display)!;
+  }
+}

@@ -1,0 +1,125 @@
+import { buildPath, type PathParams } from "../routes/build-path.js";
+import type { PathTemplate } from "../routes/path-template.js";
+import type { RouteInfo } from "../routes/route-info.js";
+
+/** A registered route as the App keeps it (route data, separate from how it is printed). */
+export interface RouteRecord {
+  readonly method: string;
+  readonly path: PathTemplate;
+  name: string;
+  readonly handler: string;
+  readonly aliases: string[];
+}
+
+/** A path helper looked up by name at run time. */
+export type UntypedPathHelper = (params?: PathParams) => string;
+
+/**
+ * Every route of one App in registration order, with their names. Enforces the start-up rule
+ * that one route name never stands for two different path templates.
+ */
+export class RouteRegistry {
+  readonly records: RouteRecord[] = [];
+  /** Path helpers by route name; a plain object so `paths.widgetPath(...)` reads naturally. */
+  readonly helpers: Record<string, UntypedPathHelper> = Object.create(null);
+  readonly #byName = new Map<string, RouteRecord>();
+  #allowMatchers: { method: string; regex: RegExp }[] | undefined;
+
+  constructor(readonly host: string) {}
+
+  add(record: RouteRecord): void {
+    this.#claimName(record, record.name);
+    this.records.push(record);
+    this.#allowMatchers = undefined;
+  }
+
+  /** Gives a route another name (`.name("...")`), checking it against every other route. */
+  rename(record: RouteRecord, name: string): void {
+    if (name === record.name) return;
+    const old = record.name;
+    this.#claimName(record, name);
+    record.name = name;
+    if (!this.records.some((r) => r !== record && r.name === old)) {
+      this.#byName.delete(old);
+      delete this.helpers[old];
+    }
+  }
+
+  /** The path of a named route (no trailing slash), with extra params as the query string. */
+  pathFor(name: string, params?: PathParams): string {
+    const record = this.#byName.get(name);
+    if (!record) throw new Error(`could not find a route named ${name}`);
+    return buildPath(name, record.path, params);
+  }
+
+  /** The routes table's rows, in registration order. */
+  routes(): RouteInfo[] {
+    return this.records.map((r) => ({
+      method: r.method,
+      host: this.host,
+      path: r.path.display,
+      aliases: [...r.aliases],
+      name: r.name,
+      handler: r.handler,
+    }));
+  }
+
+  /** Methods of the routes whose template matches `path` (the static catch-all is no route). */
+  allowedMethods(path: string): string[] {
+    this.#allowMatchers ??= this.records.flatMap((r) =>
+      [r.path.template, ...r.aliases].map((p) => ({ method: r.method, regex: matcherFor(r, p) })),
+    );
+    const methods = new Set<string>();
+    for (const { method, regex } of this.#allowMatchers) {
+      if (regex.test(path)) methods.add(method);
+    }
+    if (methods.has("GET")) methods.add("HEAD");
+    return [...methods];
+  }
+
+  #claimName(record: RouteRecord, name: string): void {
+    const holder = this.#byName.get(name);
+    if (holder && holder !== record && holder.path.template !== record.path.template) {
+      throw new Error(
+        `route name ${name} is used for two different paths: ${describe(holder)} and ${describe(record)}; ` +
+          `give one of them another name with .name("...")`,
+      );
+    }
+    if (!holder) {
+      this.#byName.set(name, record);
+      this.helpers[name] = (params) => this.pathFor(name, params);
+    }
+  }
+}
+
+function describe(r: RouteRecord): string {
+  return `${r.method} ${r.path.display} (${r.handler})`;
+}
+
+function matcherFor(record: RouteRecord, path: string): RegExp {
+  if (path !== record.path.template)
+    return new RegExp(`^${escapeRegex(path.replace(/\/+$/, ""))}/?$`);
+  let source = "";
+  let rest = record.path.template;
+  for (const param of record.path.params) {
+    const start = rest.indexOf(`{${param.name}`);
+    const end = closingBrace(rest, start);
+    source += `${escapeRegex(rest.slice(0, start))}(?:${param.pattern})`;
+    rest = rest.slice(end + 1);
+  }
+  source += escapeRegex(rest === "/" ? "" : rest);
+  return new RegExp(`^${source === "" ? "" : source}/?$`);
+}
+
+function closingBrace(text: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    if (text[i] === "{") depth++;
+    if (text[i] === "}" && --depth === 0) return i;
+  }
+  return text.length - 1;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,74 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { HttpError } from "../http/http-error.js";
+import { paramKeyFromClassName } from "../naming/index.js";
+
+/** What a resource operation returns. */
+export type HandlerResult = Response | Promise<Response>;
+
+/** The error every default operation of {@link Resource} throws. */
+export const NOT_IMPLEMENTED = "resource not implemented";
+
+/**
+ * The base of every resource: a default for each of the five required operations (List, Show,
+ * Create, Update, Destroy), each answering 404 `resource not implemented`. Override the ones you
+ * serve; add `new(c)` and `edit(c)` to get the optional New and Edit routes.
+ *
+ * The path parameter comes from the class name (`WidgetsResource` -> `widget_id`, as in Buffalo);
+ * a `static paramKey = "..."` overrides it. The type parameter `K` names it for typed path helpers.
+ *
+ * @example
+ * class WidgetsResource extends Resource<"widget_id"> {
+ *   override list(c: Context) { return c.json([]); }
+ * }
+ * app.resource("/widgets", new WidgetsResource()); // Show, Create, Update, Destroy answer 404
+ */
+export abstract class Resource<K extends string = string> {
+  /** Overrides the path parameter name derived from the class name. */
+  static paramKey?: string;
+
+  /** GET /widgets */
+  list(_c: Context): HandlerResult {
+    throw new HttpError(404, NOT_IMPLEMENTED);
+  }
+  /** GET /widgets/{widget_id} */
+  show(_c: Context): HandlerResult {
+    throw new HttpError(404, NOT_IMPLEMENTED);
+  }
+  /** POST /widgets */
+  create(_c: Context): HandlerResult {
+    throw new HttpError(404, NOT_IMPLEMENTED);
+  }
+  /** PUT /widgets/{widget_id} */
+  update(_c: Context): HandlerResult {
+    throw new HttpError(404, NOT_IMPLEMENTED);
+  }
+  /** DELETE /widgets/{widget_id} */
+  destroy(_c: Context): HandlerResult {
+    throw new HttpError(404, NOT_IMPLEMENTED);
+  }
+
+  /** Middleware for this resource's routes only (Buffalo's `Use()`), run after the app's. */
+  middleware(): MiddlewareHandler[] {
+    return [];
+  }
+
+  /** The path parameter of this resource's member routes: `widget_id`. */
+  get paramKey(): K {
+    const ctor = this.constructor as typeof Resource;
+    return (ctor.paramKey ?? paramKeyFromClassName(ctor.name)) as K;
+  }
+
+  /** The class name shown in the routes table's HANDLER column: `WidgetsResource`. */
+  get handlerName(): string {
+    return this.constructor.name || "Resource";
+  }
+}
+
+/** A resource that also serves the optional New route. */
+export interface Newable {
+  "new"(c: Context): HandlerResult;
+}
+/** A resource that also serves the optional Edit route. */
+export interface Editable {
+  edit(c: Context): HandlerResult;
+}
