@@ -50,7 +50,8 @@ export function parseDatabaseUrl(url: string, cwd: string = process.cwd()): Data
     const rest = url.slice(scheme.length + 1);
     // `sqlite:///abs/file` and `sqlite://rel/file` are common spellings of the same thing.
     const path = rest.startsWith("///") ? rest.slice(2) : rest.replace(/^\/\//, "");
-    if (path === "") return fail("the SQLite file name is missing (e.g. sqlite:db/development.sqlite)");
+    if (path === "")
+      return fail("the SQLite file name is missing (e.g. sqlite:db/development.sqlite)");
     if (path === ":memory:") return { dialect: "sqlite", url, file: ":memory:" };
     return { dialect: "sqlite", url, file: resolve(cwd, path) };
   }

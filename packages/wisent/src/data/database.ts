@@ -1,9 +1,9 @@
 import {
   type ControlledTransaction,
   Kysely,
+  type Dialect as KyselyDialect,
   MysqlDialect,
   PostgresDialect,
-  type Dialect as KyselyDialect,
   sql,
 } from "kysely";
 import { createPool, type TypeCastField, type TypeCastNext } from "mysql2";
@@ -134,7 +134,9 @@ function postgresDialect(url: string, options: DatabaseOptions): PostgresDialect
     },
   });
   // An idle client losing its server emits "error"; unhandled, it would crash the process.
-  pool.on("error", (error) => console.error(`database pool error (${maskDatabaseUrl(url)}):`, error));
+  pool.on("error", (error) =>
+    console.error(`database pool error (${maskDatabaseUrl(url)}):`, error),
+  );
   return new PostgresDialect({ pool });
 }
 

@@ -53,7 +53,10 @@ class CachedStatement implements SqliteStatement {
     return rows;
   }
 
-  run(parameters: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint } {
+  run(parameters: readonly unknown[]): {
+    changes: number | bigint;
+    lastInsertRowid: number | bigint;
+  } {
     return this.statement.run(...bindable(parameters));
   }
 

@@ -1,0 +1,48 @@
+export {
+  ColumnBuilder,
+  createTable,
+  dropTable,
+  type ReferentialAction,
+  TableBuilder,
+} from "./create-table.js";
+export { Database, type DatabaseOptions, openDatabase } from "./database.js";
+export {
+  type DatabaseTarget,
+  type DialectName,
+  defaultDatabaseUrl,
+  maskDatabaseUrl,
+  parseDatabaseUrl,
+} from "./database-url.js";
+export { dialectOf } from "./dialect-of.js";
+export {
+  FolderMigrationProvider,
+  type MigrationState,
+  migrateDown,
+  migrateUp,
+  migrationFileName,
+  migrationStatus,
+} from "./migrations.js";
+export {
+  defineModel,
+  type Model,
+  type ModelColumns,
+  type ModelOptions,
+  type ModelRecord,
+  type Queryable,
+  type RecordOf,
+  ValidationFailedError,
+} from "./model.js";
+export {
+  DEFAULT_PER_PAGE,
+  MAX_PER_PAGE,
+  type Page,
+  type PageParams,
+  type Paginator as PaginatorData,
+  pageRequest,
+  paginate,
+} from "./pagination.js";
+export { pageUrl, paginationHeaders } from "./pagination-headers.js";
+export { type PageSlot, Paginator, type PaginatorProps, pageSlots } from "./paginator.js";
+export { cacheStatements } from "./sqlite-statement-cache.js";
+export { isUuid, uuidv7 } from "./uuid.js";
+export { humanizeField, type Validated, validate } from "./validation.js";

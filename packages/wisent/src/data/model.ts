@@ -1,0 +1,152 @@
+import type { Kysely, SelectQueryBuilder } from "kysely";
+import type { z } from "zod";
+import { HttpError } from "../http/http-error.js";
+import type { ValidationErrors } from "../http/validation-errors.js";
+import { singularize } from "../naming/inflection.js";
+import { type Page, type PageParams, paginate } from "./pagination.js";
+import { isUuid, uuidv7 } from "./uuid.js";
+import { type Validated, validate } from "./validation.js";
+
+/** The columns every model row has besides its own fields. */
+export interface ModelColumns {
+  id: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A stored record: the schema's output plus `id`, `created_at` and `updated_at`. */
+export type ModelRecord<S extends z.ZodObject> = ModelColumns & z.output<S>;
+
+/** The record type of a model: `export type Widget = RecordOf<typeof Widget>;`. */
+export type RecordOf<M> = M extends Model<infer S> ? ModelRecord<S> : never;
+
+/** Where a model runs its queries: the request's transaction (`await c.tx()`) or a Kysely instance. */
+export type Queryable = Kysely<any>;
+
+/** Thrown by `create`/`update` when the attributes do not pass the schema: a 422 with the errors. */
+export class ValidationFailedError extends HttpError {
+  constructor(
+    model: string,
+    readonly errors: ValidationErrors,
+  ) {
+    super(422, `${model} is invalid: ${Object.values(errors.errors).flat().join(" ")}`);
+  }
+}
+
+/** What `defineModel` needs. */
+export interface ModelOptions<S extends z.ZodObject> {
+  /** The table, e.g. `widgets`. */
+  table: string;
+  /** The writable fields and their rules, e.g. `z.object({ title: z.string().trim().min(1) })`. */
+  schema: S;
+  /** The name used in messages (`widget not found: ...`); default: the table name singularized. */
+  name?: string;
+}
+
+/** The helpers of one table; see `defineModel`. */
+export interface Model<S extends z.ZodObject> {
+  readonly name: string;
+  readonly table: string;
+  readonly schema: S;
+  /** Checks attributes against the schema; errors use Buffalo's wording, keyed by field. */
+  validate(input: unknown): Validated<z.output<S>>;
+  /** `select * from <table>` to refine (where, orderBy) and run, or hand to `paginate`. */
+  query(db: Queryable): SelectQueryBuilder<any, any, ModelRecord<S>>;
+  /** The record with this id; 404 `<name> not found: <id>` when it is missing or the id is malformed. */
+  find(db: Queryable, id: string): Promise<ModelRecord<S>>;
+  /** Every record, oldest first (UUIDv7 ids sort by creation). */
+  all(db: Queryable): Promise<ModelRecord<S>[]>;
+  /** One page of records, oldest first, from `page`/`per_page` parameters. */
+  paginate(db: Queryable, params: PageParams): Promise<Page<ModelRecord<S>>>;
+  /** Validates, then inserts with a new UUIDv7 id and both timestamps; returns the record. */
+  create(db: Queryable, attrs: z.input<S>): Promise<ModelRecord<S>>;
+  /** Merges the attributes onto the record, validates, saves with a new `updated_at`; returns it. */
+  update(
+    db: Queryable,
+    record: ModelRecord<S>,
+    attrs: Partial<z.input<S>>,
+  ): Promise<ModelRecord<S>>;
+  /** Deletes the record; returns it as it was. */
+  destroy(db: Queryable, record: ModelRecord<S>): Promise<ModelRecord<S>>;
+}
+
+function isPlainObject(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** JSON documents go to the driver as text: pg would turn an array into a PostgreSQL array. */
+function toRow(values: Record<string, unknown>): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    row[key] = isPlainObject(value) || Array.isArray(value) ? JSON.stringify(value) : value;
+  }
+  return row;
+}
+
+/**
+ * Defines the helpers of one table: find-or-404, validation with zod, create/update with ids and
+ * timestamps managed, destroy returning the deleted row, pagination.
+ *
+ * @example
+ * export const Widget = defineModel({
+ *   table: "widgets",
+ *   schema: z.object({ title: z.string().trim().min(1), description: z.string().nullable().default(null) }),
+ * });
+ * export type Widget = RecordOf<typeof Widget>;
+ *
+ * const widget = await Widget.find(await c.tx(), c.req.param("widget_id"));
+ */
+export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Model<S> {
+  const { table, schema } = options;
+  const name = options.name ?? singularize(table);
+  const fields = Object.keys(schema.shape);
+  type Rec = ModelRecord<S>;
+
+  const checked = (input: unknown): z.output<S> => {
+    const result = validate(schema, input);
+    if (!result.ok) throw new ValidationFailedError(name, result.errors);
+    return result.data;
+  };
+  const query = (db: Queryable) =>
+    db.selectFrom(table).selectAll() as unknown as SelectQueryBuilder<any, any, Rec>;
+  const notFound = (id: string) =>
+    new HttpError(404, `${name} not found: ${id.length > 100 ? `${id.slice(0, 100)}...` : id}`);
+
+  return {
+    name,
+    table,
+    schema,
+    validate: (input) => validate(schema, input),
+    query,
+    async find(db, id) {
+      const key = String(id);
+      if (!isUuid(key)) throw notFound(key);
+      const row = await query(db).where("id", "=", key.toLowerCase()).executeTakeFirst();
+      if (!row) throw notFound(key);
+      return row as Rec;
+    },
+    all: async (db) => (await query(db).orderBy("id").execute()) as Rec[],
+    paginate: (db, params) => paginate(query(db).orderBy("id"), params) as Promise<Page<Rec>>,
+    async create(db, attrs) {
+      const data = checked(attrs);
+      const now = new Date();
+      const record = { ...data, id: uuidv7(now.getTime()), created_at: now, updated_at: now };
+      await db.insertInto(table).values(toRow(record)).execute();
+      return record as Rec;
+    },
+    async update(db, record, attrs) {
+      const current: Record<string, unknown> = {};
+      for (const field of fields) current[field] = (record as Record<string, unknown>)[field];
+      const data = checked({ ...current, ...attrs });
+      const changes = { ...data, updated_at: new Date() };
+      await db.updateTable(table).set(toRow(changes)).where("id", "=", record.id).execute();
+      return { ...record, ...changes } as Rec;
+    },
+    async destroy(db, record) {
+      await db.deleteFrom(table).where("id", "=", record.id).execute();
+      return record;
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { Paginator } from "./pagination.js";
+
+const BASE = "http://wisent.invalid";
+
+/**
+ * The URL of another page: `page` set, every other query parameter kept. A relative URL stays
+ * relative (path and query only).
+ *
+ * @example
+ * pageUrl("/widgets?per_page=5", 2); // "/widgets?per_page=5&page=2"
+ */
+export function pageUrl(url: string | URL, page: number): string {
+  const absolute = url instanceof URL || /^[a-z][a-z0-9+.-]*:\/\//i.test(url);
+  const target = new URL(url, BASE);
+  target.searchParams.set("page", String(page));
+  return absolute ? target.href : `${target.pathname}${target.search}`;
+}
+
+/**
+ * The response headers of a paginated list, for every format: `X-Pagination` (Buffalo's JSON),
+ * `Link` (RFC 8288 first/prev/next/last, keeping the other query parameters) and `X-Total-Count`.
+ *
+ * @example
+ * for (const [k, v] of Object.entries(paginationHeaders(paginator, c.req.url))) c.header(k, v);
+ */
+export function paginationHeaders(paginator: Paginator, url: string | URL): Record<string, string> {
+  const last = Math.max(1, paginator.total_pages);
+  const links: [string, number][] = [["first", 1]];
+  if (paginator.page > 1) links.push(["prev", Math.min(paginator.page - 1, last)]);
+  if (paginator.page < last) links.push(["next", paginator.page + 1]);
+  links.push(["last", last]);
+  return {
+    "X-Pagination": JSON.stringify({
+      page: paginator.page,
+      per_page: paginator.per_page,
+      offset: paginator.offset,
+      total_entries_size: paginator.total_entries_size,
+      current_entries_size: paginator.current_entries_size,
+      total_pages: paginator.total_pages,
+    }),
+    Link: links.map(([rel, page]) => `<${pageUrl(url, page)}>; rel="${rel}"`).join(", "),
+    "X-Total-Count": String(paginator.total_entries_size),
+  };
+}

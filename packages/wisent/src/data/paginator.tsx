@@ -1,0 +1,88 @@
+import type { Child } from "hono/jsx";
+import type { Paginator as PaginatorData } from "./pagination.js";
+import { pageUrl } from "./pagination-headers.js";
+
+/** A numbered page, or a gap shown as an ellipsis. */
+export type PageSlot = number | "gap";
+
+/**
+ * The page numbers of the bar, as Buffalo's paginator lays them out: with the default wing of 5
+ * the bar is 11 items long; near the start `1-9 … last`, near the end `1 … last-8..last`,
+ * otherwise `1 … page-3..page+3 … last`.
+ *
+ * @example
+ * pageSlots(23, 29); // [1, "gap", 20, 21, 22, 23, 24, 25, 26, "gap", 29]
+ */
+export function pageSlots(page: number, totalPages: number, wing = 5): PageSlot[] {
+  const bar = wing * 2 + 1;
+  const range = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  if (totalPages <= bar) return range(1, totalPages);
+  const center = wing + 1;
+  if (page <= center) return [...range(1, bar - 2), "gap", totalPages];
+  if (page >= totalPages - center + 1)
+    return [1, "gap", ...range(totalPages - bar + 3, totalPages)];
+  return [1, "gap", ...range(page - (wing - 2), page + (wing - 2)), "gap", totalPages];
+}
+
+/** Props of the HTML paginator. */
+export interface PaginatorProps {
+  /** The paginator from `paginate`. */
+  paginator: PaginatorData;
+  /** The current request URL (`c.req.url`) or path; links keep its other query parameters. */
+  url: string | URL;
+  /** Pages shown each side of the current one (default 5, Buffalo's `wingLength`). */
+  wing?: number;
+  /** Accessible name of the navigation landmark (default "Pagination"). */
+  label?: string;
+}
+
+function Item(props: { href?: string; active?: boolean; text: Child; ariaLabel?: string }) {
+  const classes = `page-item${props.active ? " active" : ""}${props.href ? "" : " disabled"}`;
+  return (
+    <li class={classes}>
+      {props.href ? (
+        <a
+          class="page-link"
+          href={props.href}
+          aria-label={props.ariaLabel}
+          aria-current={props.active ? "page" : undefined}
+        >
+          {props.text}
+        </a>
+      ) : (
+        <span class="page-link">{props.text}</span>
+      )}
+    </li>
+  );
+}
+
+/**
+ * Page links under a list, in Buffalo's (Bootstrap) markup: previous, numbered pages with
+ * ellipses, next, the current page marked `active` and `aria-current="page"`, all inside a
+ * `<nav aria-label="Pagination">`. Renders nothing when everything fits on one page.
+ *
+ * @example
+ * <Paginator paginator={paginator} url={c.req.url} />
+ */
+export function Paginator(props: PaginatorProps) {
+  const { page, total_pages: total } = props.paginator;
+  if (total <= 1) return null;
+  const href = (target: number) =>
+    target < 1 || target > total ? undefined : pageUrl(props.url, target);
+  return (
+    <nav aria-label={props.label ?? "Pagination"}>
+      <ul class="pagination">
+        <Item href={href(page - 1)} text="«" ariaLabel="Previous page" />
+        {pageSlots(page, total, props.wing).map((slot) =>
+          slot === "gap" ? (
+            <Item text="..." />
+          ) : (
+            <Item href={href(slot)} active={slot === page} text={String(slot)} />
+          ),
+        )}
+        <Item href={href(page + 1)} text="»" ariaLabel="Next page" />
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,76 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "kysely";
+import { type Database, openDatabase } from "../database.js";
+import type { DialectName } from "../database-url.js";
+
+/** Servers the data tests run against; override with WISENT_TEST_POSTGRES_URL / WISENT_TEST_MYSQL_URL. */
+const ADMIN_URLS: Record<Exclude<DialectName, "sqlite">, string> = {
+  postgres: process.env.WISENT_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+  mysql: process.env.WISENT_TEST_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/test",
+};
+
+export const DIALECTS: DialectName[] = ["sqlite", "postgres", "mysql"];
+
+/** A throwaway database; `drop()` closes it and removes it from the server. */
+export interface TestDatabase {
+  db: Database;
+  drop(): Promise<void>;
+}
+
+/**
+ * Which dialects can run here: SQLite always; a server only when it answers. The reason for a
+ * skip is printed so that a skipped dialect is never mistaken for a passing one.
+ */
+export async function availableDialects(): Promise<Record<DialectName, boolean>> {
+  const result: Record<DialectName, boolean> = { sqlite: true, postgres: false, mysql: false };
+  for (const dialect of ["postgres", "mysql"] as const) {
+    try {
+      const admin = await openDatabase(ADMIN_URLS[dialect], { poolSize: 1 });
+      await admin.close();
+      result[dialect] = true;
+    } catch (error) {
+      console.warn(`SKIPPING ${dialect} data tests: ${(error as Error).message}`);
+    }
+  }
+  return result;
+}
+
+function replaceDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.href;
+}
+
+/** Creates `wisent_test_<random>` on the dialect's server (a temp file for SQLite) and opens it. */
+export async function createTestDatabase(
+  dialect: DialectName,
+  options: { poolSize?: number } = {},
+): Promise<TestDatabase> {
+  const name = `wisent_test_${randomBytes(6).toString("hex")}`;
+  if (dialect === "sqlite") {
+    const { mkdtemp, rm } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = await mkdtemp(join(tmpdir(), "wisent-data-"));
+    const db = await openDatabase(`sqlite:${join(dir, `${name}.sqlite`)}`);
+    return {
+      db,
+      async drop() {
+        await db.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const adminUrl = ADMIN_URLS[dialect];
+  const admin = await openDatabase(adminUrl, { poolSize: 1 });
+  await sql`create database ${sql.id(name)}`.execute(admin.kysely);
+  const db = await openDatabase(replaceDatabase(adminUrl, name), options);
+  return {
+    db,
+    async drop() {
+      await db.close();
+      await sql`drop database ${sql.id(name)}`.execute(admin.kysely);
+      await admin.close();
+    },
+  };
+}

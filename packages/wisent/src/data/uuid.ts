@@ -1,0 +1,47 @@
+import { randomFillSync } from "node:crypto";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * A time-ordered UUID (version 7, RFC 9562): 48 bits of Unix milliseconds, then random bits.
+ * New rows land at the end of the primary-key index. Ids made in the same millisecond by this
+ * process still sort in creation order (a 12-bit counter in `rand_a`).
+ *
+ * @example
+ * uuidv7(); // "0190a6d2-7b3c-7a01-9f3e-5c1d2e3f4a5b"
+ */
+export function uuidv7(now: number = Date.now()): string {
+  const bytes = randomFillSync(new Uint8Array(16));
+  if (now > lastMs) {
+    lastMs = now;
+    sequence = ((bytes[6]! & 0x07) << 8) | bytes[7]!; // start low so the counter rarely overflows
+  } else if (++sequence > 0xfff) {
+    lastMs += 1;
+    sequence = 0;
+  }
+  const ms = lastMs;
+  bytes[0] = Math.floor(ms / 2 ** 40) & 0xff;
+  bytes[1] = Math.floor(ms / 2 ** 32) & 0xff;
+  bytes[2] = (ms >>> 24) & 0xff;
+  bytes[3] = (ms >>> 16) & 0xff;
+  bytes[4] = (ms >>> 8) & 0xff;
+  bytes[5] = ms & 0xff;
+  bytes[6] = 0x70 | (sequence >>> 8);
+  bytes[7] = sequence & 0xff;
+  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
+  let out = "";
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) out += "-";
+    out += HEX[bytes[i]!];
+  }
+  return out;
+}
+
+/** True for a UUID in its canonical 8-4-4-4-12 hex form (any version, either case). */
+export function isUuid(value: unknown): value is string {
+  return typeof value === "string" && UUID.test(value);
+}

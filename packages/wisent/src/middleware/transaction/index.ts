@@ -1,0 +1,2 @@
+export { RequestTransaction } from "./request-transaction.js";
+export { transaction } from "./transaction.js";

@@ -1,0 +1,66 @@
+import { Context, type MiddlewareHandler } from "hono";
+import type { Transaction } from "kysely";
+import type { Database } from "../../data/database.js";
+import { HttpError } from "../../http/http-error.js";
+import { RequestTransaction } from "./request-transaction.js";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The request's lazily begun transaction (set by the `transaction` middleware). */
+    tx: RequestTransaction;
+  }
+  interface Context {
+    /**
+     * The request's database transaction, begun on first use. Read the request body before
+     * calling it. Throws HttpError 500 `no transaction found` without the `transaction` middleware.
+     *
+     * @example
+     * const widget = await Widget.find(await c.tx(), c.req.param("widget_id"));
+     */
+    tx<DB = any>(): Promise<Transaction<DB>>;
+  }
+}
+
+Object.defineProperty(Context.prototype, "tx", {
+  value: function tx(this: Context) {
+    const scope = this.get("tx");
+    if (!scope) return Promise.reject(new HttpError(500, "no transaction found"));
+    return scope.get();
+  },
+  configurable: true,
+  writable: true,
+});
+
+/**
+ * Wraps each request in a database transaction, available as `c.tx()` (and `c.get("tx")`).
+ * It begins on first use, commits when the handler succeeds with a status below 400, rolls back
+ * on an exception or a status of 400 or more, and always releases the connection. A failed
+ * commit becomes a 500 with the cause logged.
+ *
+ * @example
+ * const db = await openDatabase();
+ * app.use(transaction(db));
+ */
+export function transaction(database: Database | Promise<Database>): MiddlewareHandler {
+  return async (c, next) => {
+    const scope = new RequestTransaction(database);
+    c.set("tx", scope);
+    try {
+      await next();
+    } catch (error) {
+      await scope.rollback();
+      throw error;
+    }
+    // Hono turns a thrown error into the error handler's response and records it in c.error.
+    if (c.error || c.res.status >= 400) {
+      await scope.rollback();
+      return;
+    }
+    try {
+      await scope.commit();
+    } catch (cause) {
+      console.error("database error on committing transaction:", cause);
+      throw new HttpError(500, "database error on committing transaction", { cause });
+    }
+  };
+}
