@@ -1,0 +1,34 @@
+import { Context } from "hono";
+import type { z } from "zod";
+import { validate } from "../data/validation.js";
+import { bodyParamsOf } from "./body.js";
+
+declare module "hono" {
+  interface Context {
+    /**
+     * Reads the request into one plain object: urlencoded and multipart forms, JSON or XML bodies
+     * (the query string for GET/HEAD). The body is read completely, up to the body limit (413),
+     * before this resolves. Malformed bodies are 400, unknown content types 415. With a zod
+     * schema the object is validated and a `ValidationErrors` (422) is thrown on failure.
+     *
+     * @example
+     * const input = await c.bind(z.object({ title: z.string().trim().min(1) }));
+     */
+    bind(): Promise<Record<string, unknown>>;
+    bind<S extends z.ZodType>(schema: S): Promise<z.output<S>>;
+  }
+}
+
+async function bind(this: Context, schema?: z.ZodType): Promise<unknown> {
+  const params = await bodyParamsOf(this);
+  if (!schema) return { ...params };
+  const result = validate(schema, params);
+  if (!result.ok) throw result.errors;
+  return result.data;
+}
+
+Object.defineProperty(Context.prototype, "bind", {
+  value: bind,
+  configurable: true,
+  writable: true,
+});

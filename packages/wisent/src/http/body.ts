@@ -1,0 +1,206 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { HttpError } from "./http-error.js";
+import { formatOfMediaType } from "./media-types.js";
+import { parseXml } from "./xml.js";
+
+/** Default request body limit: 1 MiB. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Form fields Wisent itself reads, kept out of bound data. */
+const FRAMEWORK_FIELDS = new Set(["_method", "authenticity_token"]);
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** Maximum request body size in bytes for this request (see `bodyLimit()`). */
+    bodyLimit: number | undefined;
+  }
+}
+
+const bytesByRequest = new WeakMap<Request, Promise<Uint8Array<ArrayBuffer>>>();
+const paramsByRequest = new WeakMap<Request, Promise<Record<string, unknown>>>();
+
+/**
+ * Sets the request body limit (bytes) for the routes below it; the default is 1 MiB.
+ * A larger body is refused with 413 before the handler runs.
+ *
+ * @example
+ * app.use("/uploads/*", bodyLimit(20 * 1024 * 1024));
+ */
+export function bodyLimit(bytes: number): MiddlewareHandler {
+  if (!Number.isInteger(bytes) || bytes < 0) {
+    throw new TypeError(`bodyLimit(bytes): expected a non-negative integer, got ${bytes}`);
+  }
+  return async (c, next) => {
+    c.set("bodyLimit", bytes);
+    await next();
+  };
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `request body is larger than the limit of ${limit} bytes`);
+}
+
+/**
+ * Reads a request body completely, refusing more than `limit` bytes with a 413 HttpError
+ * (checked against Content-Length first, then while streaming).
+ */
+export async function readBodyBytes(
+  request: Request,
+  limit: number,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value as Uint8Array<ArrayBuffer>);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** The request body bytes, read once per request (later calls share the first read). */
+export function bodyBytesOf(c: Context): Promise<Uint8Array<ArrayBuffer>> {
+  const request = c.req.raw;
+  let bytes = bytesByRequest.get(request);
+  if (!bytes) {
+    bytes = readBodyBytes(request, c.get("bodyLimit") ?? DEFAULT_BODY_LIMIT);
+    bytesByRequest.set(request, bytes);
+  }
+  return bytes;
+}
+
+/** Collects form entries into a plain object: repeated keys and `key[]` become arrays. */
+export function formToObject(
+  entries: Iterable<[string, FormDataEntryValue]>,
+): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [rawKey, value] of entries) {
+    if (FRAMEWORK_FIELDS.has(rawKey)) continue;
+    const isList = rawKey.endsWith("[]");
+    const key = isList ? rawKey.slice(0, -2) : rawKey;
+    const existing = result[key];
+    if (Array.isArray(existing)) existing.push(value);
+    else if (existing !== undefined) result[key] = [existing, value];
+    else result[key] = isList ? [value] : value;
+  }
+  return result;
+}
+
+function decodeText(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes);
+}
+
+async function parse(c: Context): Promise<Record<string, unknown>> {
+  const method = c.req.method;
+  if (method === "GET" || method === "HEAD") {
+    return formToObject(new URL(c.req.url).searchParams.entries());
+  }
+  const bytes = await bodyBytesOf(c);
+  const contentType = c.req.header("content-type")?.trim() ?? "";
+  const mediaType = contentType.split(";", 1)[0]!.trim().toLowerCase();
+  if (bytes.byteLength === 0) return {};
+  if (mediaType === "") {
+    throw new HttpError(415, "request has a body but no Content-Type header");
+  }
+  if (mediaType === "application/x-www-form-urlencoded") {
+    return formToObject(new URLSearchParams(decodeText(bytes)).entries());
+  }
+  if (mediaType === "multipart/form-data") {
+    try {
+      const form = await new Response(bytes, {
+        headers: { "content-type": contentType },
+      }).formData();
+      return formToObject(form.entries());
+    } catch (cause) {
+      throw new HttpError(400, `malformed multipart body: ${(cause as Error).message}`, { cause });
+    }
+  }
+  const format = formatOfMediaType(mediaType);
+  if (format === "json") {
+    let value: unknown;
+    try {
+      value = JSON.parse(decodeText(bytes));
+    } catch (cause) {
+      throw new HttpError(400, `malformed JSON body: ${(cause as Error).message}`, { cause });
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      throw new HttpError(400, "JSON body must be an object");
+    }
+    return value as Record<string, unknown>;
+  }
+  if (format === "xml") return parseXml(decodeText(bytes));
+  throw new HttpError(
+    415,
+    `unsupported Content-Type "${mediaType}": send application/x-www-form-urlencoded, multipart/form-data, JSON or XML`,
+  );
+}
+
+/**
+ * The request's parameters as one plain object: the query for GET/HEAD, otherwise the body
+ * (urlencoded, multipart, JSON or XML). Parsed once per request and shared by CSRF, logging and
+ * `c.bind()`. Throws HttpError 400 (malformed), 413 (too large) or 415 (unknown content type).
+ */
+export function bodyParamsOf(c: Context): Promise<Record<string, unknown>> {
+  const request = c.req.raw;
+  let params = paramsByRequest.get(request);
+  if (!params) {
+    params = parse(c);
+    paramsByRequest.set(request, params);
+  }
+  return params;
+}
+
+/** The parsed body if something already read it during this request (never starts a read). */
+export function parsedBodyIfRead(c: Context): Promise<Record<string, unknown>> | undefined {
+  return paramsByRequest.get(c.req.raw);
+}
+
+/** Raw form field (before framework fields are dropped), for CSRF and method override. */
+export async function rawFormField(c: Context, name: string): Promise<string | undefined> {
+  const contentType = c.req.header("content-type") ?? "";
+  const mediaType = contentType.split(";", 1)[0]!.trim().toLowerCase();
+  if (mediaType !== "application/x-www-form-urlencoded" && mediaType !== "multipart/form-data") {
+    return undefined;
+  }
+  const bytes = await bodyBytesOf(c);
+  return formFieldFromBytes(bytes, contentType, name);
+}
+
+/** Reads one field of an urlencoded or multipart body held in memory. */
+export async function formFieldFromBytes(
+  bytes: Uint8Array<ArrayBuffer>,
+  contentType: string,
+  name: string,
+): Promise<string | undefined> {
+  const mediaType = contentType.split(";", 1)[0]!.trim().toLowerCase();
+  if (mediaType === "application/x-www-form-urlencoded") {
+    return new URLSearchParams(decodeText(bytes)).get(name) ?? undefined;
+  }
+  if (mediaType === "multipart/form-data") {
+    let form: FormData;
+    try {
+      form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
+    } catch (cause) {
+      throw new HttpError(400, `malformed multipart body: ${(cause as Error).message}`, { cause });
+    }
+    const value = form.get(name);
+    return typeof value === "string" ? value : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,52 @@
+import type { FC } from "hono/jsx";
+import { usePage } from "./page.js";
+
+/**
+ * The hidden `authenticity_token` field every non-GET form needs.
+ *
+ * @example
+ * <form method="post" action="/widgets"><CsrfField />...</form>
+ */
+export const CsrfField: FC = () => {
+  const page = usePage();
+  if (!page.csrfToken) return null;
+  return <input type="hidden" name={page.csrfParam} value={page.csrfToken} />;
+};
+
+/**
+ * The `csrf-param` and `csrf-token` meta tags for the layout's `<head>` (scripts read them to send
+ * `X-CSRF-Token`).
+ */
+export const CsrfMeta: FC = () => {
+  const page = usePage();
+  if (!page.csrfToken) return null;
+  return (
+    <>
+      <meta name="csrf-param" content={page.csrfParam} />
+      <meta name="csrf-token" content={page.csrfToken} />
+    </>
+  );
+};
+
+/**
+ * Shows the flash messages (once), one `<div class="alert alert-<kind>" role="alert">` each.
+ *
+ * @example
+ * <body><FlashMessages />{children}</body>
+ */
+export const FlashMessages: FC = () => {
+  const flash = usePage().flash;
+  const entries = Object.entries(flash).flatMap(([kind, messages]) =>
+    messages.map((message) => ({ kind, message })),
+  );
+  if (entries.length === 0) return null;
+  return (
+    <div class="flash">
+      {entries.map(({ kind, message }) => (
+        <div class={`alert alert-${kind}`} role="alert" data-flash={kind}>
+          {message}
+        </div>
+      ))}
+    </div>
+  );
+};

@@ -1,0 +1,162 @@
+import type { Context } from "hono";
+import { html } from "hono/html";
+import { HTTPException } from "hono/http-exception";
+import { currentEnv } from "../app/environment.js";
+import "./context-vars.js";
+import { negotiateFormat } from "./format.js";
+import { HttpError } from "./http-error.js";
+import { sharedLogger } from "./logger.js";
+import type { Format } from "./media-types.js";
+import { ValidationErrors } from "./validation-errors.js";
+import { toXml, xmlDocument } from "./xml.js";
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  406: "Not Acceptable",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+/** The standard reason phrase of a status, e.g. 404 -> "Not Found". */
+export function statusText(status: number): string {
+  return STATUS_TEXT[status] ?? (status >= 500 ? "Server Error" : "Error");
+}
+
+interface Described {
+  status: number;
+  message: string;
+  headers: Headers;
+  validation?: ValidationErrors;
+  expected: boolean;
+}
+
+function describe(err: unknown): Described {
+  if (err instanceof HttpError) {
+    return {
+      status: err.status,
+      message: err.message,
+      headers: new Headers(err.headers),
+      expected: true,
+    };
+  }
+  if (err instanceof ValidationErrors) {
+    return {
+      status: 422,
+      message: "validation failed",
+      headers: new Headers(),
+      validation: err,
+      expected: true,
+    };
+  }
+  if (err instanceof HTTPException) {
+    const headers = new Headers(err.res?.headers);
+    headers.delete("content-type");
+    headers.delete("content-length");
+    return {
+      status: err.status,
+      message: err.message || statusText(err.status),
+      headers,
+      expected: true,
+    };
+  }
+  return { status: 500, message: "Internal Server Error", headers: new Headers(), expected: false };
+}
+
+function formatFor(c: Context): Format {
+  try {
+    return negotiateFormat(c);
+  } catch {
+    return c.get("wisent")?.api ? "json" : "html";
+  }
+}
+
+function traceOf(err: unknown): string {
+  if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
+  return String(err);
+}
+
+/**
+ * Renders any error in the client's format; use it as Hono's `onError`. `HttpError` (and Hono's
+ * `HTTPException`) keep their status, message and headers; `ValidationErrors` answer 422 with the
+ * field errors; anything else is a 500 whose details are logged with the request id and, outside
+ * development, never shown. Development adds `trace` (JSON/XML) or the stack (HTML).
+ *
+ * @example
+ * app.onError(errorResponse);
+ * // GET /nope.json -> 404 {"error":"path not found: GET /nope/","code":404}
+ */
+export function errorResponse(err: unknown, c: Context): Response | Promise<Response> {
+  const { status, message: shown, headers, validation, expected } = describe(err);
+  const env = c.get("wisent")?.env ?? currentEnv();
+  const development = env === "development";
+  let message = shown;
+  if (!expected) {
+    const logger = c.get("logger") ?? sharedLogger();
+    logger.error({
+      msg: "unhandled error",
+      request_id: c.get("requestId"),
+      method: c.req.method,
+      path: c.req.path,
+      error: err instanceof Error ? err.message : String(err),
+      trace: traceOf(err),
+    });
+    if (development && err instanceof Error) message = err.message;
+  }
+  const trace = development ? traceOf(err) : undefined;
+  const format = formatFor(c);
+
+  let body: string;
+  if (format === "json") {
+    headers.set("Content-Type", "application/json; charset=UTF-8");
+    body = validation
+      ? JSON.stringify(validation)
+      : JSON.stringify(
+          trace === undefined
+            ? { error: message, code: status }
+            : { error: message, trace, code: status },
+        );
+  } else if (format === "xml") {
+    headers.set("Content-Type", "application/xml; charset=UTF-8");
+    body = validation
+      ? toXml(validation, "errors")
+      : xmlDocument({ response: { "@_code": status, error: message, trace } });
+  } else {
+    headers.set("Content-Type", "text/html; charset=UTF-8");
+    return htmlPage(status, message, validation, trace).then(
+      (page) => new Response(page, { status, headers }),
+    );
+  }
+  return new Response(body, { status, headers });
+}
+
+async function htmlPage(
+  status: number,
+  message: string,
+  validation: ValidationErrors | undefined,
+  trace: string | undefined,
+): Promise<string> {
+  const title = `${status} ${statusText(status)}`;
+  const fields = validation
+    ? html`<ul>${Object.entries(validation.errors).flatMap(([field, messages]) =>
+        messages.map((m) => html`<li><strong>${field}</strong>: ${m}</li>`),
+      )}</ul>`
+    : "";
+  const stack = trace ? html`<pre>${trace}</pre>` : "";
+  const page = html`<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>${title}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:4rem auto;padding:0 1rem;color:#222}pre{background:#f4f4f4;padding:1rem;overflow:auto}</style>
+</head>
+<body><h1>${title}</h1><p>${message}</p>${fields}${stack}</body>
+</html>`;
+  return String(await page);
+}

@@ -1,0 +1,119 @@
+import type { Context } from "hono";
+import { pathFormatOf } from "../app/path-format.js";
+import { HttpError } from "./http-error.js";
+import { type Format, formatOfMediaType, MEDIA_TYPES } from "./media-types.js";
+
+export type { Format } from "./media-types.js";
+
+const FORMATS: readonly Format[] = ["html", "json", "xml"];
+const negotiated = new WeakMap<Context, Format>();
+
+interface MediaRange {
+  type: string;
+  subtype: string;
+  q: number;
+  index: number;
+}
+
+/** Parses an `Accept` header into media ranges with their q-values (order kept for ties). */
+export function parseAccept(header: string): MediaRange[] {
+  const ranges: MediaRange[] = [];
+  header.split(",").forEach((part, index) => {
+    const [range, ...params] = part.split(";");
+    const [type, subtype] = (range ?? "").trim().toLowerCase().split("/");
+    if (!type || !subtype) return;
+    let q = 1;
+    for (const param of params) {
+      const [key, value] = param.trim().split("=");
+      if (key?.trim().toLowerCase() === "q") {
+        const parsed = Number(value);
+        q = Number.isFinite(parsed) ? Math.min(Math.max(parsed, 0), 1) : 1;
+      }
+    }
+    ranges.push({ type, subtype, q, index });
+  });
+  return ranges;
+}
+
+/** How a format fares against one Accept header: the q of its most specific range. */
+function judge(format: Format, ranges: MediaRange[]) {
+  let best: { q: number; specificity: number; index: number } | undefined;
+  for (const range of ranges) {
+    let specificity = -1;
+    if (range.type === "*" && range.subtype === "*") specificity = 0;
+    else if (range.subtype === "*") {
+      if (MEDIA_TYPES[format].some((type) => type.startsWith(`${range.type}/`))) specificity = 1;
+    } else if (formatOfMediaType(`${range.type}/${range.subtype}`) === format) specificity = 2;
+    if (specificity < 0) continue;
+    if (!best || specificity > best.specificity) {
+      best = { q: range.q, specificity, index: range.index };
+    }
+  }
+  return best;
+}
+
+/**
+ * Picks the response format of a request, as DESIGN.md orders it:
+ * 1. the path extension (`/widgets/1.json`, stripped by the App before routing);
+ * 2. `?format=html|json|xml` (any other value is a 406 naming it);
+ * 3. `Accept`, by q-value then specificity (`application/xhtml+xml` is HTML; `q=0` refuses);
+ * 4. the request's own `Content-Type` when it is JSON or XML;
+ * 5. HTML, or JSON in an API app (`c.get("wisent").api`).
+ * Wildcards (`*∕*`, `text/*`) only decide among steps 4-5. The result is cached per request.
+ *
+ * @example
+ * app.get("/ping", (c) => (negotiateFormat(c) === "json" ? c.json({ ok: true }) : c.text("ok")));
+ */
+export function negotiateFormat(c: Context): Format {
+  const cached = negotiated.get(c);
+  if (cached) return cached;
+  const format = decide(c);
+  negotiated.set(c, format);
+  return format;
+}
+
+function decide(c: Context): Format {
+  const fromPath = pathFormatOf(c.req.raw);
+  if (fromPath) return fromPath;
+
+  const requested = c.req.query("format");
+  if (requested !== undefined && requested !== "") {
+    const format = requested.toLowerCase();
+    if ((FORMATS as readonly string[]).includes(format)) return format as Format;
+    throw new HttpError(406, `unknown format "${requested}": use html, json or xml`);
+  }
+
+  const fallbacks: Format[] = [];
+  const contentType = c.req.header("content-type");
+  const fromBody = contentType ? formatOfMediaType(contentType) : undefined;
+  if (fromBody === "json" || fromBody === "xml") fallbacks.push(fromBody);
+  const isApi = c.get("wisent")?.api === true;
+  fallbacks.push(isApi ? "json" : "html", ...FORMATS);
+
+  const accept = c.req.header("accept");
+  if (!accept || accept.trim() === "") return fallbacks[0]!;
+  const ranges = parseAccept(accept);
+  if (ranges.length === 0) return fallbacks[0]!;
+
+  let explicit: { format: Format; q: number; index: number } | undefined;
+  for (const format of FORMATS) {
+    const verdict = judge(format, ranges);
+    if (!verdict || verdict.specificity < 2 || verdict.q <= 0) continue;
+    if (
+      !explicit ||
+      verdict.q > explicit.q ||
+      (verdict.q === explicit.q && verdict.index < explicit.index)
+    ) {
+      explicit = { format, q: verdict.q, index: verdict.index };
+    }
+  }
+  if (explicit) return explicit.format;
+
+  for (const format of fallbacks) {
+    const verdict = judge(format, ranges);
+    if (verdict && verdict.q > 0) return format;
+  }
+  // Nothing we make is acceptable (e.g. `Accept: image/png`): answer the default rather than 406,
+  // as browsers and tools send odd Accept headers; respond() still refuses unoffered formats.
+  return fallbacks[0]!;
+}

@@ -1,0 +1,56 @@
+import { Context } from "hono";
+
+declare module "hono" {
+  interface Context {
+    /**
+     * Redirects to a named route or a path. A name (`widgetPath`) is resolved with the app's
+     * path helpers and `params`; a string starting with `/` or a full URL is used as it is.
+     *
+     * @example
+     * return c.redirectTo(303, "widgetPath", { widget_id: widget.id });
+     * return c.redirectTo(303, "/widgets");
+     */
+    redirectTo(
+      status: RedirectStatus,
+      routeNameOrPath: string,
+      params?: Record<string, unknown>,
+    ): Response;
+  }
+}
+
+/** The redirect statuses `redirectTo` accepts. */
+export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
+
+/** Resolves a route name or path to the URL a redirect should point at. */
+export function resolveLocation(
+  c: Context,
+  target: string,
+  params?: Record<string, unknown>,
+): string {
+  if (target.startsWith("/") || /^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return target;
+  const runtime = c.get("wisent");
+  if (!runtime) {
+    throw new Error(
+      `redirectTo("${target}"): route names need the App (use a path starting with "/")`,
+    );
+  }
+  return runtime.pathFor(target, params);
+}
+
+function redirectTo(
+  this: Context,
+  status: RedirectStatus,
+  target: string,
+  params?: Record<string, unknown>,
+): Response {
+  if (![301, 302, 303, 307, 308].includes(status)) {
+    throw new TypeError(`redirectTo: status must be 301, 302, 303, 307 or 308 (got ${status})`);
+  }
+  return this.redirect(resolveLocation(this, target, params), status);
+}
+
+Object.defineProperty(Context.prototype, "redirectTo", {
+  value: redirectTo,
+  configurable: true,
+  writable: true,
+});

@@ -1,0 +1,103 @@
+import { Context, type MiddlewareHandler } from "hono";
+import type { Child, FC } from "hono/jsx";
+import type { StatusCode } from "hono/utils/http-status";
+import { singularize } from "../naming/index.js";
+import { negotiateFormat } from "./format.js";
+import { HttpError } from "./http-error.js";
+import type { Format } from "./media-types.js";
+import { type Page, PageContext, pageOf } from "./page.js";
+import { toXml } from "./xml.js";
+
+/** What `c.respond` can answer with, per format; formats left out answer 406. */
+export interface RespondOptions {
+  /** The HTML view, rendered inside the app layout. */
+  html?: () => Child;
+  /** The JSON body (serialised with `JSON.stringify`). */
+  json?: unknown;
+  /** The XML body (rendered by `toXml`, JSON field names). */
+  xml?: unknown;
+  /** The XML root element for one record (`widget`); lists use its plural. Default: from the route. */
+  root?: string;
+}
+
+/** An application layout: wraps every HTML view rendered by `c.respond`. */
+export type Layout = FC<{ page: Page; children?: Child }>;
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The layout set by `layout()`. */
+    layout: Layout | undefined;
+  }
+  interface Context {
+    /**
+     * Answers in the negotiated format (see `negotiateFormat`) with one call. A format the action
+     * does not offer is a 406 (e.g. New/Edit, HTML only, asked for JSON).
+     *
+     * @example
+     * return c.respond(200, { html: () => <Show widget={widget} />, json: widget, xml: widget });
+     */
+    respond(status: StatusCode, options: RespondOptions): Response | Promise<Response>;
+  }
+}
+
+/**
+ * Sets the layout HTML views render in (flash, CSRF meta tags and language come through its
+ * `page` prop, or `usePage()`).
+ *
+ * @example
+ * const AppLayout: Layout = ({ page, children }) => (
+ *   <html lang={page.lang}><head><CsrfMeta /></head><body><FlashMessages />{children}</body></html>
+ * );
+ * app.use(layout(AppLayout));
+ */
+export function layout(component: Layout): MiddlewareHandler {
+  return async (c, next) => {
+    c.set("layout", component);
+    await next();
+  };
+}
+
+/** `/widgets/:widget_id/edit` -> `widget`: the last static segment that names a collection. */
+function rootFromRoute(c: Context): string {
+  const segments = (c.req.routePath ?? "")
+    .split("/")
+    .filter((s) => s && !s.startsWith(":") && s !== "*" && s !== "new" && s !== "edit");
+  const last = segments.at(-1);
+  return last ? singularize(last) : "response";
+}
+
+function offered(options: RespondOptions): Format[] {
+  return (["html", "json", "xml"] as const).filter((format) => options[format] !== undefined);
+}
+
+function respond(this: Context, status: StatusCode, options: RespondOptions) {
+  const format = negotiateFormat(this);
+  if (format === "json" && options.json !== undefined) {
+    return this.json(options.json as object, status as 200);
+  }
+  if (format === "xml" && options.xml !== undefined) {
+    const body = toXml(options.xml, options.root ?? rootFromRoute(this));
+    return this.body(body, status as 200, { "Content-Type": "application/xml; charset=UTF-8" });
+  }
+  if (format === "html" && options.html) {
+    const page = pageOf(this);
+    const AppLayout = this.get("layout");
+    const view = options.html();
+    const tree = (
+      <PageContext.Provider value={page}>
+        {AppLayout ? <AppLayout page={page}>{view}</AppLayout> : view}
+      </PageContext.Provider>
+    );
+    return this.html(tree, status as 200);
+  }
+  throw new HttpError(
+    406,
+    `not acceptable: ${format} was asked for, this action answers ${offered(options).join(", ") || "nothing"}`,
+  );
+}
+
+Object.defineProperty(Context.prototype, "respond", {
+  value: respond,
+  configurable: true,
+  writable: true,
+});

@@ -1,0 +1,110 @@
+import { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
+import { pluralize, singularize } from "../naming/index.js";
+import { HttpError } from "./http-error.js";
+import { ValidationErrors } from "./validation-errors.js";
+
+const builder = new XMLBuilder({
+  attributeNamePrefix: "@_",
+  ignoreAttributes: false,
+  format: true,
+  indentBy: "  ",
+  suppressEmptyNode: true,
+});
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@_",
+  parseTagValue: false,
+  trimValues: true,
+});
+
+const HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n';
+
+/** Element names must start with a letter or `_` and hold no spaces or punctuation XML refuses. */
+function elementName(key: string): string {
+  const cleaned = key.replace(/[^\w.-]/g, "_");
+  return /^[A-Za-z_]/.test(cleaned) ? cleaned : `_${cleaned}`;
+}
+
+/** Turns plain data into fast-xml-parser's builder shape: null -> nil="true", lists wrapped. */
+function toNode(value: unknown, name: string): unknown {
+  if (value === null || value === undefined) return { "@_nil": "true" };
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) {
+    const item = elementName(singularize(name) === name ? `${name}_item` : singularize(name));
+    return { [item]: value.map((entry) => toNode(entry, item)) };
+  }
+  if (typeof value === "object") {
+    const plain =
+      typeof (value as { toJSON?: unknown }).toJSON === "function"
+        ? (value as { toJSON(): unknown }).toJSON()
+        : value;
+    if (plain !== value) return toNode(plain, name);
+    const node: Record<string, unknown> = {};
+    for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
+      if (entry === undefined) continue;
+      node[elementName(key)] = toNode(entry, key);
+    }
+    return node;
+  }
+  if (typeof value === "bigint") return value.toString();
+  return value;
+}
+
+/**
+ * Renders data as XML with the JSON field names (DESIGN.md): one record as `<widget>...</widget>`,
+ * a list as `<widgets><widget>...</widget></widgets>`, null as `<field nil="true"/>`, and
+ * `ValidationErrors` as `<errors><error field="title">...</error></errors>`.
+ *
+ * @example
+ * toXml({ id: 1, title: "a", description: null }, "widget");
+ * // <?xml ...?>\n<widget>\n  <id>1</id>\n  <title>a</title>\n  <description nil="true"/>\n</widget>
+ */
+export function toXml(data: unknown, root: string): string {
+  if (data instanceof ValidationErrors) {
+    const errors = Object.entries(data.errors).flatMap(([field, messages]) =>
+      messages.map((message) => ({ "@_field": field, "#text": message })),
+    );
+    return HEADER + builder.build({ errors: errors.length ? { error: errors } : "" });
+  }
+  const name = elementName(Array.isArray(data) ? pluralize(root) : root);
+  return HEADER + builder.build({ [name]: toNode(data, name) });
+}
+
+/** Builds a document from fast-xml-parser's builder tree (attributes as `@_name`). */
+export function xmlDocument(tree: Record<string, unknown>): string {
+  return HEADER + builder.build(tree);
+}
+
+/**
+ * Parses an XML request body into a plain object: the root element's children become the fields
+ * (`<widget><title>a</title></widget>` -> `{ title: "a" }`), `nil="true"` becomes null.
+ * Malformed XML is a 400 naming the line and the problem.
+ */
+export function parseXml(text: string): Record<string, unknown> {
+  const verdict = XMLValidator.validate(text);
+  if (verdict !== true) {
+    const { line, msg } = verdict.err;
+    throw new HttpError(400, `malformed XML body (line ${line}): ${msg}`);
+  }
+  const document = parser.parse(text) as Record<string, unknown>;
+  const roots = Object.keys(document).filter((key) => !key.startsWith("?"));
+  if (roots.length !== 1) throw new HttpError(400, "malformed XML body: expected one root element");
+  const root = fromNode(document[roots[0]!]);
+  if (root === null || typeof root !== "object" || Array.isArray(root)) return {};
+  return root as Record<string, unknown>;
+}
+
+function fromNode(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(fromNode);
+  if (node === null || typeof node !== "object") return node;
+  const record = node as Record<string, unknown>;
+  if (record["@_nil"] === "true") return null;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (key.startsWith("@_")) continue;
+    result[key] = fromNode(value);
+  }
+  if (Object.keys(result).length === 1 && "#text" in result) return result["#text"];
+  return result;
+}

@@ -1,0 +1,79 @@
+import { Context, type MiddlewareHandler } from "hono";
+import { addPageHooks, type FlashMessages } from "../../http/page.js";
+import "../session/session.js";
+
+/** Session key holding the flash messages not yet shown. */
+export const FLASH_SESSION_KEY = "_flash";
+
+/** Flash kinds the generated layout styles; any other string works too. */
+export type FlashKind = "success" | "info" | "warning" | "danger" | "error" | (string & {});
+
+declare module "hono" {
+  interface Context {
+    /**
+     * Adds a flash message, shown on the next rendered page (this one, if it renders a layout
+     * that reads them; otherwise the page after the redirect), then gone.
+     *
+     * @example
+     * c.flash("success", c.t("widget.created.success"));
+     * return c.redirectTo(303, "widgetPath", { widget_id: widget.id });
+     */
+    flash(kind: FlashKind, message: string): void;
+    /** Reads the pending flash messages and marks them shown. */
+    takeFlash(): FlashMessages;
+  }
+}
+
+function sessionOf(c: Context) {
+  const current = c.get("session");
+  if (!current) throw new Error("flash messages need the session() middleware before flash()");
+  return current;
+}
+
+function pending(c: Context): FlashMessages {
+  const stored = sessionOf(c).get<FlashMessages>(FLASH_SESSION_KEY);
+  return stored && typeof stored === "object" ? stored : {};
+}
+
+function flash(this: Context, kind: FlashKind, message: string): void {
+  const messages = pending(this);
+  sessionOf(this).set(FLASH_SESSION_KEY, {
+    ...messages,
+    [kind]: [...(messages[kind] ?? []), message],
+  });
+}
+
+function takeFlash(this: Context): FlashMessages {
+  const messages = pending(this);
+  sessionOf(this).delete(FLASH_SESSION_KEY);
+  return messages;
+}
+
+Object.defineProperty(Context.prototype, "flash", {
+  value: flash,
+  configurable: true,
+  writable: true,
+});
+Object.defineProperty(Context.prototype, "takeFlash", {
+  value: takeFlash,
+  configurable: true,
+  writable: true,
+});
+
+/**
+ * Flash messages kept in the session (Buffalo's model): `c.flash(kind, message)` adds one, a
+ * rendered page's layout reads them (`<FlashMessages />` or `page.flash`) and they are gone;
+ * redirects and responses that never read them keep them for the next request.
+ * Needs `session()` before it.
+ *
+ * @example
+ * app.use(session());
+ * app.use(flashMessages());
+ */
+export function flashMessages(): MiddlewareHandler {
+  return async (c, next) => {
+    sessionOf(c);
+    addPageHooks(c, { readFlash: () => c.takeFlash() });
+    await next();
+  };
+}

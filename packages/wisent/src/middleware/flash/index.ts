@@ -1,0 +1,1 @@
+export { FLASH_SESSION_KEY, type FlashKind, flashMessages } from "./flash.js";

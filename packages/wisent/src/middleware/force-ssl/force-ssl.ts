@@ -1,0 +1,56 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { isProduction } from "../../app/environment.js";
+
+/** Options of {@link forceSSL}. */
+export interface ForceSSLOptions {
+  /** Redirect plain HTTP to HTTPS; default: only in production (`GO_ENV`, else `NODE_ENV`). */
+  enabled?: boolean;
+  /**
+   * Send `Strict-Transport-Security` on HTTPS responses. `true` means one year; off by default,
+   * because browsers remember it.
+   */
+  hsts?: boolean | { maxAge?: number; includeSubDomains?: boolean; preload?: boolean };
+}
+
+/** True when the request came over HTTPS, directly or through a proxy saying so. */
+export function isSecureRequest(c: Context): boolean {
+  if (c.req.url.startsWith("https:")) return true;
+  const proto = c.req.header("x-forwarded-proto");
+  return proto?.split(",", 1)[0]?.trim().toLowerCase() === "https";
+}
+
+function hstsValue(hsts: ForceSSLOptions["hsts"]): string | undefined {
+  if (!hsts) return undefined;
+  const {
+    maxAge = 31_536_000,
+    includeSubDomains = false,
+    preload = false,
+  } = hsts === true ? {} : hsts;
+  return [`max-age=${maxAge}`, includeSubDomains && "includeSubDomains", preload && "preload"]
+    .filter(Boolean)
+    .join("; ");
+}
+
+/**
+ * Redirects plain-HTTP requests to their HTTPS form (same host, path and query) in production:
+ * 301 for GET and HEAD, 308 for other methods (so a form post stays a post). A request with
+ * `X-Forwarded-Proto: https` counts as secure. It does not enable TLS itself.
+ *
+ * @example
+ * app.use(forceSSL({ hsts: true }));
+ */
+export function forceSSL(options: ForceSSLOptions = {}): MiddlewareHandler {
+  const enabled = options.enabled ?? isProduction();
+  const hsts = hstsValue(options.hsts);
+  return async (c, next) => {
+    if (!enabled) return next();
+    if (!isSecureRequest(c)) {
+      const url = new URL(c.req.url);
+      url.protocol = "https:";
+      const status = c.req.method === "GET" || c.req.method === "HEAD" ? 301 : 308;
+      return c.redirect(url.toString(), status);
+    }
+    await next();
+    if (hsts) c.header("Strict-Transport-Security", hsts);
+  };
+}

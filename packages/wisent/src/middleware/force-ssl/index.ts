@@ -1,0 +1,1 @@
+export { type ForceSSLOptions, forceSSL, isSecureRequest } from "./force-ssl.js";

@@ -1,0 +1,1 @@
+export { overrideMethod } from "./method-override.js";

@@ -1,0 +1,39 @@
+import { DEFAULT_BODY_LIMIT, formFieldFromBytes, readBodyBytes } from "../../http/body.js";
+import { HttpError } from "../../http/http-error.js";
+
+const OVERRIDABLE = new Set(["PUT", "PATCH", "DELETE"]);
+const FORM_TYPES = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
+
+/**
+ * Method override for HTML forms: a POST whose urlencoded or multipart body has `_method`
+ * (any case) becomes a PUT, PATCH or DELETE. Call it before routing, since routing matches on
+ * the method. The body is buffered (413 HttpError above `bodyLimit`, default 1 MiB) and the
+ * returned Request carries the same bytes and headers; without a usable `_method` the original
+ * request comes back untouched. Any other `_method` value is a 400 HttpError naming it.
+ *
+ * @example
+ * const request = await overrideMethod(incoming); // POST _method=delete -> DELETE
+ */
+export async function overrideMethod(
+  request: Request,
+  options: { bodyLimit?: number } = {},
+): Promise<Request> {
+  if (request.method !== "POST" || !request.body) return request;
+  const contentType = request.headers.get("content-type") ?? "";
+  const mediaType = contentType.split(";", 1)[0]!.trim().toLowerCase();
+  if (!FORM_TYPES.has(mediaType)) return request;
+
+  const bytes = await readBodyBytes(request, options.bodyLimit ?? DEFAULT_BODY_LIMIT);
+  const value = (await formFieldFromBytes(bytes, contentType, "_method"))?.trim() ?? "";
+  const method = value.toUpperCase();
+  if (method !== "" && method !== "POST" && !OVERRIDABLE.has(method)) {
+    throw new HttpError(400, `unknown _method "${value}": use PUT, PATCH or DELETE`);
+  }
+  // The original body stream is consumed either way, so even an unchanged POST is rebuilt.
+  return new Request(request.url, {
+    method: method === "" ? "POST" : method,
+    headers: request.headers,
+    body: bytes,
+    signal: request.signal,
+  });
+}

@@ -1,0 +1,40 @@
+/** Key fragments whose values never reach the logs (compared without case, `_` or `-`). */
+export const FILTERED_KEY_PARTS = [
+  "password",
+  "secret",
+  "token",
+  "creditcard",
+  "cvc",
+  "authenticitytoken",
+] as const;
+
+export const FILTERED = "[FILTERED]";
+
+function isSensitive(key: string, parts: readonly string[]): boolean {
+  const normalized = key.toLowerCase().replace(/[^a-z0-9]/g, "");
+  return parts.some((part) => normalized.includes(part));
+}
+
+/**
+ * A copy of `params` with sensitive values replaced by `[FILTERED]`: any key containing password,
+ * secret, token, credit_card, cvc or authenticity_token, case-insensitively, at any depth
+ * (`user[password]`, `{ user: { password } }`, `apiToken`). Files are logged by name and size.
+ *
+ * @example
+ * filterParams({ user: { name: "a", password: "x" } }); // { user: { name: "a", password: "[FILTERED]" } }
+ */
+export function filterParams(
+  params: unknown,
+  parts: readonly string[] = FILTERED_KEY_PARTS,
+): unknown {
+  if (Array.isArray(params)) return params.map((entry) => filterParams(entry, parts));
+  if (typeof File !== "undefined" && params instanceof File) {
+    return { file: params.name, size: params.size, type: params.type };
+  }
+  if (params === null || typeof params !== "object") return params;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(params as Record<string, unknown>)) {
+    result[key] = isSensitive(key, parts) ? FILTERED : filterParams(value, parts);
+  }
+  return result;
+}

@@ -1,0 +1,3 @@
+export { FILTERED, FILTERED_KEY_PARTS, filterParams } from "./filter-params.js";
+export { type ParamLoggerOptions, paramLogger } from "./param-logger.js";
+export { REQUEST_ID_HEADER, requestIdFrom } from "./request-id.js";

@@ -1,0 +1,172 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { currentEnv } from "../../app/environment.js";
+import { sharedLogger } from "../../http/logger.js";
+import { underscore } from "../../naming/index.js";
+import { type SessionData, sealSession, unsealSession } from "./session-codec.js";
+import { resolveSessionPasswords, type SessionPassword } from "./session-secrets.js";
+
+/** 30 days, as Buffalo. */
+const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
+/** Browsers drop cookies above 4096 bytes (name, value and attributes together). */
+const MAX_COOKIE_BYTES = 4096;
+
+/**
+ * The session of one request: a small JSON object kept in a sealed cookie. Changes are written
+ * back (one Set-Cookie) only when something changed.
+ */
+export class Session {
+  #data: SessionData;
+  #changed = false;
+
+  constructor(data: SessionData = {}) {
+    this.#data = data;
+  }
+
+  /** The value stored under `key`. */
+  get<T = unknown>(key: string): T | undefined {
+    return this.#data[key] as T | undefined;
+  }
+
+  /** Stores a JSON-serialisable value. */
+  set(key: string, value: unknown): void {
+    if (value === undefined) {
+      this.delete(key);
+      return;
+    }
+    this.#data[key] = value;
+    this.#changed = true;
+  }
+
+  /** Removes a key. */
+  delete(key: string): void {
+    if (!(key in this.#data)) return;
+    delete this.#data[key];
+    this.#changed = true;
+  }
+
+  /** Empties the session (e.g. on sign-out). */
+  clear(): void {
+    if (Object.keys(this.#data).length === 0) return;
+    this.#data = {};
+    this.#changed = true;
+  }
+
+  /** True when this request changed the session. */
+  get changed(): boolean {
+    return this.#changed;
+  }
+
+  toJSON(): SessionData {
+    return { ...this.#data };
+  }
+}
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The request's session, set by `session()`. */
+    session: Session;
+  }
+}
+
+/** Options of {@link session}. */
+export interface SessionOptions {
+  /** Cookie name; default `_<app>_session` from the App's name (e.g. `_shop_session`). */
+  cookieName?: string;
+  /**
+   * Secret(s) sealing the cookie, at least 32 characters each; default `SESSION_SECRET`
+   * (comma-separated: the first seals, all unseal, which is how secrets are rotated).
+   */
+  secret?: string | readonly string[];
+  /** Retired secrets still accepted when reading cookies. */
+  oldSecrets?: readonly string[];
+  /** Cookie lifetime in seconds; default 30 days. */
+  maxAge?: number;
+  /** `Secure` attribute; default true in production. */
+  secure?: boolean;
+  /** Environment; default `GO_ENV`, else `NODE_ENV`, else development. */
+  env?: string;
+  /** App name for the cookie and the development secret when there is no App context. */
+  appName?: string;
+}
+
+let warnedAboutFallback = false;
+
+/**
+ * Sessions in a sealed (encrypted and authenticated) cookie, HttpOnly, SameSite=Lax, Path=/,
+ * Secure in production. Without `SESSION_SECRET`, development and test use a per-app fallback
+ * secret (one warning); production throws here, at start-up. A cookie that fails to open
+ * (tampered, expired, old secret) is a fresh, empty session.
+ *
+ * @example
+ * app.use(session());
+ * app.get("/count", (c) => {
+ *   const n = (c.get("session").get<number>("n") ?? 0) + 1;
+ *   c.get("session").set("n", n);
+ *   return c.text(String(n));
+ * });
+ */
+export function session(options: SessionOptions = {}): MiddlewareHandler {
+  const env = options.env ?? currentEnv();
+  const maxAge = options.maxAge ?? DEFAULT_MAX_AGE;
+  const secure = options.secure ?? env === "production";
+  const passwordsByApp = new Map<string, SessionPassword[]>();
+  const resolve = (appName: string) =>
+    resolveSessionPasswords({
+      secret: options.secret,
+      oldSecrets: options.oldSecrets,
+      env,
+      appName,
+      warn: (message) => {
+        if (warnedAboutFallback) return;
+        warnedAboutFallback = true;
+        sharedLogger().warn({ msg: message });
+      },
+    });
+  // Fails now, at start-up, when production has no secret (or a secret is too short).
+  passwordsByApp.set(options.appName ?? "", resolve(options.appName ?? "wisent"));
+
+  const passwordsFor = (appName: string | undefined): SessionPassword[] => {
+    const key = options.appName ?? appName ?? "";
+    let passwords = passwordsByApp.get(key);
+    if (!passwords) {
+      passwords = resolve(key || "wisent");
+      passwordsByApp.set(key, passwords);
+    }
+    return passwords;
+  };
+
+  return async (c, next) => {
+    const appName = c.get("wisent")?.name;
+    const name = options.cookieName ?? sessionCookieName(options.appName ?? appName ?? "wisent");
+    const passwords = passwordsFor(appName);
+    const sealed = getCookie(c, name);
+    const data = sealed ? await unsealSession(sealed, passwords) : undefined;
+    const current = new Session(data ?? {});
+    c.set("session", current);
+    await next();
+    if (!current.changed) return;
+    await writeSession(c, name, current, passwords, { maxAge, secure });
+  };
+}
+
+async function writeSession(
+  c: Context,
+  name: string,
+  current: Session,
+  passwords: SessionPassword[],
+  { maxAge, secure }: { maxAge: number; secure: boolean },
+): Promise<void> {
+  const value = await sealSession(current.toJSON(), passwords, maxAge);
+  if (value.length + name.length > MAX_COOKIE_BYTES - 100) {
+    throw new Error(
+      `session cookie ${name} would be ${value.length} bytes, over the browser limit of ${MAX_COOKIE_BYTES}: keep the session small (store ids, not records)`,
+    );
+  }
+  setCookie(c, name, value, { path: "/", httpOnly: true, sameSite: "Lax", secure, maxAge });
+}
+
+/** `_<app>_session` with the app name in snake case (`MyShop` -> `_my_shop_session`). */
+export function sessionCookieName(appName: string): string {
+  return `_${underscore(appName)}_session`;
+}
