@@ -1,0 +1,71 @@
+import { request } from "node:http";
+import { describe, expect, it } from "vitest";
+import { App } from "./app.js";
+
+function get(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => {
+        body += chunk;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("app.listen", () => {
+  it("serves over HTTP on 127.0.0.1 and reports its URL", async () => {
+    const app = new App({ name: "t" });
+    app.get("/hello", (c) => c.text("hello"));
+    const server = await app.listen({ port: 0, handleSignals: false });
+    try {
+      expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
+      expect(await get(`${server.url}/hello`)).toEqual({ status: 200, body: "hello" });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("finishes in-flight requests on close, refuses new ones, then runs shutdown hooks", async () => {
+    const app = new App({ name: "t" });
+    let release!: () => void;
+    const started = new Promise<void>((resolveStarted) => {
+      app.get("/slow", async (c) => {
+        resolveStarted();
+        await new Promise<void>((r) => {
+          release = r;
+        });
+        return c.text("done");
+      });
+    });
+    const events: string[] = [];
+    app.onShutdown(() => {
+      events.push("hook");
+    });
+    const server = await app.listen({ port: 0, handleSignals: false });
+    const inFlight = get(`${server.url}/slow`);
+    await started;
+    const closed = server.close().then(() => events.push("closed"));
+    await expect(get(`${server.url}/slow`)).rejects.toThrow();
+    release();
+    expect(await inFlight).toEqual({ status: 200, body: "done" });
+    await closed;
+    expect(events).toEqual(["hook", "closed"]);
+  });
+
+  it("refuses a port that is already taken with the listen error", async () => {
+    const app = new App({ name: "t" });
+    const first = await app.listen({ port: 0, handleSignals: false });
+    try {
+      await expect(app.listen({ port: first.port, handleSignals: false })).rejects.toThrow(
+        /EADDRINUSE/,
+      );
+    } finally {
+      await first.close();
+    }
+  });
+});
