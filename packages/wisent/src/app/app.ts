@@ -1,13 +1,14 @@
 import type { MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
+import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
+import { overrideMethod } from "../middleware/method-override/method-override.js";
 import type { PathParams } from "../routes/build-path.js";
 import { defaultHost, type RouteInfo } from "../routes/route-info.js";
 import type { AppCore } from "./app-core.js";
 import { currentEnv } from "./environment.js";
 import { Group } from "./group.js";
-import { overrideMethod, renderError } from "./http-hooks.js";
 import { type ListenOptions, listen, type RunningServer } from "./listen.js";
 import { pathFormatOf, rememberPathFormat, splitPathFormat } from "./path-format.js";
 import { RouteRegistry, type UntypedPathHelper } from "./route-registry.js";
@@ -94,7 +95,7 @@ export class App extends Group<[], never> {
       return next();
     };
     hono.use("*", prelude);
-    hono.onError(renderError);
+    hono.onError(errorResponse);
     hono.notFound((c) => {
       const path = c.req.path.endsWith("/") ? c.req.path : `${c.req.path}/`;
       const allowed = registry.allowedMethods(c.req.path);
