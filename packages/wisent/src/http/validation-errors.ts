@@ -1,13 +1,17 @@
 /**
  * Validation failures keyed by field, in Buffalo's shape: `{"errors":{"title":["Title can not be blank."]}}`.
- * Renderers know it: JSON as that object, XML as `<errors><error field="title">...</error></errors>`.
+ * Throwing it answers 422 through `errorResponse`. Renderers know it: JSON as that object, XML as `<errors><error field="title">...</error></errors>`.
  *
  * @example
  * const errors = new ValidationErrors({ title: ["Title can not be blank."] });
  * if (errors.any()) return c.respond(422, { json: errors, xml: errors, html: () => <New errors={errors} /> });
  */
-export class ValidationErrors {
-  constructor(readonly errors: Record<string, string[]> = {}) {}
+export class ValidationErrors extends Error {
+  // An Error so that a thrown ValidationErrors reaches Hono's onError (it only catches Errors).
+  override readonly name = "ValidationErrors";
+  constructor(readonly errors: Record<string, string[]> = {}) {
+    super("validation failed");
+  }
 
   /** Adds a message for a field. */
   add(field: string, message: string): void {

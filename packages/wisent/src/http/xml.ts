@@ -9,6 +9,7 @@ const builder = new XMLBuilder({
   format: true,
   indentBy: "  ",
   suppressEmptyNode: true,
+  suppressBooleanAttributes: false,
 });
 
 const parser = new XMLParser({

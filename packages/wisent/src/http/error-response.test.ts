@@ -1,0 +1,117 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { describe, expect, it, vi } from "vitest";
+import type { WisentRuntime } from "../app/runtime.js";
+import { errorResponse } from "./error-response.js";
+import { HttpError } from "./http-error.js";
+import type { Logger } from "./logger.js";
+import { ValidationErrors } from "./validation-errors.js";
+
+function appThrowing(error: unknown, env: string, logger?: Logger) {
+  const app = new Hono();
+  app.onError(errorResponse);
+  app.use("*", async (c, next) => {
+    c.set("wisent", { name: "shop", env, api: false } as WisentRuntime);
+    c.set("requestId", "req-1");
+    if (logger) c.set("logger", logger);
+    await next();
+  });
+  app.all("*", () => {
+    throw error;
+  });
+  return app;
+}
+
+const spyLogger = () => ({ info: vi.fn(), warn: vi.fn(), error: vi.fn() });
+
+describe("errorResponse", () => {
+  it("renders an HttpError as JSON without trace in production, copying its headers", async () => {
+    const err = new HttpError(405, "method not found: POST /x/", { headers: { Allow: "GET, HEAD" } });
+    const res = await appThrowing(err, "production").request("/x", { headers: { accept: "application/json" } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET, HEAD");
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({ error: "method not found: POST /x/", code: 405 });
+  });
+
+  it("adds the trace in development", async () => {
+    const res = await appThrowing(new HttpError(404, "path not found: GET /x/"), "development").request("/x", {
+      headers: { accept: "application/json" },
+    });
+    const body = await res.json();
+    expect(body.error).toBe("path not found: GET /x/");
+    expect(body.code).toBe(404);
+    expect(body.trace).toContain("HttpError");
+  });
+
+  it("renders XML as <response code>", async () => {
+    const res = await appThrowing(new HttpError(404, "path not found: GET /x/"), "production").request("/x.xml", {
+      headers: { accept: "application/xml" },
+    });
+    expect(res.headers.get("content-type")).toMatch(/^application\/xml/);
+    const text = await res.text();
+    expect(text).toContain('<response code="404">');
+    expect(text).toContain("<error>path not found: GET /x/</error>");
+    expect(text).not.toContain("<trace>");
+  });
+
+  it("renders a readable HTML page with the message escaped, stack only in development", async () => {
+    const prod = await appThrowing(new HttpError(404, "no <widget>"), "production").request("/x");
+    expect(prod.status).toBe(404);
+    const page = await prod.text();
+    expect(page).toContain("<h1>404 Not Found</h1>");
+    expect(page).toContain("no &lt;widget&gt;");
+    expect(page).not.toContain("<pre>");
+    const dev = await appThrowing(new HttpError(404, "gone"), "development").request("/x");
+    expect(await dev.text()).toContain("<pre>HttpError: gone");
+  });
+
+  it("hides unexpected errors in production and logs them with the request id", async () => {
+    const logger = spyLogger();
+    const res = await appThrowing(new Error("db password leaked"), "production", logger).request("/x", {
+      headers: { accept: "application/json" },
+    });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: "Internal Server Error", code: 500 });
+    expect(logger.error).toHaveBeenCalledWith(
+      expect.objectContaining({ request_id: "req-1", error: "db password leaked" }),
+    );
+  });
+
+  it("shows an unexpected error's message in development", async () => {
+    const res = await appThrowing(new TypeError("boom"), "development", spyLogger()).request("/x", {
+      headers: { accept: "application/json" },
+    });
+    expect(res.status).toBe(500);
+    expect((await res.json()).error).toBe("boom");
+  });
+
+  it("keeps the status and headers of Hono's HTTPException", async () => {
+    const err = new HTTPException(401, {
+      res: new Response("Unauthorized", { status: 401, headers: { "WWW-Authenticate": 'Basic realm="x"' } }),
+    });
+    const res = await appThrowing(err, "production").request("/x", { headers: { accept: "application/json" } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe('Basic realm="x"');
+    expect((await res.json()).code).toBe(401);
+  });
+
+  it("renders ValidationErrors as 422 in every format", async () => {
+    const errors = new ValidationErrors({ title: ["Title can not be blank."] });
+    const app = appThrowing(errors, "production");
+    const json = await app.request("/x", { headers: { accept: "application/json" } });
+    expect(json.status).toBe(422);
+    expect(await json.json()).toEqual({ errors: { title: ["Title can not be blank."] } });
+    const xml = await app.request("/x", { headers: { accept: "application/xml" } });
+    expect(await xml.text()).toContain('<error field="title">Title can not be blank.</error>');
+    const html = await app.request("/x");
+    expect(html.status).toBe(422);
+    expect(await html.text()).toContain("Title can not be blank.");
+  });
+
+  it("falls back to the default format when ?format= itself is bad", async () => {
+    const res = await appThrowing(new HttpError(406, "unknown format"), "production").request("/x?format=yaml");
+    expect(res.status).toBe(406);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+  });
+});
