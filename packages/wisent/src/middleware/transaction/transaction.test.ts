@@ -1,0 +1,197 @@
+import { Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Database } from "../../data/database.js";
+import { migrateUp } from "../../data/migrations.js";
+import {
+  availableDialects,
+  createTestDatabase,
+  DIALECTS,
+  type TestDatabase,
+} from "../../data/test-support/test-databases.js";
+import { MIGRATIONS, Widget } from "../../data/test-support/widget.js";
+import { isHttpError } from "../../http/http-error.js";
+import type { RequestTransaction } from "./request-transaction.js";
+import { transaction } from "./transaction.js";
+
+const available = await availableDialects();
+
+/** A small app over the widgets table; `seen` collects each request's transaction scope. */
+function widgetsApp(db: Database, seen: RequestTransaction[] = []) {
+  const app = new Hono();
+  app.onError((err, c) =>
+    c.json({ error: err.message }, (isHttpError(err) ? err.status : 500) as ContentfulStatusCode),
+  );
+  app.use(transaction(db));
+  app.use(async (c, next) => {
+    seen.push(c.get("tx"));
+    await next();
+  });
+  app.post("/widgets", async (c) => {
+    const body = await c.req.json(); // the body first: no transaction while it arrives
+    const widget = await Widget.create(await c.tx(), body);
+    return c.json(widget, 201);
+  });
+  app.post("/widgets/redirect", async (c) => {
+    const widget = await Widget.create(await c.tx(), await c.req.json());
+    return c.redirect(`/widgets/${widget.id}`, 303);
+  });
+  app.post("/widgets/then-422", async (c) => {
+    await Widget.create(await c.tx(), await c.req.json());
+    return c.json({ errors: { title: ["Title can not be blank."] } }, 422);
+  });
+  app.post("/widgets/then-throw", async (c) => {
+    await Widget.create(await c.tx(), await c.req.json());
+    throw new Error("boom");
+  });
+  app.get("/widgets/:id", async (c) => c.json(await Widget.find(await c.tx(), c.req.param("id"))));
+  app.get("/ping", (c) => c.text("pong"));
+  return app;
+}
+
+const post = (path: string, body: unknown) =>
+  new Request(`http://localhost${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+describe("c.tx() without the middleware", () => {
+  it("fails with HttpError 500 `no transaction found`", async () => {
+    const app = new Hono();
+    app.onError((err, c) =>
+      c.text(err.message, (isHttpError(err) ? err.status : 599) as ContentfulStatusCode),
+    );
+    app.get("/", async (c) => {
+      await c.tx();
+      return c.text("unreachable");
+    });
+    const res = await app.request("/");
+    expect(res.status).toBe(500);
+    expect(await res.text()).toBe("no transaction found");
+  });
+});
+
+describe.each(DIALECTS)("transaction middleware on %s", (dialect) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    if (!available[dialect]) return;
+    t = await createTestDatabase(dialect, { poolSize: 5 });
+    await migrateUp(t.db, MIGRATIONS);
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    if (available[dialect]) await t.db.kysely.deleteFrom("widgets").execute();
+  });
+  const count = async () => (await Widget.all(t.db.kysely)).length;
+  const run = it.skipIf(!available[dialect]);
+
+  run("commits when the handler answers below 400 (201 and 303)", async () => {
+    const app = widgetsApp(t.db);
+    const created = await app.fetch(post("/widgets", { title: "Gear" }));
+    expect(created.status).toBe(201);
+    const redirected = await app.fetch(post("/widgets/redirect", { title: "Cog" }));
+    expect(redirected.status).toBe(303);
+    expect((await Widget.all(t.db.kysely)).map((w) => w.title).sort()).toEqual(["Cog", "Gear"]);
+  });
+
+  run("rolls back when the handler answers 400 or more", async () => {
+    const app = widgetsApp(t.db);
+    const res = await app.fetch(post("/widgets/then-422", { title: "Gear" }));
+    expect(res.status).toBe(422);
+    expect(await count()).toBe(0);
+  });
+
+  run("rolls back when the handler throws", async () => {
+    const app = widgetsApp(t.db);
+    const res = await app.fetch(post("/widgets/then-throw", { title: "Gear" }));
+    expect(res.status).toBe(500);
+    expect(await count()).toBe(0);
+  });
+
+  run("rolls back a failed validation and a 404, and releases the connection", async () => {
+    const app = widgetsApp(t.db);
+    expect((await app.fetch(post("/widgets", { title: "" }))).status).toBe(422);
+    const missing = await app.request("/widgets/0190a6d2-7b3c-7a01-9f3e-5c1d2e3f4a5b");
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({
+      error: "widget not found: 0190a6d2-7b3c-7a01-9f3e-5c1d2e3f4a5b",
+    });
+    expect((await app.fetch(post("/widgets", { title: "After" }))).status).toBe(201);
+    expect(await count()).toBe(1);
+  });
+
+  run("begins no transaction for a request that never asks for one", async () => {
+    const begin = vi.spyOn(t.db, "begin");
+    const seen: RequestTransaction[] = [];
+    const res = await widgetsApp(t.db, seen).request("/ping");
+    expect(await res.text()).toBe("pong");
+    expect(begin).not.toHaveBeenCalled();
+    expect(seen[0]?.begun).toBe(false);
+  });
+
+  run("leaves exactly 100 rows after 100 parallel creates", async () => {
+    const app = widgetsApp(t.db);
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => app.fetch(post("/widgets", { title: `w${i}` }))),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(100).fill(201));
+    expect(await count()).toBe(100);
+  });
+
+  run("holds no transaction while a slow body arrives", async () => {
+    const seen: RequestTransaction[] = [];
+    const app = widgetsApp(t.db, seen);
+    let finishBody!: () => void;
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode('{"title":'));
+        finishBody = () => {
+          controller.enqueue(encoder.encode('"Slow"}'));
+          controller.close();
+        };
+      },
+    });
+    const slow = app.fetch(
+      new Request("http://localhost/widgets", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+        duplex: "half",
+      } as RequestInit),
+    );
+    // With SQLite's single connection this would wait forever if the slow request held it.
+    const quick = await app.fetch(post("/widgets", { title: "Quick" }));
+    expect(quick.status).toBe(201);
+    expect(seen[0]?.begun).toBe(false);
+    finishBody();
+    expect((await slow).status).toBe(201);
+    expect((await Widget.all(t.db.kysely)).map((w) => w.title)).toEqual(["Quick", "Slow"]);
+  });
+
+  run("turns a failed commit into a 500, logs the cause and releases the connection", async () => {
+    const begin = t.db.begin.bind(t.db);
+    vi.spyOn(t.db, "begin").mockImplementationOnce(async () => {
+      const trx = await begin();
+      trx.commit = () =>
+        ({
+          execute: async () => {
+            throw new Error("disk full");
+          },
+        }) as unknown as ReturnType<typeof trx.commit>;
+      return trx;
+    });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const app = widgetsApp(t.db);
+    const res = await app.fetch(post("/widgets", { title: "Lost" }));
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: "database error on committing transaction" });
+    expect(logged.mock.calls.some((call) => String(call[1]).includes("disk full"))).toBe(true);
+    expect(await count()).toBe(0);
+    expect((await app.fetch(post("/widgets", { title: "Next" }))).status).toBe(201);
+  });
+});
