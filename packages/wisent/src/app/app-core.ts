@@ -1,20 +1,34 @@
-import type { Hono, MiddlewareHandler } from "hono";
+import type { Handler, Hono, MiddlewareHandler } from "hono";
+import { errorResponse } from "../http/error-response.js";
+import { composeRoute } from "./compose.js";
 import type { RouteRegistry } from "./route-registry.js";
+import type { WisentRuntime } from "./runtime.js";
 
-/** What every group of one App shares: the Hono instance routes go to, and the route registry. */
+/** What every group of one App shares: the Hono instance routes go to, the registry, the runtime. */
 export interface AppCore {
   readonly hono: Hono;
   readonly registry: RouteRegistry;
+  readonly runtime: WisentRuntime;
 }
 
-type LooseOn = (method: string, path: string, ...handlers: MiddlewareHandler[]) => unknown;
+type LooseOn = (method: string, path: string, ...handlers: Handler[]) => unknown;
 
-/** Registers a handler chain on Hono (its typed overloads do not accept a spread chain). */
+/**
+ * Registers a route on Hono as a single handler: the route's middleware and handler composed,
+ * with the app's runtime set on the context first (`c.get("wisent")`).
+ */
 export function addHonoRoute(
-  hono: Hono,
+  core: AppCore,
   method: string,
   path: string,
-  chain: MiddlewareHandler[],
+  middleware: readonly MiddlewareHandler[],
+  handler: Handler,
 ): void {
-  (hono.on as unknown as LooseOn).call(hono, method, path, ...chain);
+  const composed = composeRoute(middleware, handler, errorResponse);
+  const runtime = core.runtime;
+  const route: Handler = (c, next) => {
+    c.set("wisent", runtime);
+    return composed(c, next);
+  };
+  (core.hono.on as unknown as LooseOn).call(core.hono, method, path, route);
 }

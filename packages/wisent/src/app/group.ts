@@ -143,7 +143,7 @@ export class Group<Base extends string[] = [], Params extends string = never> {
     const handler = staticFiles(base, dir, options);
     const template = parsePathTemplate(base);
     const wildcard = template.honoPath === "/" ? "/*" : `${template.honoPath}/*`;
-    addHonoRoute(this.core.hono, "GET", wildcard, [...this.#stack, handler]);
+    addHonoRoute(this.core, "GET", wildcard, [...this.#stack], handler);
     return this;
   }
 
@@ -162,9 +162,9 @@ export class Group<Base extends string[] = [], Params extends string = never> {
       aliases: [],
     };
     this.core.registry.add(record);
-    const chain = [...(how.stack ?? this.#stack), handler as MiddlewareHandler];
-    addHonoRoute(this.core.hono, method, path.honoPath, chain);
-    return new RouteBuilder(this.core, record, chain);
+    const middleware = [...(how.stack ?? this.#stack)];
+    addHonoRoute(this.core, method, path.honoPath, middleware, handler);
+    return new RouteBuilder(this.core, record, middleware, handler);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Handler, MiddlewareHandler } from "hono";
 import { pathName } from "../naming/index.js";
 import { parsePathTemplate } from "../routes/path-template.js";
 import type { RouteInfo } from "../routes/route-info.js";
@@ -16,7 +16,8 @@ export class RouteBuilder {
   constructor(
     private readonly core: AppCore,
     private readonly record: RouteRecord,
-    private readonly chain: MiddlewareHandler[],
+    private readonly middleware: readonly MiddlewareHandler[],
+    private readonly handler: Handler,
   ) {}
 
   /** Names the route (`cool` -> `coolPath`); an error if another path already has that name. */
@@ -30,7 +31,7 @@ export class RouteBuilder {
     for (const path of paths) {
       const template = parsePathTemplate(path);
       this.record.aliases.push(template.display);
-      addHonoRoute(this.core.hono, this.record.method, template.honoPath, this.chain);
+      addHonoRoute(this.core, this.record.method, template.honoPath, this.middleware, this.handler);
     }
     return this;
   }

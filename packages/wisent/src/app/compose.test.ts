@@ -1,0 +1,56 @@
+import type { MiddlewareHandler } from "hono";
+import { describe, expect, it } from "vitest";
+import { HttpError } from "../http/http-error.js";
+import { App } from "./app.js";
+
+describe("route middleware composition", () => {
+  it("lets middleware see the handler's response after next(), and change it", async () => {
+    const app = new App({ name: "t" });
+    app.use(async (c, next) => {
+      await next();
+      c.res.headers.set("X-Seen", String(c.res.status));
+    });
+    app.get("/ok", (c) => c.text("ok", 201));
+    const res = await app.fetch(new Request("http://localhost/ok"));
+    expect([res.status, res.headers.get("x-seen"), await res.text()]).toEqual([201, "201", "ok"]);
+  });
+
+  it("turns an error below a middleware into the error response that middleware sees", async () => {
+    const seen: unknown[] = [];
+    const watch: MiddlewareHandler = async (c, next) => {
+      await next();
+      seen.push(c.res.status, c.error instanceof HttpError);
+    };
+    const app = new App({ name: "t" });
+    app.use(watch);
+    app.get("/gone", () => {
+      throw new HttpError(410, "gone");
+    });
+    const res = await app.fetch(
+      new Request("http://localhost/gone", { headers: { Accept: "application/json" } }),
+    );
+    expect(res.status).toBe(410);
+    expect(seen).toEqual([410, true]);
+  });
+
+  it("lets a middleware answer without calling the handler", async () => {
+    const app = new App({ name: "t" });
+    app.use((c) => Promise.resolve(c.text("blocked", 403)));
+    app.get("/x", (c) => c.text("handler"));
+    const res = await app.fetch(new Request("http://localhost/x"));
+    expect([res.status, await res.text()]).toEqual([403, "blocked"]);
+  });
+
+  it("refuses next() called twice", async () => {
+    const app = new App({ name: "t" });
+    app.use(async (_c, next) => {
+      await next();
+      await next();
+    });
+    app.get("/x", (c) => c.text("x"));
+    const res = await app.fetch(
+      new Request("http://localhost/x", { headers: { Accept: "application/json" } }),
+    );
+    expect(res.status).toBe(500);
+  });
+});
