@@ -26,8 +26,12 @@ const spyLogger = () => ({ info: vi.fn(), warn: vi.fn(), error: vi.fn() });
 
 describe("errorResponse", () => {
   it("renders an HttpError as JSON without trace in production, copying its headers", async () => {
-    const err = new HttpError(405, "method not found: POST /x/", { headers: { Allow: "GET, HEAD" } });
-    const res = await appThrowing(err, "production").request("/x", { headers: { accept: "application/json" } });
+    const err = new HttpError(405, "method not found: POST /x/", {
+      headers: { Allow: "GET, HEAD" },
+    });
+    const res = await appThrowing(err, "production").request("/x", {
+      headers: { accept: "application/json" },
+    });
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("GET, HEAD");
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
@@ -35,7 +39,10 @@ describe("errorResponse", () => {
   });
 
   it("adds the trace in development", async () => {
-    const res = await appThrowing(new HttpError(404, "path not found: GET /x/"), "development").request("/x", {
+    const res = await appThrowing(
+      new HttpError(404, "path not found: GET /x/"),
+      "development",
+    ).request("/x", {
       headers: { accept: "application/json" },
     });
     const body = await res.json();
@@ -45,7 +52,10 @@ describe("errorResponse", () => {
   });
 
   it("renders XML as <response code>", async () => {
-    const res = await appThrowing(new HttpError(404, "path not found: GET /x/"), "production").request("/x.xml", {
+    const res = await appThrowing(
+      new HttpError(404, "path not found: GET /x/"),
+      "production",
+    ).request("/x.xml", {
       headers: { accept: "application/xml" },
     });
     expect(res.headers.get("content-type")).toMatch(/^application\/xml/);
@@ -68,9 +78,12 @@ describe("errorResponse", () => {
 
   it("hides unexpected errors in production and logs them with the request id", async () => {
     const logger = spyLogger();
-    const res = await appThrowing(new Error("db password leaked"), "production", logger).request("/x", {
-      headers: { accept: "application/json" },
-    });
+    const res = await appThrowing(new Error("db password leaked"), "production", logger).request(
+      "/x",
+      {
+        headers: { accept: "application/json" },
+      },
+    );
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({ error: "Internal Server Error", code: 500 });
     expect(logger.error).toHaveBeenCalledWith(
@@ -88,9 +101,14 @@ describe("errorResponse", () => {
 
   it("keeps the status and headers of Hono's HTTPException", async () => {
     const err = new HTTPException(401, {
-      res: new Response("Unauthorized", { status: 401, headers: { "WWW-Authenticate": 'Basic realm="x"' } }),
+      res: new Response("Unauthorized", {
+        status: 401,
+        headers: { "WWW-Authenticate": 'Basic realm="x"' },
+      }),
     });
-    const res = await appThrowing(err, "production").request("/x", { headers: { accept: "application/json" } });
+    const res = await appThrowing(err, "production").request("/x", {
+      headers: { accept: "application/json" },
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toBe('Basic realm="x"');
     expect((await res.json()).code).toBe(401);
@@ -110,7 +128,9 @@ describe("errorResponse", () => {
   });
 
   it("falls back to the default format when ?format= itself is bad", async () => {
-    const res = await appThrowing(new HttpError(406, "unknown format"), "production").request("/x?format=yaml");
+    const res = await appThrowing(new HttpError(406, "unknown format"), "production").request(
+      "/x?format=yaml",
+    );
     expect(res.status).toBe(406);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
   });

@@ -12,7 +12,9 @@ describe("toXml", () => {
 
   it("wraps lists in the plural", () => {
     const xml = toXml([{ id: 1 }, { id: 2 }], "widget");
-    expect(xml).toContain("<widgets>\n  <widget>\n    <id>1</id>\n  </widget>\n  <widget>\n    <id>2</id>");
+    expect(xml).toContain(
+      "<widgets>\n  <widget>\n    <id>1</id>\n  </widget>\n  <widget>\n    <id>2</id>",
+    );
     expect(xml.trim().endsWith("</widgets>")).toBe(true);
   });
 
