@@ -111,20 +111,22 @@ export function session(options: SessionOptions = {}): MiddlewareHandler {
   const maxAge = options.maxAge ?? DEFAULT_MAX_AGE;
   const secure = options.secure ?? env === "production";
   const passwordsByApp = new Map<string, SessionPassword[]>();
-  const resolve = (appName: string) =>
+  const resolve = (appName: string, quiet = false) =>
     resolveSessionPasswords({
       secret: options.secret,
       oldSecrets: options.oldSecrets,
       env,
       appName,
       warn: (message) => {
-        if (warnedAboutFallback) return;
+        if (quiet || warnedAboutFallback) return;
         warnedAboutFallback = true;
         sharedLogger().warn({ msg: message });
       },
     });
-  // Fails now, at start-up, when production has no secret (or a secret is too short).
-  passwordsByApp.set(options.appName ?? "", resolve(options.appName ?? "wisent"));
+  // Fails now, at start-up, when production has no secret (or a secret is too short). Without
+  // an appName the fallback secret (and its warning) waits for the App's name on first request.
+  const atStartup = resolve(options.appName ?? "wisent", options.appName === undefined);
+  if (options.appName !== undefined) passwordsByApp.set(options.appName, atStartup);
 
   const passwordsFor = (appName: string | undefined): SessionPassword[] => {
     const key = options.appName ?? appName ?? "";

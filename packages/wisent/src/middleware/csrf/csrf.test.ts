@@ -1,0 +1,170 @@
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { errorResponse } from "../../http/error-response.js";
+import { session } from "../session/session.js";
+import { csrf } from "./csrf.js";
+import { maskCsrfToken, newCsrfSecret, verifyCsrfToken } from "./csrf-token.js";
+
+function app() {
+  const hono = new Hono();
+  hono.onError(errorResponse);
+  hono.use(session({ secret: "c".repeat(32), appName: "shop" }));
+  hono.use(csrf());
+  hono.get("/form", (c) => c.text(c.csrfToken()));
+  hono.all("/widgets", (c) => c.text(`${c.req.method} ok`));
+  return hono;
+}
+
+const cookieOf = (res: Response) => (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+
+async function tokenAndCookie(hono: Hono) {
+  const res = await hono.request("/form");
+  return { token: await res.text(), cookie: cookieOf(res) };
+}
+
+const form = (cookie: string, body: string, headers: Record<string, string> = {}) => ({
+  method: "POST",
+  headers: {
+    cookie,
+    "content-type": "application/x-www-form-urlencoded",
+    accept: "application/json",
+    ...headers,
+  },
+  body,
+});
+
+const jsonPost = (headers: Record<string, string>, contentType = "application/json") => ({
+  method: "POST",
+  headers: { "content-type": contentType, accept: "application/json", ...headers },
+  body: contentType.includes("json") ? '{"title":"x"}' : "<widget><title>x</title></widget>",
+});
+
+describe("csrf token masking", () => {
+  it("masks each token differently and verifies all of them, only for their secret", () => {
+    const secret = newCsrfSecret();
+    const a = maskCsrfToken(secret);
+    const b = maskCsrfToken(secret);
+    expect(a).not.toBe(b);
+    expect(a).toHaveLength(86);
+    expect(verifyCsrfToken(a, secret) && verifyCsrfToken(b, secret)).toBe(true);
+    expect(verifyCsrfToken(a, newCsrfSecret())).toBe(false);
+    expect(verifyCsrfToken("short", secret)).toBe(false);
+    expect(verifyCsrfToken(secret, secret)).toBe(false);
+  });
+});
+
+describe("csrf middleware", () => {
+  it("lets safe methods through without a token", async () => {
+    for (const method of ["GET", "HEAD", "OPTIONS"]) {
+      expect((await app().request("/widgets", { method })).status).toBe(200);
+    }
+  });
+
+  it("accepts the form field and the X-CSRF-Token header from the same session", async () => {
+    const hono = app();
+    const { token, cookie } = await tokenAndCookie(hono);
+    const viaForm = await hono.request(
+      "/widgets",
+      form(cookie, `title=x&authenticity_token=${encodeURIComponent(token)}`),
+    );
+    expect(await viaForm.text()).toBe("POST ok");
+    const viaHeader = await hono.request("/widgets", {
+      method: "DELETE",
+      headers: { cookie, "x-csrf-token": token },
+    });
+    expect(await viaHeader.text()).toBe("DELETE ok");
+    const multipart = new FormData();
+    multipart.set("authenticity_token", token);
+    const viaMultipart = await hono.request("/widgets", {
+      method: "PUT",
+      headers: { cookie },
+      body: multipart,
+    });
+    expect(await viaMultipart.text()).toBe("PUT ok");
+  });
+
+  it.each([
+    [
+      "no token",
+      async () => form((await tokenAndCookie(app())).cookie, "title=x"),
+      "CSRF token not found in request",
+    ],
+    [
+      "an empty token",
+      async () => form((await tokenAndCookie(app())).cookie, "authenticity_token="),
+      "CSRF token not found in request",
+    ],
+    [
+      "a garbage token",
+      async () => form((await tokenAndCookie(app())).cookie, "authenticity_token=abc"),
+      "CSRF token invalid",
+    ],
+    [
+      "another session's token",
+      async () => {
+        const mine = await tokenAndCookie(app());
+        const theirs = await tokenAndCookie(app());
+        return form(mine.cookie, `authenticity_token=${encodeURIComponent(theirs.token)}`);
+      },
+      "CSRF token invalid",
+    ],
+    [
+      "a token without any session",
+      async () =>
+        form("", `authenticity_token=${encodeURIComponent((await tokenAndCookie(app())).token)}`),
+      "CSRF token invalid",
+    ],
+    [
+      "a DELETE without a token",
+      async () => ({ method: "DELETE", headers: { accept: "application/json" } }),
+      "CSRF token not found in request",
+    ],
+  ])("refuses %s with 403", async (_name, makeInit, message) => {
+    const res = await app().request("/widgets", (await makeInit()) as RequestInit);
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: message, code: 403 });
+  });
+
+  it("exempts same-origin JSON and XML bodies from the token", async () => {
+    const hono = app();
+    expect((await hono.request("http://shop.test/widgets", jsonPost({}))).status).toBe(200);
+    expect(
+      (await hono.request("http://shop.test/widgets", jsonPost({ origin: "http://shop.test" })))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await hono.request(
+          "http://shop.test/widgets",
+          jsonPost({ "sec-fetch-site": "same-origin" }),
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (await hono.request("http://shop.test/widgets", jsonPost({}, "application/xml"))).status,
+    ).toBe(200);
+  });
+
+  it.each([
+    [
+      { "sec-fetch-site": "cross-site" },
+      "application/json",
+      "cross-site request refused (Sec-Fetch-Site: cross-site)",
+    ],
+    [
+      { origin: "http://evil.test" },
+      "application/json",
+      "cross-site request refused (Origin http://evil.test does not match host shop.test)",
+    ],
+    [{ origin: "null" }, "application/json", "cross-site request refused (Origin: null)"],
+    [
+      { origin: "http://evil.test" },
+      "text/xml",
+      "cross-site request refused (Origin http://evil.test does not match host shop.test)",
+    ],
+  ])("refuses cross-site JSON/XML %o with 403", async (headers, contentType, message) => {
+    const res = await app().request("http://shop.test/widgets", jsonPost(headers, contentType));
+    expect(res.status).toBe(403);
+    expect((await res.json()).error).toBe(message);
+  });
+});

@@ -1,0 +1,127 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import type { Logger } from "../../http/logger.js";
+import { session } from "../session/session.js";
+import { i18n } from "./i18n.js";
+import { matchLanguage, parseAcceptLanguage } from "./language.js";
+import { loadLocaleDirectory } from "./locale-files.js";
+
+function localeDir() {
+  const dir = mkdtempSync(join(tmpdir(), "wisent-locales-"));
+  writeFileSync(join(dir, "en-US.json"), JSON.stringify({ welcome: "Welcome, {{name}}!" }));
+  writeFileSync(
+    join(dir, "widgets.en-US.json"),
+    JSON.stringify({ "widget.created.success": "Widget was successfully created." }),
+  );
+  writeFileSync(
+    join(dir, "widgets.de.json"),
+    JSON.stringify({ widget: { created: { success: "Widget wurde angelegt." } } }),
+  );
+  writeFileSync(join(dir, "fr-FR.json"), JSON.stringify({ welcome: "Bienvenue, {{name}} !" }));
+  writeFileSync(join(dir, "README.md"), "not a locale");
+  return dir;
+}
+
+function spyLogger() {
+  const warnings: string[] = [];
+  const logger: Logger = { info() {}, error() {}, warn: (entry) => warnings.push(entry.msg) };
+  return { warnings, logger };
+}
+
+function app(logger?: Logger) {
+  const hono = new Hono();
+  hono.use(session({ secret: "i".repeat(32), appName: "shop" }));
+  hono.use(i18n({ directory: localeDir(), logger }));
+  hono.get("/", (c) =>
+    c.text(
+      `${c.get("language")}|${c.t("widget.created.success")}|${c.t("welcome", { name: "Ada" })}`,
+    ),
+  );
+  hono.get("/missing", (c) => c.text(c.t("nope.missing")));
+  hono.get("/set-lang", (c) => {
+    c.get("session").set("lang", "fr-FR");
+    return c.text("ok");
+  });
+  return hono;
+}
+
+describe("parseAcceptLanguage and matchLanguage", () => {
+  it("orders by q, drops q=0 and *", () => {
+    expect(parseAcceptLanguage("de-AT;q=0.5, fr, en;q=0.8, es;q=0, *;q=0.1")).toEqual([
+      "fr",
+      "en",
+      "de-AT",
+    ]);
+    expect(parseAcceptLanguage(undefined)).toEqual([]);
+  });
+
+  it("matches exactly, then by base language", () => {
+    expect(matchLanguage(["en"], ["de", "en-US"])).toBe("en-US");
+    expect(matchLanguage(["de-AT"], ["de", "en-US"])).toBe("de");
+    expect(matchLanguage(["EN-us"], ["en-US"])).toBe("en-US");
+    expect(matchLanguage(["ja"], ["en-US"])).toBeUndefined();
+  });
+});
+
+describe("loadLocaleDirectory", () => {
+  it("merges app-wide and per-resource files per language, flat or nested", () => {
+    const languages = loadLocaleDirectory(localeDir());
+    expect(Object.keys(languages).sort()).toEqual(["de", "en-US", "fr-FR"]);
+    expect(languages["en-US"]).toEqual({
+      welcome: "Welcome, {{name}}!",
+      "widget.created.success": "Widget was successfully created.",
+    });
+    expect(languages.de).toEqual({ "widget.created.success": "Widget wurde angelegt." });
+  });
+
+  it("names a missing directory and a broken file", () => {
+    expect(() => loadLocaleDirectory("/nonexistent/locales")).toThrow(
+      /cannot read the locales directory \/nonexistent\/locales/,
+    );
+    const dir = mkdtempSync(join(tmpdir(), "wisent-bad-"));
+    mkdirSync(join(dir, "sub"));
+    writeFileSync(join(dir, "en-US.json"), "{ nope");
+    expect(() => loadLocaleDirectory(dir)).toThrow(/en-US\.json is not valid JSON/);
+  });
+});
+
+describe("i18n middleware", () => {
+  it("defaults to en-US with interpolation", async () => {
+    expect(await (await app().request("/")).text()).toBe(
+      "en-US|Widget was successfully created.|Welcome, Ada!",
+    );
+  });
+
+  it("follows Accept-Language q-values, falling back to en-US per key", async () => {
+    const res = await app().request("/", {
+      headers: { "accept-language": "ja, de-DE;q=0.9, en;q=0.5" },
+    });
+    expect(await res.text()).toBe("de|Widget wurde angelegt.|Welcome, Ada!");
+  });
+
+  it("prefers the lang cookie, then the session's lang, over Accept-Language", async () => {
+    const hono = app();
+    const byCookie = await hono.request("/", {
+      headers: { cookie: "lang=fr-FR", "accept-language": "de" },
+    });
+    expect((await byCookie.text()).split("|")[0]).toBe("fr-FR");
+    const sessionCookie = (await hono.request("/set-lang")).headers
+      .get("set-cookie")!
+      .split(";")[0]!;
+    const bySession = await hono.request("/", {
+      headers: { cookie: sessionCookie, "accept-language": "de" },
+    });
+    expect(await bySession.text()).toBe("fr-FR|Widget was successfully created.|Bienvenue, Ada !");
+  });
+
+  it("returns a missing key as itself and logs it once", async () => {
+    const { warnings, logger } = spyLogger();
+    const hono = app(logger);
+    expect(await (await hono.request("/missing")).text()).toBe("nope.missing");
+    await hono.request("/missing");
+    expect(warnings).toEqual(["missing translation: nope.missing"]);
+  });
+});

@@ -1,0 +1,117 @@
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import type { WisentRuntime } from "../../app/runtime.js";
+import { session } from "./session.js";
+import { sealSession, unsealSession } from "./session-codec.js";
+import { resolveSessionPasswords } from "./session-secrets.js";
+
+const SECRET = "s".repeat(32);
+const OLD = "o".repeat(32);
+
+function counterApp(options: Parameters<typeof session>[0] = { secret: SECRET }) {
+  const app = new Hono();
+  app.use("*", async (c, next) => {
+    c.set("wisent", { name: "MyShop", env: "test", api: false } as WisentRuntime);
+    await next();
+  });
+  app.use(session(options));
+  app.get("/count", (c) => {
+    const n = (c.get("session").get<number>("n") ?? 0) + 1;
+    c.get("session").set("n", n);
+    return c.text(String(n));
+  });
+  app.get("/read", (c) => c.text(String(c.get("session").get("n") ?? "none")));
+  return app;
+}
+
+function cookieOf(res: Response): string {
+  const header = res.headers.get("set-cookie") ?? "";
+  return header.split(";")[0]!;
+}
+
+describe("session", () => {
+  it("writes a sealed cookie _<app>_session with the right attributes, and reads it back", async () => {
+    const app = counterApp();
+    const first = await app.request("/count");
+    const header = first.headers.get("set-cookie")!;
+    expect(header).toMatch(/^_my_shop_session=Fe26\.2\*/);
+    expect(header).toContain("Max-Age=2592000");
+    expect(header).toContain("Path=/");
+    expect(header).toContain("HttpOnly");
+    expect(header).toContain("SameSite=Lax");
+    expect(header).not.toContain("Secure");
+    expect(header).not.toContain('"n"');
+    const second = await app.request("/count", { headers: { cookie: cookieOf(first) } });
+    expect(await second.text()).toBe("2");
+  });
+
+  it("writes no cookie when nothing changed", async () => {
+    const res = await counterApp().request("/read");
+    expect(res.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("is Secure in production", async () => {
+    const res = await counterApp({ secret: SECRET, env: "production" }).request("/count");
+    expect(res.headers.get("set-cookie")).toContain("Secure");
+  });
+
+  it.each([
+    ["garbage", "_my_shop_session=garbage"],
+    ["a flipped character", "TAMPER"],
+    ["another secret's cookie", "OTHER"],
+    ["an empty value", "_my_shop_session="],
+  ])("treats %s as a fresh session, never a 500", async (_name, cookie) => {
+    const app = counterApp();
+    let header = cookie;
+    if (cookie === "TAMPER") {
+      const good = cookieOf(await app.request("/count"));
+      const at = good.length - 10;
+      header = good.slice(0, at) + (good[at] === "A" ? "B" : "A") + good.slice(at + 1);
+    }
+    if (cookie === "OTHER")
+      header = cookieOf(await counterApp({ secret: "x".repeat(32) }).request("/count"));
+    const res = await app.request("/count", { headers: { cookie: header } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("1");
+  });
+
+  it("rotates secrets: cookies sealed with an old secret still open, new ones use the new secret", async () => {
+    const old = await counterApp({ secret: OLD }).request("/count");
+    const rotated = counterApp({ secret: `${SECRET},${OLD}` });
+    const res = await rotated.request("/count", { headers: { cookie: cookieOf(old) } });
+    expect(await res.text()).toBe("2");
+    const onlyNew = counterApp({ secret: SECRET });
+    const again = await onlyNew.request("/read", { headers: { cookie: cookieOf(res) } });
+    expect(await again.text()).toBe("2");
+    const viaOption = counterApp({ secret: SECRET, oldSecrets: [OLD] });
+    expect(
+      await (await viaOption.request("/read", { headers: { cookie: cookieOf(old) } })).text(),
+    ).toBe("1");
+  });
+
+  it("refuses to start in production without SESSION_SECRET, naming it", () => {
+    const saved = process.env.SESSION_SECRET;
+    delete process.env.SESSION_SECRET;
+    try {
+      expect(() => session({ env: "production" })).toThrow(/^SESSION_SECRET is not set/);
+      expect(() => session({ env: "test" })).not.toThrow();
+    } finally {
+      if (saved !== undefined) process.env.SESSION_SECRET = saved;
+    }
+  });
+
+  it("refuses secrets shorter than 32 characters", () => {
+    expect(() => session({ secret: "short" })).toThrow(/at least 32 characters/);
+  });
+
+  it("uses a stable per-app development secret", async () => {
+    const a = resolveSessionPasswords({ env: "development", appName: "shop", secret: [] });
+    const b = resolveSessionPasswords({ env: "development", appName: "shop", secret: [] });
+    const other = resolveSessionPasswords({ env: "development", appName: "blog", secret: [] });
+    expect(a).toEqual(b);
+    expect(a[0]!.secret).not.toBe(other[0]!.secret);
+    const sealed = await sealSession({ x: 1 }, a, 60);
+    expect(await unsealSession(sealed, b)).toEqual({ x: 1 });
+    expect(await unsealSession(sealed, other)).toBeUndefined();
+  });
+});
