@@ -1,13 +1,21 @@
 import type { Result, Router } from "hono/router";
 
+/** A compiled route: segments to compare, or a regex when a custom pattern is involved. */
 interface CompiledRoute<T> {
-  readonly order: number;
   readonly method: string;
-  readonly regex: RegExp;
-  readonly names: readonly string[];
   readonly handler: T;
   /** The static first segment, or "" when it is dynamic (such routes join every bucket). */
   readonly bucket: string;
+  /** Per segment: its literal text, or `null` for a parameter with the default pattern. */
+  readonly segments: readonly (string | null)[];
+  /** Parameter names, in the order their segments (or regex groups) appear. */
+  readonly names: readonly string[];
+  /** Segment indexes of the parameters (segment matching only). */
+  readonly paramAt: readonly number[];
+  /** Ends in `/*`: any rest of the path (or none) matches. */
+  readonly tail: boolean;
+  /** Set for routes with custom parameter patterns or a wildcard inside the path. */
+  readonly regex: RegExp | undefined;
 }
 
 const ALL = "ALL";
@@ -16,36 +24,31 @@ const ANY_BUCKET = "";
 /**
  * A Hono router that returns only the FIRST route matching a request, in registration order
  * (the spec's rule: routes are checked in the order declared; a route is final). Routes are
- * bucketed by their first path segment, so a lookup tests only the few routes of one resource
- * (plus routes whose first segment is dynamic), however many resources the app has. Returning
- * one handler also lets Hono use its single-handler fast path.
+ * bucketed by their first path segment and matched segment by segment (a regex only for custom
+ * parameter patterns), so a lookup costs about the same with 1000 resources as with 10.
+ * Returning one handler also lets Hono use its single-handler fast path.
  *
  * Paths use Hono's syntax: `/widgets/:widget_id`, `/a/:id{[0-9]+}`, `/*`.
+ *
+ * @example
+ * new App({ name: "shop", router: new FirstMatchRouter() }); // the default
  */
 export class FirstMatchRouter<T> implements Router<T> {
   readonly name = "FirstMatchRouter";
   readonly #routes: CompiledRoute<T>[] = [];
-  /** Candidates per `method + " " + first segment`, merged with dynamic-first routes; built lazily. */
   #candidates = new Map<string, CompiledRoute<T>[]>();
   readonly #staticFirstSegments = new Set<string>();
 
   add(method: string, path: string, handler: T): void {
-    const { regex, names, firstSegment } = compile(path);
-    this.#routes.push({
-      order: this.#routes.length,
-      method,
-      regex,
-      names,
-      handler,
-      bucket: firstSegment,
-    });
-    if (firstSegment !== ANY_BUCKET) this.#staticFirstSegments.add(firstSegment);
+    const route = compile(method, path, handler);
+    this.#routes.push(route);
+    if (route.bucket !== ANY_BUCKET) this.#staticFirstSegments.add(route.bucket);
     this.#candidates = new Map();
   }
 
   match(method: string, path: string): Result<T> {
-    const slash = path.indexOf("/", 1);
-    const first = path.slice(1, slash === -1 ? undefined : slash);
+    const parts = splitPath(path);
+    const first = parts[0] ?? "";
     const bucket = this.#staticFirstSegments.has(first) ? first : ANY_BUCKET;
     const key = `${method} ${bucket}`;
     let candidates = this.#candidates.get(key);
@@ -58,38 +61,70 @@ export class FirstMatchRouter<T> implements Router<T> {
       this.#candidates.set(key, candidates);
     }
     for (const route of candidates) {
-      const m = route.regex.exec(path);
-      if (!m) continue;
-      const params: Record<string, string> = {};
-      const groups = m.groups;
-      for (let i = 0; i < route.names.length; i++)
-        params[route.names[i]!] = groups?.[`p${i}`] ?? "";
-      return [[[route.handler, params]]];
+      const params = route.regex ? matchRegex(route, path) : matchSegments(route, parts);
+      if (params) return [[[route.handler, params]]];
     }
     return [[]];
   }
 }
 
-function compile(path: string): { regex: RegExp; names: string[]; firstSegment: string } {
+/** `/a/b/` -> `["a", "b"]`; `/` -> `[]`. */
+function splitPath(path: string): string[] {
+  const trimmed = path.endsWith("/") ? path.slice(1, -1) : path.slice(1);
+  return trimmed === "" ? [] : trimmed.split("/");
+}
+
+function matchSegments<T>(
+  route: CompiledRoute<T>,
+  parts: string[],
+): Record<string, string> | undefined {
+  const segments = route.segments;
+  if (route.tail ? parts.length < segments.length : parts.length !== segments.length)
+    return undefined;
+  for (let i = 0; i < segments.length; i++) {
+    const expected = segments[i];
+    const actual = parts[i]!;
+    if (expected === null ? actual === "" : expected !== actual) return undefined;
+  }
+  const params: Record<string, string> = {};
+  for (let i = 0; i < route.names.length; i++) params[route.names[i]!] = parts[route.paramAt[i]!]!;
+  return params;
+}
+
+function matchRegex<T>(route: CompiledRoute<T>, path: string): Record<string, string> | undefined {
+  const groups = route.regex!.exec(path)?.groups;
+  if (!groups) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < route.names.length; i++) params[route.names[i]!] = groups[`p${i}`] ?? "";
+  return params;
+}
+
+function compile<T>(method: string, path: string, handler: T): CompiledRoute<T> {
+  const parts = splitPath(path);
+  const tail = parts[parts.length - 1] === "*";
+  const fixed = tail ? parts.slice(0, -1) : parts;
   const names: string[] = [];
-  const segments = path.split("/").filter((s, i) => i > 0 || s !== "");
+  const paramAt: number[] = [];
+  const segments: (string | null)[] = [];
+  let needsRegex = false;
   let source = "";
-  let firstSegment = ANY_BUCKET;
-  segments.forEach((segment, i) => {
-    if (segment === "*") {
-      source += i === segments.length - 1 ? "(?:|/.*)" : "/[^/]*";
-      return;
-    }
+  fixed.forEach((segment, i) => {
     const param = /^:([^{}]+)(?:\{(.+)\})?$/.exec(segment);
     if (param) {
+      if (param[2] !== undefined) needsRegex = true;
       // Named groups keep parameters apart from capturing groups inside a custom regex.
       source += `/(?<p${names.length}>${param[2] ?? "[^/]+"})`;
       names.push(param[1]!);
-      return;
+      paramAt.push(i);
+      segments.push(null);
+    } else {
+      if (segment === "*") needsRegex = true;
+      source += segment === "*" ? "/[^/]*" : `/${segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`;
+      segments.push(segment);
     }
-    if (i === 0 && segment !== "") firstSegment = segment;
-    source += `/${segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`;
   });
-  if (source === "" || source === "/") return { regex: /^\/?$/, names, firstSegment };
-  return { regex: new RegExp(`^${source}/?$`), names, firstSegment };
+  const first = fixed[0];
+  const bucket = first !== undefined && segments[0] !== null && first !== "*" ? first : ANY_BUCKET;
+  const regex = needsRegex ? new RegExp(`^${source}${tail ? "(?:/.*)?" : ""}/?$`) : undefined;
+  return { method, handler, bucket, segments, names, paramAt, tail, regex };
 }

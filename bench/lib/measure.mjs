@@ -1,0 +1,39 @@
+/**
+ * Shared helpers for in-process benchmarks: interleaved rounds, medians, ratios.
+ * Every variant runs once per round, in turn, so drift in the machine hits all of them alike.
+ */
+
+/** Median of numbers. */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Runs `variants` ({ name: async (iterations) => void }) for `rounds` interleaved rounds of
+ * `iterations` each, after one warm-up round; returns { name: { median, min, max } } in ns/op.
+ */
+export async function interleave(variants, { rounds = 7, iterations = 20_000 } = {}) {
+  const names = Object.keys(variants);
+  for (const name of names) await variants[name](iterations);
+  const samples = Object.fromEntries(names.map((n) => [n, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const name of names) {
+      const start = process.hrtime.bigint();
+      await variants[name](iterations);
+      samples[name].push(Number(process.hrtime.bigint() - start) / iterations);
+    }
+  }
+  return Object.fromEntries(
+    names.map((n) => [
+      n,
+      { median: median(samples[n]), min: Math.min(...samples[n]), max: Math.max(...samples[n]) },
+    ]),
+  );
+}
+
+/** Formats ns/op to one decimal place in microseconds when large. */
+export function ns(value) {
+  return value >= 1000 ? `${(value / 1000).toFixed(2)} us` : `${value.toFixed(0)} ns`;
+}
