@@ -12,6 +12,44 @@ export type { WisentRuntime } from "./app/runtime.js";
 export type { StaticFilesOptions } from "./app/static-files.js";
 export { HttpError, isHttpError } from "./http/http-error.js";
 export { ValidationErrors } from "./http/validation-errors.js";
+
+// HTTP layer: importing these installs c.bind, c.redirectTo, c.respond, c.flash, c.csrfToken, c.t.
+import "./http/bind.js";
+import "./http/redirect.js";
+
+export { bodyLimit, DEFAULT_BODY_LIMIT } from "./http/body.js";
+export { CsrfField, CsrfMeta, FlashMessages } from "./http/components.js";
+export { errorResponse, statusText } from "./http/error-response.js";
+export { type Format, negotiateFormat } from "./http/format.js";
+export {
+  defaultLogger,
+  jsonLogger,
+  type LogEntry,
+  type Logger,
+  silentLogger,
+} from "./http/logger.js";
+export { type FlashByKind, type Page, PageContext, pageOf, usePage } from "./http/page.js";
+export type { RedirectStatus } from "./http/redirect.js";
+export { type Layout, layout, type RespondOptions } from "./http/respond.js";
+export { parseXml, toXml } from "./http/xml.js";
+export { CSRF_FIELD, CSRF_HEADER, csrf } from "./middleware/csrf/index.js";
+export { type FlashKind, flashMessages } from "./middleware/flash/index.js";
+export { type ForceSSLOptions, forceSSL, isSecureRequest } from "./middleware/force-ssl/index.js";
+export { type I18nOptions, i18n } from "./middleware/i18n/index.js";
+export { overrideMethod } from "./middleware/method-override/index.js";
+export {
+  filterParams,
+  type ParamLoggerOptions,
+  paramLogger,
+  REQUEST_ID_HEADER,
+} from "./middleware/param-logger/index.js";
+export {
+  Session,
+  type SessionData,
+  type SessionOptions,
+  session,
+  sessionCookieName,
+} from "./middleware/session/index.js";
 export type { Names, ResourceRouteNames, RouteNameOptions } from "./naming/index.js";
 export {
   camelize,

@@ -2,12 +2,12 @@ import type { Context } from "hono";
 import { createContext, useContext } from "hono/jsx";
 
 /** Flash messages by kind, e.g. `{ success: ["Widget was successfully created."] }`. */
-export type FlashMessages = Record<string, string[]>;
+export type FlashByKind = Record<string, string[]>;
 
 /** What a layout or view can know about the page being rendered. */
 export interface Page {
   /** Flash messages to show now; reading them marks them shown (they will not appear again). */
-  readonly flash: FlashMessages;
+  readonly flash: FlashByKind;
   /** The masked CSRF token for forms and the `csrf-token` meta tag (undefined without `csrf()`). */
   readonly csrfToken: string | undefined;
   /** The form field carrying the token: `authenticity_token`. */
@@ -25,7 +25,7 @@ export interface Page {
  * them (flash, CSRF and i18n each register one on the context).
  */
 export interface PageHooks {
-  readFlash?: () => FlashMessages;
+  readFlash?: () => FlashByKind;
   csrfToken?: () => string;
   lang?: string;
   t?: (key: string, vars?: Record<string, unknown>) => string;
@@ -47,7 +47,7 @@ export function addPageHooks(c: Context, hooks: PageHooks): void {
 /** The page data of a request; each part is computed when first read. */
 export function pageOf(c: Context): Page {
   const hooks = () => c.get("pageHooks") ?? {};
-  let flash: FlashMessages | undefined;
+  let flash: FlashByKind | undefined;
   let token: string | undefined | null = null;
   return {
     get flash() {

@@ -1,5 +1,5 @@
 import { Context, type MiddlewareHandler } from "hono";
-import { addPageHooks, type FlashMessages } from "../../http/page.js";
+import { addPageHooks, type FlashByKind } from "../../http/page.js";
 import "../session/session.js";
 
 /** Session key holding the flash messages not yet shown. */
@@ -20,7 +20,7 @@ declare module "hono" {
      */
     flash(kind: FlashKind, message: string): void;
     /** Reads the pending flash messages and marks them shown. */
-    takeFlash(): FlashMessages;
+    takeFlash(): FlashByKind;
   }
 }
 
@@ -30,8 +30,8 @@ function sessionOf(c: Context) {
   return current;
 }
 
-function pending(c: Context): FlashMessages {
-  const stored = sessionOf(c).get<FlashMessages>(FLASH_SESSION_KEY);
+function pending(c: Context): FlashByKind {
+  const stored = sessionOf(c).get<FlashByKind>(FLASH_SESSION_KEY);
   return stored && typeof stored === "object" ? stored : {};
 }
 
@@ -43,7 +43,7 @@ function flash(this: Context, kind: FlashKind, message: string): void {
   });
 }
 
-function takeFlash(this: Context): FlashMessages {
+function takeFlash(this: Context): FlashByKind {
   const messages = pending(this);
   sessionOf(this).delete(FLASH_SESSION_KEY);
   return messages;
@@ -62,7 +62,7 @@ Object.defineProperty(Context.prototype, "takeFlash", {
 
 /**
  * Flash messages kept in the session (Buffalo's model): `c.flash(kind, message)` adds one, a
- * rendered page's layout reads them (`<FlashMessages />` or `page.flash`) and they are gone;
+ * rendered page's layout reads them (`<FlashByKind />` or `page.flash`) and they are gone;
  * redirects and responses that never read them keep them for the next request.
  * Needs `session()` before it.
  *

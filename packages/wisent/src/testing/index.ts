@@ -1,0 +1,13 @@
+/**
+ * `wisent/testing`: helpers for an app's own tests.
+ * @module
+ */
+export { CookieJar } from "./cookie-jar.js";
+export {
+  type FetchApp,
+  type FormValue,
+  TestClient,
+  type TestClientOptions,
+  type TestRequestOptions,
+  testClient,
+} from "./test-client.js";

@@ -1,0 +1,240 @@
+import type { FlashByKind } from "../http/page.js";
+import { CSRF_FIELD, CSRF_HEADER } from "../middleware/csrf/csrf.js";
+import { maskCsrfToken, newCsrfSecret } from "../middleware/csrf/csrf-token.js";
+import { FLASH_SESSION_KEY } from "../middleware/flash/flash.js";
+import { sessionCookieName } from "../middleware/session/session.js";
+import {
+  type SessionData,
+  sealSession,
+  unsealSession,
+} from "../middleware/session/session-codec.js";
+import {
+  resolveSessionPasswords,
+  type SessionPassword,
+} from "../middleware/session/session-secrets.js";
+import { CookieJar } from "./cookie-jar.js";
+
+/** Anything that answers Fetch API requests in-process: a Wisent `App`, a Hono app. */
+export interface FetchApp {
+  fetch(request: Request): Response | Promise<Response>;
+  /** The app's name (a Wisent `App` has it); names the session cookie. */
+  readonly name?: string;
+}
+
+/** Options of {@link testClient}. */
+export interface TestClientOptions {
+  /** Base URL of requests; default `http://localhost`. */
+  baseUrl?: string;
+  /** App name when `app.name` is missing; the session cookie is `_<name>_session`. */
+  appName?: string;
+  /** Session cookie name when the app set its own. */
+  sessionCookie?: string;
+  /** The session secret(s) the app uses; default as `session()`: `SESSION_SECRET` or the dev fallback. */
+  sessionSecret?: string | readonly string[];
+  /** Headers sent with every request (e.g. `{ accept: "application/json" }`). */
+  headers?: Record<string, string>;
+}
+
+/** A form value: text, numbers, booleans, lists (sent as repeated keys) or files. */
+export type FormValue = string | number | boolean | Blob | readonly (string | number | boolean)[];
+
+/** Options of one request. */
+export interface TestRequestOptions {
+  /** Form fields: urlencoded, or multipart when a value is a Blob/File. */
+  form?: Record<string, FormValue>;
+  /** A JSON body. */
+  json?: unknown;
+  /** A raw body (set `content-type` in `headers`). */
+  body?: BodyInit;
+  /** Query parameters appended to the path. */
+  query?: Record<string, string | number>;
+  headers?: Record<string, string>;
+  /** Add the CSRF token to unsafe form and body-less requests (default true). */
+  csrf?: boolean;
+  /** Follow redirects (up to 10) and answer the final response (default false). */
+  followRedirects?: boolean;
+}
+
+const SAFE = new Set(["GET", "HEAD", "OPTIONS", "TRACE"]);
+
+function encodeForm(form: Record<string, FormValue>): URLSearchParams | FormData {
+  const hasFile = Object.values(form).some((value) => value instanceof Blob);
+  const target = hasFile ? new FormData() : new URLSearchParams();
+  for (const [key, value] of Object.entries(form)) {
+    if (value instanceof Blob) (target as FormData).append(key, value);
+    else if (Array.isArray(value)) for (const item of value) target.append(key, String(item));
+    else target.append(key, String(value));
+  }
+  return target;
+}
+
+/**
+ * An in-process client for an app's own tests: keeps cookies between requests (so the session
+ * and flash carry over), adds the CSRF token to form posts by itself, reads flash messages and
+ * follows redirects. No socket is opened.
+ *
+ * @example
+ * const client = testClient(app);
+ * const res = await client.post("/widgets", { form: { title: "Hammer" } });
+ * expect(res.status).toBe(303);
+ * expect(await client.flash()).toEqual({ success: ["Widget was successfully created."] });
+ * const page = await client.follow(res);
+ * expect(await page.text()).toContain("Hammer");
+ */
+export function testClient(app: FetchApp, options: TestClientOptions = {}): TestClient {
+  return new TestClient(app, options);
+}
+
+/** See {@link testClient}. */
+export class TestClient {
+  /** The cookies this client sends. */
+  readonly cookies = new CookieJar();
+  readonly #app: FetchApp;
+  readonly #options: TestClientOptions;
+  #passwords: SessionPassword[] | undefined;
+
+  constructor(app: FetchApp, options: TestClientOptions = {}) {
+    this.#app = app;
+    this.#options = options;
+  }
+
+  get(path: string, options?: TestRequestOptions) {
+    return this.request("GET", path, options);
+  }
+  head(path: string, options?: TestRequestOptions) {
+    return this.request("HEAD", path, options);
+  }
+  post(path: string, options?: TestRequestOptions) {
+    return this.request("POST", path, options);
+  }
+  put(path: string, options?: TestRequestOptions) {
+    return this.request("PUT", path, options);
+  }
+  patch(path: string, options?: TestRequestOptions) {
+    return this.request("PATCH", path, options);
+  }
+  delete(path: string, options?: TestRequestOptions) {
+    return this.request("DELETE", path, options);
+  }
+
+  /** Sends one request through the app, storing the cookies it sets. */
+  async request(method: string, path: string, options: TestRequestOptions = {}): Promise<Response> {
+    const upper = method.toUpperCase();
+    const url = new URL(path, this.#options.baseUrl ?? "http://localhost");
+    for (const [key, value] of Object.entries(options.query ?? {}))
+      url.searchParams.append(key, String(value));
+    const headers = new Headers({ ...this.#options.headers, ...options.headers });
+    let body: BodyInit | undefined = options.body;
+    const wantsCsrf = options.csrf !== false && !SAFE.has(upper);
+    if (options.form) {
+      const form = { ...options.form };
+      if (wantsCsrf && form[CSRF_FIELD] === undefined) form[CSRF_FIELD] = await this.csrfToken();
+      body = encodeForm(form);
+    } else if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      if (!headers.has("content-type")) headers.set("content-type", "application/json");
+    } else if (body === undefined && wantsCsrf && !headers.has(CSRF_HEADER)) {
+      headers.set(CSRF_HEADER, await this.csrfToken());
+    }
+    const response = await this.#send(new Request(url, { method: upper, headers, body }));
+    return options.followRedirects ? this.#followAll(response, url) : response;
+  }
+
+  /** Follows one redirect: 301/302/303 become a GET, 307/308 are refused (re-send the body yourself). */
+  async follow(
+    response: Response,
+    from: string | URL = this.#options.baseUrl ?? "http://localhost",
+  ): Promise<Response> {
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status >= 400 || !location) {
+      throw new Error(
+        `follow(): response ${response.status} is not a redirect with a Location header`,
+      );
+    }
+    if (response.status === 307 || response.status === 308) {
+      throw new Error(
+        `follow(): ${response.status} keeps the method and body; send the request again to ${location}`,
+      );
+    }
+    return this.get(new URL(location, from).toString());
+  }
+
+  async #followAll(response: Response, from: URL): Promise<Response> {
+    let current = response;
+    let url = from;
+    for (
+      let hops = 0;
+      current.status >= 300 && current.status < 400 && current.headers.get("location");
+      hops++
+    ) {
+      if (hops === 10)
+        throw new Error(
+          `followRedirects: more than 10 redirects, last to ${current.headers.get("location")}`,
+        );
+      url = new URL(current.headers.get("location")!, url);
+      current = await this.follow(current, url);
+    }
+    return current;
+  }
+
+  async #send(request: Request): Promise<Response> {
+    const cookie = this.cookies.header();
+    if (cookie && !request.headers.has("cookie")) request.headers.set("cookie", cookie);
+    const response = await this.#app.fetch(request);
+    this.cookies.store(response);
+    return response;
+  }
+
+  /** The session cookie's name. */
+  get sessionCookieName(): string {
+    return this.#options.sessionCookie ?? sessionCookieName(this.#appName());
+  }
+
+  #appName(): string {
+    const name = this.#options.appName ?? this.#app.name;
+    if (!name)
+      throw new Error(
+        "testClient: pass { appName } (or an App, which has a name) to read its session",
+      );
+    return name;
+  }
+
+  #sessionPasswords(): SessionPassword[] {
+    this.#passwords ??= resolveSessionPasswords({
+      secret: this.#options.sessionSecret,
+      appName: this.#appName(),
+    });
+    return this.#passwords;
+  }
+
+  /** The session as the app will see it on the next request (empty when there is none). */
+  async session(): Promise<SessionData> {
+    const sealed = this.cookies.get(this.sessionCookieName);
+    if (!sealed) return {};
+    return (await unsealSession(sealed, this.#sessionPasswords())) ?? {};
+  }
+
+  /** Flash messages waiting for the next rendered page, e.g. `{ success: ["Saved."] }`. */
+  async flash(): Promise<FlashByKind> {
+    return ((await this.session())[FLASH_SESSION_KEY] as FlashByKind | undefined) ?? {};
+  }
+
+  /**
+   * A valid CSRF token for this client's session, made without a page: the session's secret is
+   * read (or created and stored in the cookie jar) and masked as the app would.
+   */
+  async csrfToken(): Promise<string> {
+    const data = await this.session();
+    let secret = data[CSRF_FIELD];
+    if (typeof secret !== "string") {
+      secret = newCsrfSecret();
+      const sealed = await sealSession(
+        { ...data, [CSRF_FIELD]: secret },
+        this.#sessionPasswords(),
+        30 * 24 * 3600,
+      );
+      this.cookies.set(this.sessionCookieName, sealed);
+    }
+    return maskCsrfToken(secret as string);
+  }
+}
