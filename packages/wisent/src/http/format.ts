@@ -7,6 +7,12 @@ export type { Format } from "./media-types.js";
 
 const FORMATS: readonly Format[] = ["html", "json", "xml"];
 const negotiated = new WeakMap<Context, Format>();
+/** The commonest one-type Accept headers, answered without parsing. */
+const EXACT_ACCEPT = new Map<string, Format>([
+  ["application/json", "json"],
+  ["application/xml", "xml"],
+  ["text/html", "html"],
+]);
 
 interface MediaRange {
   type: string;
@@ -76,7 +82,7 @@ function decide(c: Context): Format {
   const fromPath = pathFormatOf(c.req.raw);
   if (fromPath) return fromPath;
 
-  const requested = c.req.query("format");
+  const requested = c.req.url.includes("?") ? c.req.query("format") : undefined;
   if (requested !== undefined && requested !== "") {
     const format = requested.toLowerCase();
     if ((FORMATS as readonly string[]).includes(format)) return format as Format;
@@ -92,6 +98,8 @@ function decide(c: Context): Format {
 
   const accept = c.req.header("accept");
   if (!accept || accept.trim() === "") return fallbacks[0]!;
+  const exact = EXACT_ACCEPT.get(accept);
+  if (exact) return exact;
   const ranges = parseAccept(accept);
   if (ranges.length === 0) return fallbacks[0]!;
 

@@ -41,7 +41,14 @@ declare module "hono" {
 /** Adds page data providers for this request (used by the flash, CSRF and i18n middleware). */
 export function addPageHooks(c: Context, hooks: PageHooks): void {
   const current = c.get("pageHooks");
-  c.set("pageHooks", current ? { ...current, ...hooks } : hooks);
+  if (!current) {
+    c.set("pageHooks", hooks);
+    return;
+  }
+  if (hooks.readFlash) current.readFlash = hooks.readFlash;
+  if (hooks.csrfToken) current.csrfToken = hooks.csrfToken;
+  if (hooks.lang !== undefined) current.lang = hooks.lang;
+  if (hooks.t) current.t = hooks.t;
 }
 
 /** The page data of a request; each part is computed when first read. */

@@ -42,8 +42,8 @@ function hstsValue(hsts: ForceSSLOptions["hsts"]): string | undefined {
 export function forceSSL(options: ForceSSLOptions = {}): MiddlewareHandler {
   const enabled = options.enabled ?? isProduction();
   const hsts = hstsValue(options.hsts);
+  if (!enabled) return (_c, next) => next();
   return async (c, next) => {
-    if (!enabled) return next();
     if (!isSecureRequest(c)) {
       const url = new URL(c.req.url);
       url.protocol = "https:";

@@ -3,7 +3,7 @@ import { getCookie } from "hono/cookie";
 import i18next, { type TFunction } from "i18next";
 import "../../http/context-vars.js";
 import { type Logger, sharedLogger } from "../../http/logger.js";
-import { addPageHooks } from "../../http/page.js";
+import { addPageHooks, type PageHooks } from "../../http/page.js";
 import "../session/session.js";
 import { matchLanguage, parseAcceptLanguage } from "./language.js";
 import { flattenMessages, loadLocaleDirectory, type Messages } from "./locale-files.js";
@@ -97,17 +97,18 @@ export function i18n(options: I18nOptions = {}): MiddlewareHandler {
   const fixed = new Map(supported.map((language) => [language, instance.getFixedT(language)]));
 
   return async (c, next) => {
-    const candidates = [
-      getCookie(c, "lang"),
-      c.get("session")?.get<string>("lang"),
-      ...parseAcceptLanguage(c.req.header("accept-language")),
-    ].filter((value): value is string => typeof value === "string" && value !== "");
+    const candidates: string[] = [];
+    const cookie = c.req.raw.headers.has("cookie") ? getCookie(c, "lang") : undefined;
+    if (cookie) candidates.push(cookie);
+    const fromSession = c.get("session")?.get<string>("lang");
+    if (typeof fromSession === "string" && fromSession) candidates.push(fromSession);
+    candidates.push(...parseAcceptLanguage(c.req.header("accept-language")));
     const language = matchLanguage(candidates, supported) ?? defaultLanguage;
     const translate = fixed.get(language)!;
     currentLogger = c.get("logger");
     translators.set(c, translate);
     c.set("language", language);
-    addPageHooks(c, { lang: language, t: (key, vars) => c.t(key, vars) });
+    addPageHooks(c, { lang: language, t: translate as NonNullable<PageHooks["t"]> });
     await next();
   };
 }

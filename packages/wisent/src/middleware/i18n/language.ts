@@ -25,6 +25,7 @@ export function matchLanguage(
   candidates: readonly string[],
   supported: readonly string[],
 ): string | undefined {
+  if (candidates.length === 0) return undefined;
   const byLower = new Map(supported.map((language) => [language.toLowerCase(), language]));
   for (const candidate of candidates) {
     const lower = candidate.toLowerCase();

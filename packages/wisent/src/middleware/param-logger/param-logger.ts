@@ -46,10 +46,14 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
     const requestId = requestIdFrom(c.req.header(REQUEST_ID_HEADER));
     c.set("requestId", requestId);
     c.set("logger", logger);
+    // Set before the response exists, so it is merged in for free; re-set only if a handler
+    // returned a Response of its own without it (copying a finished response is costly).
+    c.header(REQUEST_ID_HEADER, requestId);
     try {
       await next();
     } finally {
-      c.header(REQUEST_ID_HEADER, requestId);
+      if (c.res.headers.get(REQUEST_ID_HEADER) !== requestId)
+        c.header(REQUEST_ID_HEADER, requestId);
       let pathParams: Record<string, string> = {};
       try {
         pathParams = c.req.param() as Record<string, string>;
@@ -59,11 +63,12 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
       const body = parsedBodyIfRead(c);
       const form = body ? await body.catch(() => undefined) : undefined;
       const status = c.res.status;
+      const { method, path } = c.req;
       const entry = {
-        msg: `${c.req.method} ${c.req.path} ${status}`,
+        msg: `${method} ${path} ${status}`,
         request_id: requestId,
-        method: c.req.method,
-        path: c.req.path,
+        method,
+        path,
         status,
         duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
         params: filterParams({ ...queryParams(c.req.url), ...pathParams }, filter),

@@ -16,6 +16,33 @@ export function sealSession(
   return seal(data, passwords[0]!, { ...defaults, ttl: maxAgeSeconds * 1000 });
 }
 
+/** How many opened cookies each password set remembers. */
+const CACHE_SIZE = 1000;
+const opened = new WeakMap<
+  readonly SessionPassword[],
+  Map<string, { json: string; expires: number }>
+>();
+
+/**
+ * Opening a sealed value costs a key derivation, an HMAC and a decryption (about half a
+ * millisecond); a returning browser sends the same cookie on every request, so its opened
+ * contents are remembered (per password set, bounded, until the seal's own expiry).
+ */
+function cacheFor(passwords: readonly SessionPassword[]) {
+  let cache = opened.get(passwords);
+  if (!cache) {
+    cache = new Map();
+    opened.set(passwords, cache);
+  }
+  return cache;
+}
+
+/** Iron's format: `Fe26.2*id*salt*iv*data*expiration*hmacSalt*hmac`; expiration in ms or empty. */
+function expiryOf(sealed: string): number {
+  const expiration = Number(sealed.split("*")[5]);
+  return Number.isFinite(expiration) && expiration > 0 ? expiration : Number.POSITIVE_INFINITY;
+}
+
 /**
  * Opens a sealed cookie value with any of the passwords. Anything tampered, expired, sealed with
  * an unknown secret or not an object gives undefined (a fresh session), never an error.
@@ -24,13 +51,25 @@ export async function unsealSession(
   sealed: string,
   passwords: readonly SessionPassword[],
 ): Promise<SessionData | undefined> {
+  const cache = cacheFor(passwords);
+  const hit = cache.get(sealed);
+  if (hit) {
+    cache.delete(sealed);
+    if (hit.expires > Date.now()) {
+      cache.set(sealed, hit);
+      return JSON.parse(hit.json) as SessionData;
+    }
+  }
   const hash: Record<string, string> = {};
   for (const { id, secret } of passwords) hash[id] = secret;
+  let data: unknown;
   try {
-    const data = await unseal(sealed, hash, defaults);
-    if (data === null || typeof data !== "object" || Array.isArray(data)) return undefined;
-    return data as SessionData;
+    data = await unseal(sealed, hash, defaults);
   } catch {
     return undefined;
   }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return undefined;
+  cache.set(sealed, { json: JSON.stringify(data), expires: expiryOf(sealed) });
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return data as SessionData;
 }

@@ -142,7 +142,7 @@ export function session(options: SessionOptions = {}): MiddlewareHandler {
     const appName = c.get("wisent")?.name;
     const name = options.cookieName ?? sessionCookieName(options.appName ?? appName ?? "wisent");
     const passwords = passwordsFor(appName);
-    const sealed = getCookie(c, name);
+    const sealed = c.req.raw.headers.has("cookie") ? getCookie(c, name) : undefined;
     const data = sealed ? await unsealSession(sealed, passwords) : undefined;
     const current = new Session(data ?? {});
     c.set("session", current);
@@ -170,5 +170,12 @@ async function writeSession(
 
 /** `_<app>_session` with the app name in snake case (`MyShop` -> `_my_shop_session`). */
 export function sessionCookieName(appName: string): string {
-  return `_${underscore(appName)}_session`;
+  let name = cookieNames.get(appName);
+  if (name === undefined) {
+    name = `_${underscore(appName)}_session`;
+    cookieNames.set(appName, name);
+  }
+  return name;
 }
+
+const cookieNames = new Map<string, string>();
