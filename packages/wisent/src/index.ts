@@ -10,8 +10,50 @@ export { type PathFormat, pathFormatOf } from "./app/path-format.js";
 export { RouteBuilder } from "./app/route-builder.js";
 export type { WisentRuntime } from "./app/runtime.js";
 export type { StaticFilesOptions } from "./app/static-files.js";
+// Data layer: the database from DATABASE_URL, migrations, models, pagination, the request transaction.
+export {
+  ColumnBuilder,
+  createTable,
+  dropTable,
+  type ReferentialAction,
+  TableBuilder,
+} from "./data/create-table.js";
+export { Database, type DatabaseOptions, openDatabase } from "./data/database.js";
+export {
+  type DialectName,
+  defaultDatabaseUrl,
+  maskDatabaseUrl,
+  parseDatabaseUrl,
+} from "./data/database-url.js";
+export {
+  FolderMigrationProvider,
+  type MigrationState,
+  migrateDown,
+  migrateUp,
+  migrationFileName,
+  migrationStatus,
+} from "./data/migrations.js";
+export {
+  defineModel,
+  type Model,
+  type ModelRecord,
+  type Queryable,
+  type RecordOf,
+  ValidationFailedError,
+} from "./data/model.js";
+export {
+  DEFAULT_PER_PAGE,
+  MAX_PER_PAGE,
+  type PageParams,
+  pageRequest,
+  paginate,
+} from "./data/pagination.js";
+export { pageUrl, paginationHeaders } from "./data/pagination-headers.js";
+export { Paginator, type PaginatorProps } from "./data/paginator.js";
+export { isUuid, uuidv7 } from "./data/uuid.js";
 export { HttpError, isHttpError } from "./http/http-error.js";
 export { ValidationErrors } from "./http/validation-errors.js";
+export { RequestTransaction, transaction } from "./middleware/transaction/index.js";
 
 // HTTP layer: importing these installs c.bind, c.redirectTo, c.respond, c.flash, c.csrfToken, c.t.
 import "./http/bind.js";
