@@ -86,6 +86,12 @@ export {
   REQUEST_ID_HEADER,
 } from "./middleware/param-logger/index.js";
 export {
+  type ContentSecurityPolicy,
+  DEFAULT_CONTENT_SECURITY_POLICY,
+  type SecurityHeadersOptions,
+  securityHeaders,
+} from "./middleware/security-headers/index.js";
+export {
   Session,
   type SessionData,
   type SessionOptions,

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { App } from "../../app/app.js";
+import { HttpError } from "../../http/http-error.js";
+import { DEFAULT_CONTENT_SECURITY_POLICY, securityHeaders } from "./security-headers.js";
+
+function appWith(middleware = securityHeaders()) {
+  const app = new App({ name: "shop", env: "test" });
+  app.use(middleware);
+  app.get("/", (c) => c.html("<h1>Home</h1>"));
+  app.get("/data", (c) => c.json({ ok: true }));
+  app.get("/boom", () => {
+    throw new Error("boom");
+  });
+  app.get("/gone", () => {
+    throw new HttpError(410, "gone");
+  });
+  app.get("/away", (c) => c.redirect("/", 303));
+  return app;
+}
+
+const cspOf = (res: Response) =>
+  Object.fromEntries(
+    (res.headers.get("content-security-policy") ?? "")
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values.join(" ")]),
+  );
+
+describe("securityHeaders()", () => {
+  it("sets CSP, nosniff, Referrer-Policy and framing headers on an HTML page", async () => {
+    const res = await appWith().fetch(new Request("http://localhost/"));
+    expect(res.status).toBe(200);
+    expect(cspOf(res)).toEqual({
+      "default-src": "'self'",
+      "base-uri": "'self'",
+      "form-action": "'self'",
+      "frame-ancestors": "'none'",
+      "object-src": "'none'",
+      "img-src": "'self' data:",
+      "style-src": "'self' 'unsafe-inline'",
+      "script-src": "'self'",
+    });
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  it.each([
+    ["/boom", 500],
+    ["/gone", 410],
+    ["/away", 303],
+    ["/data", 200],
+  ])("also on %s (%i): error pages, redirects and JSON", async (path, status) => {
+    const res = await appWith().fetch(new Request(`http://localhost${path}`));
+    expect(res.status).toBe(status);
+    expect(cspOf(res)["frame-ancestors"]).toBe("'none'");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("merges given directives over the defaults, directive by directive", async () => {
+    const app = appWith(
+      securityHeaders({ contentSecurityPolicy: { imgSrc: ["'self'", "https://cdn.example"] } }),
+    );
+    const csp = cspOf(await app.fetch(new Request("http://localhost/")));
+    expect(csp["img-src"]).toBe("'self' https://cdn.example");
+    expect(csp["script-src"]).toBe("'self'");
+  });
+
+  it("sends no CSP with contentSecurityPolicy: false, and passes other options to Hono", async () => {
+    const app = appWith(
+      securityHeaders({ contentSecurityPolicy: false, referrerPolicy: "no-referrer" }),
+    );
+    const res = await app.fetch(new Request("http://localhost/"));
+    expect(res.headers.get("content-security-policy")).toBeNull();
+    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+  });
+
+  it("keeps the exported default frozen", () => {
+    expect(Object.isFrozen(DEFAULT_CONTENT_SECURITY_POLICY)).toBe(true);
+  });
+});
