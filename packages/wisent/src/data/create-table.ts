@@ -1,4 +1,5 @@
 import { type ColumnDataType, type CreateTableBuilder, type Kysely, sql } from "kysely";
+import type { AnyDB } from "./any-db.js";
 import type { DialectName } from "./database-url.js";
 import { dialectOf } from "./dialect-of.js";
 
@@ -130,7 +131,7 @@ export class TableBuilder {
  * Creates a table with portable column types; for migrations that run on every dialect.
  *
  * @example
- * export async function up(db: Kysely<any>) {
+ * export async function up(db: Kysely<AnyDB>) {
  *   await createTable(db, "widgets", (t) => {
  *     t.uuid("id").primary();
  *     t.string("title");
@@ -140,14 +141,14 @@ export class TableBuilder {
  * }
  */
 export async function createTable(
-  db: Kysely<any>,
+  db: Kysely<AnyDB>,
   table: string,
   define: (t: TableBuilder) => void,
 ): Promise<void> {
   const t = new TableBuilder(dialectOf(db));
   define(t);
   if (t.columns.length === 0) throw new Error(`createTable("${table}"): no columns declared`);
-  let builder: CreateTableBuilder<string, any> = db.schema.createTable(table);
+  let builder: CreateTableBuilder<string, AnyDB> = db.schema.createTable(table);
   for (const c of t.columns) {
     builder = builder.addColumn(c.name, c.type as ColumnDataType, (col) => {
       let out = c.nullable ? col : col.notNull();
@@ -180,8 +181,8 @@ export async function createTable(
  * Drops a table; the reverse of `createTable` in a migration's `down`.
  *
  * @example
- * export async function down(db: Kysely<any>) { await dropTable(db, "widgets"); }
+ * export async function down(db: Kysely<AnyDB>) { await dropTable(db, "widgets"); }
  */
-export async function dropTable(db: Kysely<any>, table: string): Promise<void> {
+export async function dropTable(db: Kysely<AnyDB>, table: string): Promise<void> {
   await db.schema.dropTable(table).execute();
 }

@@ -9,6 +9,7 @@ import {
 import { createPool, type TypeCastField, type TypeCastNext } from "mysql2";
 import pg from "pg";
 import { currentEnv } from "../app/environment.js";
+import type { AnyDB } from "./any-db.js";
 import {
   type DialectName,
   defaultDatabaseUrl,
@@ -38,7 +39,7 @@ export interface DatabaseOptions extends SqliteOptions {
  * const rows = await db.kysely.selectFrom("widgets").selectAll().execute();
  * await db.close();
  */
-export class Database<DB = any> {
+export class Database<DB = AnyDB> {
   /** The Kysely instance: query builder, schema builder, migrations. */
   readonly kysely: Kysely<DB>;
 
@@ -87,7 +88,7 @@ export class Database<DB = any> {
  * @example
  * const db = await openDatabase(process.env.DATABASE_URL, { poolSize: 20 });
  */
-export async function openDatabase<DB = any>(
+export async function openDatabase<DB = AnyDB>(
   url?: string,
   options: DatabaseOptions = {},
 ): Promise<Database<DB>> {
@@ -111,7 +112,8 @@ export async function openDatabase<DB = any>(
     try {
       await db.check();
     } catch (error) {
-      await db.close().catch(() => {});
+      // Not awaited: mysql2's pool.end() can wait forever for a connection that never opened.
+      db.close().catch(() => {});
       throw error;
     }
   }

@@ -9,6 +9,7 @@ import {
   Migrator,
   NO_MIGRATIONS,
 } from "kysely";
+import type { AnyDB } from "./any-db.js";
 import { Database } from "./database.js";
 
 /** `20240501123000_create_widgets.ts`: a UTC timestamp, an underscore, a snake_case name. */
@@ -73,7 +74,7 @@ export class FolderMigrationProvider implements MigrationProvider {
   }
 }
 
-function migrator(db: Database | Kysely<any>, folder: string): Migrator {
+function migrator(db: Database | Kysely<AnyDB>, folder: string): Migrator {
   return new Migrator({
     db: db instanceof Database ? db.kysely : db,
     provider: new FolderMigrationProvider(folder),
@@ -101,7 +102,7 @@ function namesOrThrow(result: MigrationResultSet, verb: string): string[] {
  * @example
  * await migrateUp(db, "migrations"); // ["20240501123000_create_widgets"]
  */
-export async function migrateUp(db: Database | Kysely<any>, folder: string): Promise<string[]> {
+export async function migrateUp(db: Database | Kysely<AnyDB>, folder: string): Promise<string[]> {
   return namesOrThrow(await migrator(db, folder).migrateToLatest(), "run");
 }
 
@@ -112,7 +113,7 @@ export async function migrateUp(db: Database | Kysely<any>, folder: string): Pro
  * await migrateDown(db, "migrations", { step: 2 });
  */
 export async function migrateDown(
-  db: Database | Kysely<any>,
+  db: Database | Kysely<AnyDB>,
   folder: string,
   options: { step?: number } = {},
 ): Promise<string[]> {
@@ -134,7 +135,7 @@ export async function migrateDown(
  * for (const m of await migrationStatus(db, "migrations")) console.log(m.applied ? "up" : "down", m.name);
  */
 export async function migrationStatus(
-  db: Database | Kysely<any>,
+  db: Database | Kysely<AnyDB>,
   folder: string,
 ): Promise<MigrationState[]> {
   const infos = await migrator(db, folder).getMigrations();

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { HttpError } from "../http/http-error.js";
 import type { ValidationErrors } from "../http/validation-errors.js";
 import { singularize } from "../naming/inflection.js";
+import type { AnyDB } from "./any-db.js";
 import { type Page, type PageParams, paginate } from "./pagination.js";
 import { isUuid, uuidv7 } from "./uuid.js";
 import { type Validated, validate } from "./validation.js";
@@ -21,7 +22,7 @@ export type ModelRecord<S extends z.ZodObject> = ModelColumns & z.output<S>;
 export type RecordOf<M> = M extends Model<infer S> ? ModelRecord<S> : never;
 
 /** Where a model runs its queries: the request's transaction (`await c.tx()`) or a Kysely instance. */
-export type Queryable = Kysely<any>;
+export type Queryable = Kysely<AnyDB>;
 
 /** Thrown by `create`/`update` when the attributes do not pass the schema: a 422 with the errors. */
 export class ValidationFailedError extends HttpError {
@@ -51,7 +52,7 @@ export interface Model<S extends z.ZodObject> {
   /** Checks attributes against the schema; errors use Buffalo's wording, keyed by field. */
   validate(input: unknown): Validated<z.output<S>>;
   /** `select * from <table>` to refine (where, orderBy) and run, or hand to `paginate`. */
-  query(db: Queryable): SelectQueryBuilder<any, any, ModelRecord<S>>;
+  query(db: Queryable): SelectQueryBuilder<AnyDB, AnyDB, ModelRecord<S>>;
   /** The record with this id; 404 `<name> not found: <id>` when it is missing or the id is malformed. */
   find(db: Queryable, id: string): Promise<ModelRecord<S>>;
   /** Every record, oldest first (UUIDv7 ids sort by creation). */
@@ -110,7 +111,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     return result.data;
   };
   const query = (db: Queryable) =>
-    db.selectFrom(table).selectAll() as unknown as SelectQueryBuilder<any, any, Rec>;
+    db.selectFrom(table).selectAll() as unknown as SelectQueryBuilder<AnyDB, AnyDB, Rec>;
   const notFound = (id: string) =>
     new HttpError(404, `${name} not found: ${id.length > 100 ? `${id.slice(0, 100)}...` : id}`);
 

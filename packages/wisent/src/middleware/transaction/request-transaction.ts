@@ -1,4 +1,5 @@
 import type { ControlledTransaction, Transaction } from "kysely";
+import type { AnyDB } from "../../data/any-db.js";
 import type { Database } from "../../data/database.js";
 
 /**
@@ -6,7 +7,7 @@ import type { Database } from "../../data/database.js";
  * the database opens none, and one that reads its body first never holds a transaction while
  * the body is still arriving.
  */
-export class RequestTransaction<DB = any> {
+export class RequestTransaction<DB = AnyDB> {
   #begun: Promise<ControlledTransaction<DB>> | undefined;
   #finished = false;
 

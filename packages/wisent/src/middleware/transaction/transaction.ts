@@ -1,5 +1,6 @@
 import { Context, type MiddlewareHandler } from "hono";
 import type { Transaction } from "kysely";
+import type { AnyDB } from "../../data/any-db.js";
 import type { Database } from "../../data/database.js";
 import { HttpError } from "../../http/http-error.js";
 import { RequestTransaction } from "./request-transaction.js";
@@ -17,7 +18,7 @@ declare module "hono" {
      * @example
      * const widget = await Widget.find(await c.tx(), c.req.param("widget_id"));
      */
-    tx<DB = any>(): Promise<Transaction<DB>>;
+    tx<DB = AnyDB>(): Promise<Transaction<DB>>;
   }
 }
 

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { pageRequest } from "./pagination.js";
+import { pageUrl, paginationHeaders } from "./pagination-headers.js";
+
+describe("pageRequest", () => {
+  it.each([
+    [{}, 1, 20, 0],
+    [{ page: "2" }, 2, 20, 20],
+    [{ page: "2", per_page: "30" }, 2, 30, 30],
+    [{ page: "1", per_page: "10" }, 1, 10, 0],
+    [{ page: "abc", per_page: "xyz" }, 1, 20, 0],
+    [{ page: "2.5", per_page: "1e3" }, 1, 20, 0],
+    [{ page: "0" }, 1, 20, 0],
+    [{ page: "-4" }, 1, 20, 0],
+    [{ per_page: "0" }, 1, 20, 0],
+    [{ per_page: "-5" }, 1, 20, 0],
+    [{ per_page: "101" }, 1, 100, 0],
+    [{ page: "3", per_page: "100000" }, 3, 100, 200],
+    [{ page: " 4 " }, 4, 20, 60],
+    [{ page: ["5", "6"] }, 5, 20, 80],
+    [{ page: 7, per_page: 5 }, 7, 5, 30],
+    [new URLSearchParams("page=2&per_page=3"), 2, 3, 3],
+    [new URL("http://x/widgets?page=3"), 3, 20, 40],
+  ])("%j -> page %i, per_page %i, offset %i", (params, page, perPage, offset) => {
+    expect(pageRequest(params)).toEqual({ page, per_page: perPage, offset });
+  });
+});
+
+const paginator = (page: number, total: number, perPage = 10) => ({
+  page,
+  per_page: perPage,
+  offset: (page - 1) * perPage,
+  total_entries_size: total,
+  current_entries_size: Math.max(0, Math.min(perPage, total - (page - 1) * perPage)),
+  total_pages: Math.ceil(total / perPage),
+});
+
+describe("paginationHeaders", () => {
+  it("sends Buffalo's X-Pagination, RFC 8288 links keeping other parameters, and the total", () => {
+    const headers = paginationHeaders(paginator(2, 45), "/widgets?per_page=10&q=a%20b&page=2");
+    expect(headers["X-Pagination"]).toBe(
+      '{"page":2,"per_page":10,"offset":10,"total_entries_size":45,"current_entries_size":10,"total_pages":5}',
+    );
+    expect(headers["X-Total-Count"]).toBe("45");
+    expect(headers.Link).toBe(
+      [
+        '</widgets?per_page=10&q=a+b&page=1>; rel="first"',
+        '</widgets?per_page=10&q=a+b&page=1>; rel="prev"',
+        '</widgets?per_page=10&q=a+b&page=3>; rel="next"',
+        '</widgets?per_page=10&q=a+b&page=5>; rel="last"',
+      ].join(", "),
+    );
+  });
+
+  it("keeps absolute URLs absolute and omits prev on the first page, next on the last", () => {
+    expect(paginationHeaders(paginator(1, 25), "http://shop.test/widgets").Link).toBe(
+      '<http://shop.test/widgets?page=1>; rel="first", <http://shop.test/widgets?page=2>; rel="next", <http://shop.test/widgets?page=3>; rel="last"',
+    );
+    expect(paginationHeaders(paginator(3, 25), "/widgets?page=3").Link).toBe(
+      '</widgets?page=1>; rel="first", </widgets?page=2>; rel="prev", </widgets?page=3>; rel="last"',
+    );
+  });
+
+  it("handles an empty list and a page past the end", () => {
+    expect(paginationHeaders(paginator(1, 0), "/widgets").Link).toBe(
+      '</widgets?page=1>; rel="first", </widgets?page=1>; rel="last"',
+    );
+    expect(paginationHeaders(paginator(9, 25), "/widgets?page=9").Link).toBe(
+      '</widgets?page=1>; rel="first", </widgets?page=3>; rel="prev", </widgets?page=3>; rel="last"',
+    );
+  });
+
+  it("builds page URLs", () => {
+    expect(pageUrl("/widgets/?per_page=5", 2)).toBe("/widgets/?per_page=5&page=2");
+    expect(pageUrl(new URL("https://a.test/w?page=1#top"), 4)).toBe("https://a.test/w?page=4#top");
+  });
+});

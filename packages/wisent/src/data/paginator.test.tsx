@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import type { Paginator as PaginatorData } from "./pagination.js";
+import { Paginator, pageSlots } from "./paginator.js";
+
+const data = (page: number, totalPages: number): PaginatorData => ({
+  page,
+  per_page: 20,
+  offset: (page - 1) * 20,
+  total_entries_size: totalPages * 20,
+  current_entries_size: 20,
+  total_pages: totalPages,
+});
+
+const render = (page: number, totalPages: number, url = "/foo") =>
+  String(<Paginator paginator={data(page, totalPages)} url={url} />);
+
+// Buffalo's markup (tags pagination_test.go), inside a labelled <nav>, with aria-current on the
+// current page and accessible names on the arrows; Buffalo's stray leading space in the class is gone.
+const prev = (href?: string) =>
+  href
+    ? `<li class="page-item"><a class="page-link" href="${href}" aria-label="Previous page">«</a></li>`
+    : `<li class="page-item disabled"><span class="page-link">«</span></li>`;
+const next = (href?: string) =>
+  href
+    ? `<li class="page-item"><a class="page-link" href="${href}" aria-label="Next page">»</a></li>`
+    : `<li class="page-item disabled"><span class="page-link">»</span></li>`;
+const num = (n: number, current: number, path = "/foo") =>
+  n === current
+    ? `<li class="page-item active"><a class="page-link" href="${path}?page=${n}" aria-current="page">${n}</a></li>`
+    : `<li class="page-item"><a class="page-link" href="${path}?page=${n}">${n}</a></li>`;
+const gap = `<li class="page-item disabled"><span class="page-link">...</span></li>`;
+const nav = (items: string) =>
+  `<nav aria-label="Pagination"><ul class="pagination">${items}</ul></nav>`;
+const nums = (from: number, to: number, current: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => num(from + i, current)).join("");
+
+describe("Paginator (golden markup from Buffalo's tests)", () => {
+  it("page 1 of 3", () => {
+    expect(render(1, 3)).toBe(nav(prev() + nums(1, 3, 1) + next("/foo?page=2")));
+  });
+  it("page 2 of 3", () => {
+    expect(render(2, 3)).toBe(nav(prev("/foo?page=1") + nums(1, 3, 2) + next("/foo?page=3")));
+  });
+  it("page 3 of 3", () => {
+    expect(render(3, 3)).toBe(nav(prev("/foo?page=2") + nums(1, 3, 3) + next()));
+  });
+  it("page 1 of 29: 1-9, ellipsis, 29", () => {
+    expect(render(1, 29)).toBe(
+      nav(prev() + nums(1, 9, 1) + gap + num(29, 1) + next("/foo?page=2")),
+    );
+  });
+  it("page 6 of 29: 1-9, ellipsis, 29", () => {
+    expect(render(6, 29)).toBe(
+      nav(prev("/foo?page=5") + nums(1, 9, 6) + gap + num(29, 6) + next("/foo?page=7")),
+    );
+  });
+  it("page 23 of 29: 1, ellipsis, 20-26, ellipsis, 29", () => {
+    expect(render(23, 29)).toBe(
+      nav(
+        prev("/foo?page=22") +
+          num(1, 23) +
+          gap +
+          nums(20, 26, 23) +
+          gap +
+          num(29, 23) +
+          next("/foo?page=24"),
+      ),
+    );
+  });
+  it("page 24 of 29: 1, ellipsis, 21-29", () => {
+    expect(render(24, 29)).toBe(
+      nav(prev("/foo?page=23") + num(1, 24) + gap + nums(21, 29, 24) + next("/foo?page=25")),
+    );
+  });
+  it("renders nothing for a single page", () => {
+    expect(render(1, 1)).toBe("");
+    expect(render(1, 0)).toBe("");
+  });
+  it("keeps other query parameters and escapes & in links", () => {
+    const html = render(1, 2, "/widgets/?per_page=5&q=x");
+    expect(html).toContain('href="/widgets/?per_page=5&amp;q=x&amp;page=2"');
+  });
+});
+
+describe("pageSlots", () => {
+  it.each([
+    [1, 11, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]],
+    [12, 12, [1, "gap", 4, 5, 6, 7, 8, 9, 10, 11, 12]],
+    [7, 29, [1, "gap", 4, 5, 6, 7, 8, 9, 10, "gap", 29]],
+  ])("page %i of %i", (page, total, slots) => {
+    expect(pageSlots(page, total)).toEqual(slots);
+  });
+});

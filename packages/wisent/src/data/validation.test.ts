@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { humanizeField, validate } from "./validation.js";
+
+const schema = z.object({
+  title: z.string().trim().min(1),
+  description: z.string().nullable().default(null),
+  code: z.string().max(3),
+  nick: z.string().min(3, "Nick is too short"),
+  age: z.number().int().min(18),
+  email: z.email(),
+});
+
+const valid = { title: "Gear", code: "ab", nick: "abc", age: 20, email: "a@b.io" };
+
+describe("validate", () => {
+  it("returns the parsed data", () => {
+    expect(validate(schema, { ...valid, title: " Gear " })).toEqual({
+      ok: true,
+      data: { ...valid, description: null },
+    });
+  });
+
+  it.each([
+    [{ title: "" }, "title", "Title can not be blank."],
+    [{ title: "   " }, "title", "Title can not be blank."],
+    [{ title: undefined }, "title", "Title can not be blank."],
+    [{ title: null }, "title", "Title can not be blank."],
+    [{ title: 5 }, "title", "Title is invalid."],
+    [{ code: "abcd" }, "code", "Code must be at most 3 characters."],
+    [{ nick: "ab" }, "nick", "Nick is too short"],
+    [{ age: 3 }, "age", "Age must be at least 18."],
+    [{ email: "nope" }, "email", "Email is not a valid email address."],
+  ])("maps %j to %s: %s", (change, field, message) => {
+    const result = validate(schema, { ...valid, ...change });
+    expect(result.ok).toBe(false);
+    expect(result.errors?.toJSON()).toEqual({ errors: { [field]: [message] } });
+  });
+
+  it("collects every failing field", () => {
+    const result = validate(schema, {});
+    expect(Object.keys(result.errors?.errors ?? {}).sort()).toEqual([
+      "age",
+      "code",
+      "email",
+      "nick",
+      "title",
+    ]);
+  });
+
+  it("humanizes field names", () => {
+    expect(humanizeField("first_name")).toBe("First name");
+    expect(humanizeField("widget_id")).toBe("Widget");
+    expect(humanizeField("createdAt")).toBe("Created at");
+  });
+});
