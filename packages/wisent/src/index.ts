@@ -10,6 +10,7 @@ export { type PathFormat, pathFormatOf } from "./app/path-format.js";
 export { RouteBuilder } from "./app/route-builder.js";
 export type { WisentRuntime } from "./app/runtime.js";
 export type { StaticFilesOptions } from "./app/static-files.js";
+export type { AnyDB } from "./data/any-db.js";
 // Data layer: the database from DATABASE_URL, migrations, models, pagination, the request transaction.
 export {
   ColumnBuilder,
@@ -25,6 +26,7 @@ export {
   maskDatabaseUrl,
   parseDatabaseUrl,
 } from "./data/database-url.js";
+export { dialectOf } from "./data/dialect-of.js";
 export {
   FolderMigrationProvider,
   type MigrationState,
@@ -33,6 +35,7 @@ export {
   migrationFileName,
   migrationStatus,
 } from "./data/migrations.js";
+export type { ModelColumns, ModelOptions } from "./data/model.js";
 export {
   defineModel,
   type Model,
@@ -41,6 +44,7 @@ export {
   type RecordOf,
   ValidationFailedError,
 } from "./data/model.js";
+export type { Paginated, Paginator as PaginatorData } from "./data/pagination.js";
 export {
   DEFAULT_PER_PAGE,
   MAX_PER_PAGE,
@@ -49,8 +53,10 @@ export {
   paginate,
 } from "./data/pagination.js";
 export { pageUrl, paginationHeaders } from "./data/pagination-headers.js";
-export { Paginator, type PaginatorProps } from "./data/paginator.js";
+export { type PageSlot, Paginator, type PaginatorProps, pageSlots } from "./data/paginator.js";
+export { cacheStatements } from "./data/sqlite-statement-cache.js";
 export { isUuid, uuidv7 } from "./data/uuid.js";
+export { humanizeField, type Validated, validate } from "./data/validation.js";
 export { HttpError, isHttpError } from "./http/http-error.js";
 export { ValidationErrors } from "./http/validation-errors.js";
 export { RequestTransaction, transaction } from "./middleware/transaction/index.js";

@@ -35,8 +35,8 @@ export {
 export {
   DEFAULT_PER_PAGE,
   MAX_PER_PAGE,
-  type Page,
   type PageParams,
+  type Paginated,
   type Paginator as PaginatorData,
   pageRequest,
   paginate,

@@ -4,7 +4,7 @@ import { HttpError } from "../http/http-error.js";
 import type { ValidationErrors } from "../http/validation-errors.js";
 import { singularize } from "../naming/inflection.js";
 import type { AnyDB } from "./any-db.js";
-import { type Page, type PageParams, paginate } from "./pagination.js";
+import { type PageParams, type Paginated, paginate } from "./pagination.js";
 import { isUuid, uuidv7 } from "./uuid.js";
 import { type Validated, validate } from "./validation.js";
 
@@ -58,7 +58,7 @@ export interface Model<S extends z.ZodObject> {
   /** Every record, oldest first (UUIDv7 ids sort by creation). */
   all(db: Queryable): Promise<ModelRecord<S>[]>;
   /** One page of records, oldest first, from `page`/`per_page` parameters. */
-  paginate(db: Queryable, params: PageParams): Promise<Page<ModelRecord<S>>>;
+  paginate(db: Queryable, params: PageParams): Promise<Paginated<ModelRecord<S>>>;
   /** Validates, then inserts with a new UUIDv7 id and both timestamps; returns the record. */
   create(db: Queryable, attrs: z.input<S>): Promise<ModelRecord<S>>;
   /** Merges the attributes onto the record, validates, saves with a new `updated_at`; returns it. */
@@ -129,7 +129,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
       return row as Rec;
     },
     all: async (db) => (await query(db).orderBy("id").execute()) as Rec[],
-    paginate: (db, params) => paginate(query(db).orderBy("id"), params) as Promise<Page<Rec>>,
+    paginate: (db, params) => paginate(query(db).orderBy("id"), params) as Promise<Paginated<Rec>>,
     async create(db, attrs) {
       const data = checked(attrs);
       const now = new Date();

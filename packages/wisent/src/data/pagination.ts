@@ -16,7 +16,7 @@ export interface Paginator {
 }
 
 /** One page of rows and the paginator describing it. */
-export interface Page<Row> {
+export interface Paginated<Row> {
   rows: Row[];
   paginator: Paginator;
 }
@@ -68,7 +68,7 @@ export function pageRequest(params: PageParams): {
 export async function paginate<DB, TB extends keyof DB, Row>(
   query: SelectQueryBuilder<DB, TB, Row>,
   params: PageParams,
-): Promise<Page<Row>> {
+): Promise<Paginated<Row>> {
   const { page, per_page, offset } = pageRequest(params);
   const rows = await query.limit(per_page).offset(offset).execute();
   let total: number;
