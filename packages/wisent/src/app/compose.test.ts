@@ -54,3 +54,58 @@ describe("route middleware composition", () => {
     expect(res.status).toBe(500);
   });
 });
+
+describe("a handler that answers with something other than a Response", () => {
+  const watched = () => {
+    const seen: { status: number; error: string | undefined }[] = [];
+    const app = new App({ name: "t", env: "test" });
+    app.use(async (c, next) => {
+      await next();
+      seen.push({ status: c.res.status, error: c.error?.message });
+    });
+    return { app, seen };
+  };
+
+  it.each([
+    ["a plain object", () => ({ title: "x" }), "an object"],
+    ["nothing", () => undefined, "nothing"],
+    ["null", () => null, "null"],
+    ["a string", () => "ok", "a string"],
+  ])(
+    "answers 500 when it returns %s, and middleware above sees the error",
+    async (_, result, what) => {
+      const { app, seen } = watched();
+      app.get("/odd", (() => result()) as never);
+      app.get("/fine", (c) => c.text("fine"));
+      const res = await app.fetch(
+        new Request("http://localhost/odd", { headers: { Accept: "application/json" } }),
+      );
+      expect(res.status).toBe(500);
+      expect(seen).toEqual([
+        { status: 500, error: `the handler of GET /odd returned ${what} instead of a Response` },
+      ]);
+      expect(await (await app.fetch(new Request("http://localhost/fine"))).text()).toBe("fine");
+    },
+  );
+
+  it("still accepts a handler that finalized the context itself, and middleware returning nothing", async () => {
+    const { app, seen } = watched();
+    app.get("/set", ((c: import("hono").Context) => {
+      c.res = c.text("set directly", 202);
+    }) as never);
+    const res = await app.fetch(new Request("http://localhost/set"));
+    expect([res.status, await res.text()]).toEqual([202, "set directly"]);
+    expect(seen).toEqual([{ status: 202, error: undefined }]);
+  });
+
+  it("answers 500 when a middleware returns something other than a Response or nothing", async () => {
+    const app = new App({ name: "t", env: "test" });
+    app.use((async (_c: unknown, next: () => Promise<void>) => {
+      await next();
+      return 42;
+    }) as never);
+    app.get("/x", (c) => c.text("x"));
+    const res = await app.fetch(new Request("http://localhost/x"));
+    expect(res.status).toBe(500);
+  });
+});

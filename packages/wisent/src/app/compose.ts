@@ -24,6 +24,7 @@ export function composeRoute(
       let isError = false;
       try {
         res = await fn(c, () => dispatch(i + 1));
+        if (i < chain.length) checkResult(res, c, i === chain.length - 1);
       } catch (err) {
         if (!(err instanceof Error)) throw err;
         c.error = err;
@@ -34,4 +35,25 @@ export function composeRoute(
     };
     return dispatch(0).then(() => c.res);
   };
+}
+
+/**
+ * A handler must answer with a Response (a middleware with a Response or nothing). Anything
+ * else used to reach `c.res` (or leave Hono's empty 200 in place), so the transaction middleware
+ * saw no error and committed: thrown here, it becomes a 500 and the transaction rolls back.
+ */
+function checkResult(res: unknown, c: Context, isHandler: boolean): void {
+  if (res instanceof Response) return;
+  if (res === undefined && (!isHandler || c.finalized)) return;
+  const what =
+    res === undefined
+      ? "nothing"
+      : res === null
+        ? "null"
+        : typeof res === "object"
+          ? "an object"
+          : `a ${typeof res}`;
+  throw new TypeError(
+    `${isHandler ? "the handler" : "a middleware"} of ${c.req.method} ${c.req.routePath} returned ${what} instead of a Response`,
+  );
 }
