@@ -1,0 +1,202 @@
+/**
+ * Data layer benchmark (run `npm run build` first): `show` (one row by id) and `list` (a page of
+ * 20 rows plus the count) through Wisent's model API (Kysely) against the same SQL through the raw
+ * driver, in the same process, interleaved rounds, medians. Goal: Kysely adds at most 20%.
+ * SQLite always; PostgreSQL and MariaDB when reachable (WISENT_BENCH_POSTGRES_URL /
+ * WISENT_BENCH_MYSQL_URL, defaults: the local test servers). Also shows SQLite through stock
+ * Kysely (no statement cache) to measure the cache.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { Kysely, SqliteDialect, sql } from "kysely";
+import { defineModel, migrateUp, openDatabase } from "wisent";
+import { z } from "zod";
+import { interleave, ns } from "../lib/measure.mjs";
+
+const ROWS = 1000;
+const MIGRATIONS = new URL("./migrations", import.meta.url).pathname;
+const Widget = defineModel({
+  table: "widgets",
+  schema: z.object({
+    title: z.string().trim().min(1),
+    description: z.string().nullable().default(null),
+  }),
+});
+
+async function seed(db) {
+  await migrateUp(db, MIGRATIONS);
+  const ids = [];
+  const trx = await db.begin();
+  for (let i = 0; i < ROWS; i++) {
+    ids.push((await Widget.create(trx, { title: `widget ${i}`, description: "d" })).id);
+  }
+  await trx.commit().execute();
+  return ids;
+}
+
+/** Runs show/list variants; `raw` gives { show(id), list() } over the driver itself. */
+async function suite(label, db, ids, raw, extra = {}) {
+  let n = 0;
+  const nextId = () => ids[n++ % ids.length];
+  const page = { page: "2", per_page: "20" };
+  const iterations = db.dialect === "sqlite" ? 5000 : 500;
+  const show = await interleave(
+    {
+      raw: async (it) => {
+        for (let i = 0; i < it; i++) await raw.show(nextId());
+      },
+      wisent: async (it) => {
+        for (let i = 0; i < it; i++) await Widget.find(db.kysely, nextId());
+      },
+      ...extra.show,
+    },
+    { rounds: 7, iterations },
+  );
+  const list = await interleave(
+    {
+      raw: async (it) => {
+        for (let i = 0; i < it; i++) await raw.list();
+      },
+      wisent: async (it) => {
+        for (let i = 0; i < it; i++) await Widget.paginate(db.kysely, page);
+      },
+      ...extra.list,
+    },
+    { rounds: 7, iterations: Math.max(100, iterations / 5) },
+  );
+  const rows = [];
+  for (const [op, result] of [
+    ["show", show],
+    ["list-20", list],
+  ]) {
+    const base = result.raw.median;
+    for (const [name, r] of Object.entries(result)) {
+      const extraPct = name === "raw" ? "" : `${(((r.median - base) / base) * 100).toFixed(0)}%`;
+      rows.push(`| ${label} | ${op} | ${name} | ${ns(r.median)} | ${extraPct} |`);
+    }
+  }
+  return rows;
+}
+
+const SHOW_SQL = {
+  sqlite: 'select * from "widgets" where "id" = ?',
+  postgres: 'select * from "widgets" where "id" = $1',
+  mysql: "select * from `widgets` where `id` = ?",
+};
+const LIST_SQL = {
+  sqlite: 'select * from "widgets" order by "id" limit ? offset ?',
+  postgres: 'select * from "widgets" order by "id" limit $1 offset $2',
+  mysql: "select * from `widgets` order by `id` limit ? offset ?",
+};
+const COUNT_SQL = {
+  sqlite: 'select count(*) as "count" from "widgets"',
+  postgres: 'select count(*) as "count" from "widgets"',
+  mysql: "select count(*) as `count` from `widgets`",
+};
+
+async function sqliteRows() {
+  const dir = await mkdtemp(join(tmpdir(), "wisent-bench-"));
+  const file = join(dir, "bench.sqlite");
+  const db = await openDatabase(`sqlite:${file}`);
+  try {
+    const ids = await seed(db);
+    const driver = new BetterSqlite3(file);
+    const show = driver.prepare(SHOW_SQL.sqlite);
+    const list = driver.prepare(LIST_SQL.sqlite);
+    const count = driver.prepare(COUNT_SQL.sqlite);
+    const raw = {
+      show: async (id) => show.get(id),
+      list: async () => [list.all(20, 20), count.get()],
+    };
+    const stock = new Kysely({ dialect: new SqliteDialect({ database: new BetterSqlite3(file) }) });
+    const rows = await suite("SQLite", db, ids, raw, {
+      show: {
+        "stock Kysely (no cache)": async (it) => {
+          for (let i = 0; i < it; i++) await Widget.find(stock, ids[i % ids.length]);
+        },
+      },
+      list: {
+        "stock Kysely (no cache)": async (it) => {
+          for (let i = 0; i < it; i++) await Widget.paginate(stock, { page: "2" });
+        },
+      },
+    });
+    await stock.destroy();
+    driver.close();
+    return rows;
+  } finally {
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A throwaway database on a server: created, benchmarked, dropped. */
+async function serverRows(dialect, adminUrl) {
+  let admin;
+  try {
+    admin = await openDatabase(adminUrl, { poolSize: 1 });
+  } catch (error) {
+    console.error(`skipping ${dialect}: ${error.message}`);
+    return [];
+  }
+  const name = `wisent_bench_${Date.now()}`;
+  await sql`create database ${sql.id(name)}`.execute(admin.kysely);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase(url.href, { poolSize: 1 });
+  try {
+    const ids = await seed(db);
+    let raw;
+    let close;
+    if (dialect === "postgres") {
+      const { default: pg } = await import("pg");
+      const client = new pg.Client({ connectionString: url.href });
+      await client.connect();
+      raw = {
+        // Unnamed queries, as Kysely's pg driver sends them.
+        show: (id) => client.query(SHOW_SQL.postgres, [id]),
+        list: async () => [
+          await client.query(LIST_SQL.postgres, [20, 20]),
+          await client.query(COUNT_SQL.postgres),
+        ],
+      };
+      close = () => client.end();
+    } else {
+      const { createConnection } = await import("mysql2/promise");
+      const conn = await createConnection({ uri: url.href });
+      raw = {
+        show: (id) => conn.query(SHOW_SQL.mysql, [id]),
+        list: async () => [
+          await conn.query(LIST_SQL.mysql, [20, 20]),
+          await conn.query(COUNT_SQL.mysql),
+        ],
+      };
+      close = () => conn.end();
+    }
+    const rows = await suite(dialect === "postgres" ? "PostgreSQL" : "MariaDB", db, ids, raw);
+    await close();
+    return rows;
+  } finally {
+    await db.close();
+    await sql`drop database ${sql.id(name)}`.execute(admin.kysely);
+    await admin.close();
+  }
+}
+
+const rows = [
+  ...(await sqliteRows()),
+  ...(await serverRows(
+    "postgres",
+    process.env.WISENT_BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+  )),
+  ...(await serverRows(
+    "mysql",
+    process.env.WISENT_BENCH_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/test",
+  )),
+];
+console.log(`Node ${process.version}, ${ROWS} widgets, median of 7 interleaved rounds\n`);
+console.log("| database | operation | variant | per op | vs raw |");
+console.log("|---|---|---|---|---|");
+for (const row of rows) console.log(row);
