@@ -1,0 +1,14 @@
+import { createTable, dropTable } from "wisent";
+
+export async function up(db) {
+  await createTable(db, "widgets", (t) => {
+    t.uuid("id").primary();
+    t.string("title");
+    t.text("description").nullable();
+    t.timestamps();
+  });
+}
+
+export async function down(db) {
+  await dropTable(db, "widgets");
+}

@@ -1,0 +1,98 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const SERVER = fileURLToPath(new URL("../app/src/server.mjs", import.meta.url));
+
+/** A fixture server in its own process, with everything it printed. */
+export interface ServerProcess {
+  readonly url: string;
+  readonly port: number;
+  readonly pid: number;
+  readonly child: ChildProcess;
+  /** stdout and stderr so far (JSON log lines). */
+  output(): string;
+  /** Resolves with the exit code and signal once the process ends. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Sends a signal (default SIGTERM) and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Open file descriptors of the process (sockets, database files, pipes). */
+  fdCount(): number;
+  /** Resident memory of the process in KiB. */
+  rssKb(): number;
+}
+
+export interface ServerOptions {
+  databaseUrl: string;
+  env?: Record<string, string>;
+  /** Mount the test-only /faults routes. */
+  faults?: boolean;
+}
+
+/** Starts `app/src/server.mjs` on a free port and waits for its "listening" line. */
+export function startServer(options: ServerOptions): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [SERVER], {
+    env: {
+      ...process.env,
+      GO_ENV: "test",
+      NODE_ENV: "test",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATABASE_URL: options.databaseUrl,
+      SESSION_SECRET: "reliability-session-secret-0123456789abcdef",
+      RELIABILITY_FAULTS: options.faults ? "1" : "0",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+    out += chunk;
+  });
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+    out += chunk;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) =>
+      reject(new Error(`the fixture server exited (${code}) before listening:\n${out}`));
+    child.once("exit", onExit);
+    const onData = () => {
+      const match = /"msg":"listening","url":"(http:\/\/[^"]+)"/.exec(out);
+      if (!match) return;
+      child.stdout!.off("data", onData);
+      child.off("exit", onExit);
+      const url = match[1]!;
+      const pid = child.pid!;
+      resolve({
+        url,
+        port: Number(new URL(url).port),
+        pid,
+        child,
+        output: () => out,
+        exited,
+        async stop(signal = "SIGTERM") {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          return exited;
+        },
+        fdCount: () => readdirSync(`/proc/${pid}/fd`).length,
+        rssKb: () => {
+          const status = readFileSync(`/proc/${pid}/status`, "utf8");
+          return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+        },
+      });
+    };
+    child.stdout!.on("data", onData);
+  });
+}
+
+/** The JSON log lines a server printed. */
+export function logLines(server: ServerProcess): Record<string, unknown>[] {
+  return server
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
