@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { App } from "./app.js";
 
@@ -56,6 +57,27 @@ describe("app.listen", () => {
     await closed;
     expect(events).toEqual(["hook", "closed"]);
   });
+
+  it("cuts off a request whose body stalls past requestTimeoutMs with 408, and keeps serving", async () => {
+    const app = new App({ name: "t" });
+    app.post("/echo", async (c) => c.text(await c.req.text()));
+    app.get("/hello", (c) => c.text("hello"));
+    const server = await app.listen({ port: 0, handleSignals: false, requestTimeoutMs: 300 });
+    try {
+      const socket = connect(server.port, "127.0.0.1");
+      let received = "";
+      socket.on("data", (chunk) => {
+        received += chunk.toString("latin1");
+      });
+      // Headers promise 10 bytes; only one arrives. Before the fix this waited 30 s (test timeout).
+      socket.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\na");
+      await new Promise((resolveClosed) => socket.on("close", resolveClosed));
+      expect(received).toMatch(/^HTTP\/1\.1 408 /);
+      expect(await get(`${server.url}/hello`)).toEqual({ status: 200, body: "hello" });
+    } finally {
+      await server.close();
+    }
+  }, 5_000);
 
   it("refuses a port that is already taken with the listen error", async () => {
     const app = new App({ name: "t" });

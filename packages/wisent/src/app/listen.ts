@@ -38,12 +38,18 @@ export function listen(
   const port = options.port ?? portFromEnv();
   const host = options.host ?? hostFromEnv();
   const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
   return new Promise((resolveStarted, rejectStarted) => {
     const server = serve({
       fetch,
       port,
       hostname: host,
-      serverOptions: { requestTimeout: options.requestTimeoutMs ?? 30_000 },
+      serverOptions: {
+        requestTimeout,
+        // Node checks the timeout only every connectionsCheckingInterval (30 s by default), so a
+        // client trickling its body would outlive a shorter requestTimeout by up to 30 s.
+        connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(requestTimeout / 10))),
+      },
     }) as Server;
     server.once("error", rejectStarted);
     let closing: Promise<void> | undefined;
