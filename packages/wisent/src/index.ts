@@ -19,7 +19,7 @@ export {
   type ReferentialAction,
   TableBuilder,
 } from "./data/create-table.js";
-export { Database, type DatabaseOptions, openDatabase } from "./data/database.js";
+export { Database, type DatabaseOptions, database, openDatabase } from "./data/database.js";
 export {
   type DialectName,
   defaultDatabaseUrl,

@@ -92,22 +92,7 @@ export async function openDatabase<DB = AnyDB>(
   url?: string,
   options: DatabaseOptions = {},
 ): Promise<Database<DB>> {
-  const resolved =
-    url || process.env.DATABASE_URL || defaultDatabaseUrl(options.env ?? currentEnv());
-  const target = parseDatabaseUrl(resolved, options.cwd);
-  const masked = maskDatabaseUrl(resolved);
-  let dialect: KyselyDialect;
-  try {
-    dialect =
-      target.dialect === "sqlite"
-        ? sqliteDialect(target.file, options)
-        : target.dialect === "postgres"
-          ? postgresDialect(target.url, options)
-          : mysqlDialect(target.url, options);
-  } catch (cause) {
-    throw new Error(`cannot open database ${masked}: ${describeCause(cause)}`, { cause });
-  }
-  const db = new Database<DB>(new Kysely<DB>({ dialect }), target.dialect, masked);
+  const db = createDatabase<DB>(url, options, false);
   if (options.check ?? true) {
     try {
       await db.check();
@@ -118,6 +103,41 @@ export async function openDatabase<DB = AnyDB>(
     }
   }
   return db;
+}
+
+/**
+ * The app's database without connecting: nothing is opened (no SQLite file, no socket) until the
+ * first query, so a module can export it and tools can import the app without a database.
+ * Call `await db.check()` at server start-up to fail early with the masked URL.
+ *
+ * @example
+ * // src/db.ts
+ * export const db = database(); // DATABASE_URL, else sqlite:db/<env>.sqlite
+ */
+export function database<DB = AnyDB>(
+  url?: string,
+  options: Omit<DatabaseOptions, "check"> = {},
+): Database<DB> {
+  return createDatabase<DB>(url, options, true);
+}
+
+function createDatabase<DB>(url: string | undefined, options: DatabaseOptions, lazy: boolean) {
+  const resolved =
+    url || process.env.DATABASE_URL || defaultDatabaseUrl(options.env ?? currentEnv());
+  const target = parseDatabaseUrl(resolved, options.cwd);
+  const masked = maskDatabaseUrl(resolved);
+  let dialect: KyselyDialect;
+  try {
+    dialect =
+      target.dialect === "sqlite"
+        ? sqliteDialect(target.file, options, lazy)
+        : target.dialect === "postgres"
+          ? postgresDialect(target.url, options)
+          : mysqlDialect(target.url, options);
+  } catch (cause) {
+    throw new Error(`cannot open database ${masked}: ${describeCause(cause)}`, { cause });
+  }
+  return new Database<DB>(new Kysely<DB>({ dialect }), target.dialect, masked);
 }
 
 const PG_DATE = 1082;

@@ -5,7 +5,7 @@ export {
   type ReferentialAction,
   TableBuilder,
 } from "./create-table.js";
-export { Database, type DatabaseOptions, openDatabase } from "./database.js";
+export { Database, type DatabaseOptions, database, openDatabase } from "./database.js";
 export {
   type DatabaseTarget,
   type DialectName,

@@ -44,17 +44,23 @@ class WisentSqliteDialect extends SqliteDialect {
 
 /**
  * Opens a SQLite file (creating its folder) with WAL, a busy timeout and foreign keys on, and
- * returns the Kysely dialect for it.
+ * returns the Kysely dialect for it. With `lazy`, the file is opened on the first query instead
+ * (so importing an app's `db.ts` touches nothing, e.g. for `wisent routes`).
  */
-export function sqliteDialect(file: string, options: SqliteOptions = {}): SqliteDialect {
-  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-  const db = new BetterSqlite3(file, { timeout: options.busyTimeoutMs ?? 5000 });
-  if (file !== ":memory:") db.pragma("journal_mode = WAL");
-  db.pragma("foreign_keys = ON");
-  // WAL makes NORMAL durable against application crashes; only a power loss can drop the last commits.
-  db.pragma("synchronous = NORMAL");
-  const cacheSize = options.statementCacheSize ?? 500;
-  return new WisentSqliteDialect({
-    database: cacheSize > 0 ? cacheStatements(db, cacheSize) : db,
-  });
+export function sqliteDialect(
+  file: string,
+  options: SqliteOptions = {},
+  lazy = false,
+): SqliteDialect {
+  const open = () => {
+    if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+    const db = new BetterSqlite3(file, { timeout: options.busyTimeoutMs ?? 5000 });
+    if (file !== ":memory:") db.pragma("journal_mode = WAL");
+    db.pragma("foreign_keys = ON");
+    // WAL makes NORMAL durable against application crashes; only a power loss can drop the last commits.
+    db.pragma("synchronous = NORMAL");
+    const cacheSize = options.statementCacheSize ?? 500;
+    return cacheSize > 0 ? cacheStatements(db, cacheSize) : db;
+  };
+  return new WisentSqliteDialect({ database: lazy ? async () => open() : open() });
 }
