@@ -1,0 +1,122 @@
+import { migrationFileName } from "../../data/migrations.js";
+import type { Names } from "../../naming/index.js";
+import type { Attribute } from "./attributes.js";
+import { type TemplateData, templateData } from "./template-data.js";
+
+/** What a generated file is, for the plan printed by `--dry-run` and the order of destroy. */
+export type FileGroup = "model" | "migration" | "actions" | "templates" | "locales" | "tests";
+
+/** One file of the plan: the template (under templates/resource/) and where it goes in the app. */
+export interface PlannedFile {
+  readonly template: string;
+  readonly path: string;
+  readonly group: FileGroup;
+}
+
+/** A line inserted into src/app.ts above a marker comment (removed again by destroy). */
+export interface AppEdit {
+  readonly path: "src/app.ts";
+  readonly marker: string;
+  readonly line: string;
+}
+
+/** The marker comments of src/app.ts that generated lines go above. */
+export const IMPORTS_MARKER = "// wisent:imports";
+export const RESOURCES_MARKER = "// wisent:resources";
+
+/** What to generate. */
+export interface ResourceRequest {
+  readonly names: Names;
+  readonly attributes: readonly Attribute[];
+  readonly parent?: Names | undefined;
+  /** The app is an API app (`new App({ ..., api: true })`). */
+  readonly api: boolean;
+  readonly skipModel?: boolean;
+  readonly skipMigration?: boolean;
+  readonly skipTemplates?: boolean;
+  /** The command line, for the files' headers. */
+  readonly command: string;
+  /** The migration's file name (`20240501123000_create_widgets.ts`), or the time to name it by. */
+  readonly migration: string | Date;
+}
+
+/** The manifest of one resource: the files and app.ts lines that generate writes and destroy removes. */
+export interface ResourcePlan {
+  readonly request: ResourceRequest;
+  readonly data: TemplateData;
+  readonly files: readonly PlannedFile[];
+  readonly edits: readonly AppEdit[];
+}
+
+/** Which actions template: full handlers with views, JSON/XML handlers, or stubs without a model. */
+function actionsVariant(request: ResourceRequest): "web" | "api" | "standard" {
+  if (request.skipModel) return "standard";
+  return request.api || request.skipTemplates ? "api" : "web";
+}
+
+/**
+ * The manifest of a resource: every file (template and destination) and every src/app.ts line.
+ * `generate` writes it, `--dry-run` prints it and `destroy` removes it, so they cannot drift.
+ *
+ * @example
+ * resourcePlan({ names: names("widget"), attributes: [], api: false, command: "wisent g r widget",
+ *   migration: new Date() }).files.map((f) => f.path);
+ * // ["src/models/widget.ts", "src/models/widget.test.ts", "migrations/..._create_widgets.ts", ...]
+ */
+export function resourcePlan(request: ResourceRequest): ResourcePlan {
+  const { names, parent } = request;
+  const variant = actionsVariant(request);
+  const views = variant === "web";
+  const data = templateData({
+    names,
+    attributes: request.attributes,
+    parent,
+    api: variant === "api" || request.api,
+    command: request.command,
+  });
+  const migration =
+    typeof request.migration === "string"
+      ? request.migration
+      : migrationFileName(names.migrationName, request.migration);
+  const place = (template: string): string =>
+    template
+      .replace(/^[a-z]+\//, "")
+      .replace(/\.eta$/, "")
+      .replace("__model__", names.modelFileBase)
+      .replace("__actions__", names.fileBase)
+      .replace("__folder__", names.templateFolder)
+      .replace("__migration__", migration.replace(/\.ts$/, ""));
+  const files: PlannedFile[] = [];
+  const add = (group: FileGroup, template: string) =>
+    files.push({ template, path: place(template), group });
+
+  if (!request.skipModel) {
+    add("model", "shared/src/models/__model__.ts.eta");
+    if (!request.skipMigration) add("migration", "shared/migrations/__migration__.ts.eta");
+  }
+  add("actions", `${variant}/src/actions/__actions__.${variant === "web" ? "tsx" : "ts"}.eta`);
+  if (views) {
+    for (const view of ["index", "show", "new", "edit", "_form"]) {
+      add("templates", `web/src/templates/__folder__/${view}.tsx.eta`);
+    }
+    add("templates", "web/src/templates/__folder__/paths.ts.eta");
+    add("locales", "web/src/locales/__actions__.en-US.json.eta");
+  }
+  add("tests", "shared/src/actions/__actions__.test.ts.eta");
+  if (!request.skipModel) add("tests", "shared/src/models/__model__.test.ts.eta");
+
+  const actionsPath = files.find((f) => f.group === "actions")!.path;
+  const edits: AppEdit[] = [
+    {
+      path: "src/app.ts",
+      marker: IMPORTS_MARKER,
+      line: `import { ${names.resourceClass} } from "./${actionsPath.replace(/^src\//, "").replace(/\.tsx?$/, ".js")}";`,
+    },
+    {
+      path: "src/app.ts",
+      marker: RESOURCES_MARKER,
+      line: `export const ${data.resource.appVar} = ${parent ? data.parent!.appVar : "app"}.resource("${data.resource.mountPath}", new ${names.resourceClass}());`,
+    },
+  ];
+  return { request, data, files, edits };
+}

@@ -1,0 +1,278 @@
+import { posix } from "node:path";
+import { camelize, type Names, routeNameForPath } from "../../naming/index.js";
+import type { InputParser } from "./attribute-types.js";
+import type { Attribute } from "./attributes.js";
+
+/** The operations of a web resource, in Buffalo's test-stub order; an API resource has the first five. */
+export const WEB_OPERATIONS = [
+  "List",
+  "Show",
+  "Create",
+  "Update",
+  "Destroy",
+  "New",
+  "Edit",
+] as const;
+
+/** An attribute with what the templates print for it. */
+export interface TemplateAttribute extends Attribute {
+  readonly zod: string;
+  readonly column: string;
+  readonly nullable: boolean;
+  readonly input: string;
+  readonly display: string;
+  /** The `type` of its `<input>`. */
+  readonly htmlType: string;
+  /** The element id in the form: `widget_title`. */
+  readonly id: string;
+  /** The JSX expression showing the value of the record variable: `widget.title`. */
+  readonly view: string;
+}
+
+/** The parent of a nested resource, as the child's files refer to it. */
+export interface ParentData {
+  readonly names: Names;
+  readonly model: string;
+  readonly var: string;
+  readonly human: string;
+  readonly table: string;
+  readonly paramKey: string;
+  /** The foreign key column: `widget_id`. */
+  readonly foreignKey: string;
+  /** The parent's variable in src/app.ts: `widgets`. */
+  readonly appVar: string;
+}
+
+/** Everything the resource templates read (`it` in the template files). */
+export interface TemplateData {
+  readonly command: string;
+  readonly api: boolean;
+  readonly names: Names;
+  readonly model: {
+    readonly name: string;
+    readonly var: string;
+    readonly varPlural: string;
+    readonly singular: string;
+    readonly file: string;
+    readonly table: string;
+    readonly human: string;
+    readonly humanPlural: string;
+    readonly i18nKey: string;
+    /** `id, title, description, created_at, updated_at` */
+    readonly columnList: string;
+    /** `title, description, ` (before the timestamps). */
+    readonly fieldList: string;
+  };
+  readonly resource: {
+    readonly className: string;
+    readonly paramKey: string;
+    readonly fileBase: string;
+    /** Its variable in src/app.ts: `widgets`, `adminWidgets`, `widgetImages`. */
+    readonly appVar: string;
+    /** The path given to `.resource()`: `/widgets`, or `/images` under a parent. */
+    readonly mountPath: string;
+    /** The full collection path: `/widgets/{widget_id}/images`. */
+    readonly collectionPath: string;
+    readonly memberPath: string;
+  };
+  readonly routes: {
+    readonly list: string;
+    readonly new: string;
+    readonly show: string;
+    readonly edit: string;
+  };
+  readonly params: {
+    /** Arguments of a collection path helper in a view: `""` or `{ widget_id: widget.id }`. */
+    readonly collection: string;
+    /** Arguments of a member path helper in a view: `{ widget_id: widget.id }`. */
+    readonly memberExample: string;
+    readonly member: string;
+  };
+  /** `widget_id: widget.id` for the redirect after Create (`image_id: image.id` nested). */
+  readonly memberParams: string;
+  /** The same after Update, from the `updated` record. */
+  readonly updatedParams: string;
+  /** `widget={widget} ` for views of a nested resource, else empty. */
+  readonly parentProp: string;
+  readonly parent: ParentData | undefined;
+  readonly attrs: readonly TemplateAttribute[];
+  /** Attributes with a column in the index table (long text is left out, as Buffalo does). */
+  readonly tableAttrs: readonly TemplateAttribute[];
+  readonly parsers: readonly InputParser[];
+  readonly formHelpers: readonly string[];
+  readonly operations: readonly string[];
+  readonly operationRoutes: Readonly<Record<string, string>>;
+  readonly imports: Readonly<Record<string, string>>;
+}
+
+const HTML_TYPES: Record<string, string> = {
+  text: "text",
+  number: "number",
+  decimal: "number",
+  date: "date",
+  "datetime-local": "datetime-local",
+};
+
+function viewExpression(attr: Attribute, record: string): string {
+  const value = `${record}.${attr.name}`;
+  switch (attr.type.display) {
+    case "boolean":
+      return `${value} ? "Yes" : "No"`;
+    case "timestamp":
+      return attr.type.nullable ? `${value}?.toISOString()` : `${value}.toISOString()`;
+    case "json":
+      return `JSON.stringify(${value})`;
+    default:
+      return value;
+  }
+}
+
+/** A relative ESM import specifier from one app file to another (`.ts`/`.tsx` become `.js`). */
+function importPath(from: string, to: string): string {
+  const relative = posix.relative(posix.dirname(from), to).replace(/\.tsx?$/, ".js");
+  return relative.startsWith(".") ? relative : `./${relative}`;
+}
+
+/** The files of a resource, relative to the app; the plan and the templates share them. */
+export function resourcePaths(names: Names, api: boolean, parent?: Names) {
+  return {
+    model: `src/models/${names.modelFileBase}.ts`,
+    parentModel: parent ? `src/models/${parent.modelFileBase}.ts` : undefined,
+    actions: `src/actions/${names.fileBase}.${api ? "ts" : "tsx"}`,
+    templates: `src/templates/${names.templateFolder}`,
+    app: "src/app.ts",
+  };
+}
+
+/** The variable a resource gets in src/app.ts: `widgets`, `adminWidgets`, nested `widgetImages`. */
+export function appVariable(names: Names, parent?: Names): string {
+  return parent ? camelize(`${parent.singular}_${names.fileBase}`) : camelize(names.fileBase);
+}
+
+/** Options of {@link templateData}. */
+export interface TemplateDataOptions {
+  readonly names: Names;
+  readonly attributes: readonly Attribute[];
+  readonly parent?: Names | undefined;
+  readonly api: boolean;
+  readonly command: string;
+}
+
+/** Derives the templates' data from the resource's names (only `names()`), attributes and parent. */
+export function templateData(options: TemplateDataOptions): TemplateData {
+  const { names, attributes, api, command } = options;
+  const parentNames = options.parent;
+  const record = names.modelVar;
+  const parent: ParentData | undefined = parentNames && {
+    names: parentNames,
+    model: parentNames.model,
+    var: parentNames.modelVar,
+    human: parentNames.human,
+    table: parentNames.table,
+    paramKey: parentNames.paramKey,
+    foreignKey: parentNames.paramKey,
+    appVar: appVariable(parentNames),
+  };
+  const mountPath = parent ? `/${names.plural}` : names.urlPath;
+  const collectionPath = parent ? `${parentNames!.memberPath}${mountPath}` : names.urlPath;
+  const memberPath = `${collectionPath}/{${names.paramKey}}`;
+  const routes = {
+    list: routeNameForPath(`${collectionPath}/`, { collection: true }),
+    new: routeNameForPath(`${collectionPath}/new/`),
+    show: routeNameForPath(`${memberPath}/`),
+    edit: routeNameForPath(`${memberPath}/edit/`),
+  };
+  const parentParam = parent ? `${parent.paramKey}: ${parent.var}.id` : "";
+  const memberParam = (value: string) =>
+    parent ? `${parentParam}, ${names.paramKey}: ${value}.id` : `${names.paramKey}: ${value}.id`;
+
+  const attrs: TemplateAttribute[] = attributes.map((attr) => ({
+    ...attr,
+    zod: attr.type.zod.replace("{p}", attr.type.parser ?? ""),
+    column: attr.type.column,
+    nullable: attr.type.nullable,
+    input: attr.type.input,
+    display: attr.type.display,
+    htmlType: HTML_TYPES[attr.type.input] ?? "text",
+    id: `${names.singular}_${attr.name}`,
+    view: viewExpression(attr, record),
+  }));
+  const parsers = [...new Set(attributes.flatMap((a) => (a.type.parser ? [a.type.parser] : [])))];
+  const formHelpers = new Set<string>();
+  for (const attr of attrs) {
+    if (attr.input === "checkbox") formHelpers.add("checked");
+    else if (attr.display === "timestamp") formHelpers.add("dateTime");
+    else if (attr.display === "json") formHelpers.add("json");
+    else formHelpers.add("text");
+  }
+
+  const paths = resourcePaths(names, api, parentNames);
+  const view = `${paths.templates}/index.tsx`;
+  const operations = api ? WEB_OPERATIONS.slice(0, 5) : [...WEB_OPERATIONS];
+  const fields = [...(parent ? [parent.foreignKey] : []), ...attributes.map((a) => a.name)];
+
+  return {
+    command,
+    api,
+    names,
+    model: {
+      name: names.model,
+      var: record,
+      varPlural: names.modelVarPlural,
+      singular: names.singular,
+      file: names.modelFileBase,
+      table: names.table,
+      human: names.human,
+      humanPlural: names.humanPlural,
+      i18nKey: names.i18nKey,
+      columnList: ["id", ...fields, "created_at", "updated_at"].join(", "),
+      fieldList: fields.map((f) => `${f}, `).join(""),
+    },
+    resource: {
+      className: names.resourceClass,
+      paramKey: names.paramKey,
+      fileBase: names.fileBase,
+      appVar: appVariable(names, parentNames),
+      mountPath,
+      collectionPath,
+      memberPath,
+    },
+    routes,
+    params: {
+      collection: parent ? `{ ${parentParam} }` : "",
+      memberExample: `{ ${memberParam(record)} }`,
+      member: `{ ${memberParam(record)} }`,
+    },
+    memberParams: memberParam(record),
+    updatedParams: parent
+      ? `${parentParam}, ${names.paramKey}: updated.id`
+      : `${names.paramKey}: updated.id`,
+    parentProp: parent ? `${parent.var}={${parent.var}} ` : "",
+    parent,
+    attrs,
+    tableAttrs: attrs.filter((a) => !a.type.long),
+    parsers,
+    formHelpers: [...formHelpers],
+    operations,
+    operationRoutes: {
+      List: `GET ${collectionPath}`,
+      Show: `GET ${memberPath}`,
+      Create: `POST ${collectionPath}`,
+      Update: `PUT ${memberPath}`,
+      Destroy: `DELETE ${memberPath}`,
+      New: `GET ${collectionPath}/new`,
+      Edit: `GET ${memberPath}/edit`,
+    },
+    imports: {
+      actionsToModel: importPath(paths.actions, paths.model),
+      actionsToParentModel: paths.parentModel ? importPath(paths.actions, paths.parentModel) : "",
+      actionsToTemplates: importPath(paths.actions, paths.templates + "/x.ts").replace(
+        /\/x\.js$/,
+        "",
+      ),
+      templatesToModel: importPath(view, paths.model),
+      templatesToParentModel: paths.parentModel ? importPath(view, paths.parentModel) : "",
+      templatesToApp: importPath(view, paths.app),
+    },
+  };
+}
