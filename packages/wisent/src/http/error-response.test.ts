@@ -135,3 +135,44 @@ describe("errorResponse", () => {
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
   });
 });
+
+describe("errorResponse while the database is unavailable", () => {
+  const refused = new AggregateError([
+    Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+  ]);
+
+  it.each([
+    ["application/json", /^application\/json/],
+    ["application/xml", /^application\/xml/],
+    ["text/html", /^text\/html/],
+  ])(
+    "answers 503 with Retry-After and a clear message in %s, and logs the cause",
+    async (accept, type) => {
+      const logger = spyLogger();
+      const res = await appThrowing(refused, "production", logger).request("/widgets", {
+        headers: { accept },
+      });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("5");
+      expect(res.headers.get("content-type")).toMatch(type);
+      const body = await res.text();
+      expect(body).toContain("database unavailable: please try again shortly");
+      expect(body).not.toContain("ECONNREFUSED");
+      expect(logger.error).toHaveBeenCalledWith(
+        expect.objectContaining({
+          msg: "database unavailable",
+          request_id: "req-1",
+          path: "/widgets",
+        }),
+      );
+    },
+  );
+
+  it("keeps a bad query a 500", async () => {
+    const syntax = Object.assign(new Error("syntax error"), { code: "42601" });
+    const res = await appThrowing(syntax, "production", spyLogger()).request("/widgets", {
+      headers: { accept: "application/json" },
+    });
+    expect(res.status).toBe(500);
+  });
+});

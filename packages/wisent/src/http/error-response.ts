@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { html } from "hono/html";
 import { HTTPException } from "hono/http-exception";
 import { currentEnv } from "../app/environment.js";
+import { isDatabaseUnavailable } from "../data/database-unavailable.js";
 import "./context-vars.js";
 import { negotiateFormat } from "./format.js";
 import { HttpError } from "./http-error.js";
@@ -37,7 +38,12 @@ interface Described {
   headers: Headers;
   validation?: ValidationErrors;
   expected: boolean;
+  /** The database is down or unreachable: a 503 that is logged, never a 500. */
+  unavailable?: boolean;
 }
+
+/** What a client sees while the database is down; `Retry-After` says when to try again. */
+const UNAVAILABLE = "database unavailable: please try again shortly";
 
 function describe(err: unknown): Described {
   if (err instanceof HttpError) {
@@ -68,6 +74,15 @@ function describe(err: unknown): Described {
       expected: true,
     };
   }
+  if (isDatabaseUnavailable(err)) {
+    return {
+      status: 503,
+      message: UNAVAILABLE,
+      headers: new Headers({ "Retry-After": "5" }),
+      expected: true,
+      unavailable: true,
+    };
+  }
   return { status: 500, message: "Internal Server Error", headers: new Headers(), expected: false };
 }
 
@@ -95,10 +110,19 @@ function traceOf(err: unknown): string {
  * // GET /nope.json -> 404 {"error":"path not found: GET /nope/","code":404}
  */
 export function errorResponse(err: unknown, c: Context): Response | Promise<Response> {
-  const { status, message: shown, headers, validation, expected } = describe(err);
+  const { status, message: shown, headers, validation, expected, unavailable } = describe(err);
   const env = c.get("wisent")?.env ?? currentEnv();
   const development = env === "development";
   let message = shown;
+  if (unavailable) {
+    (c.get("logger") ?? sharedLogger()).error({
+      msg: "database unavailable",
+      request_id: c.get("requestId"),
+      method: c.req.method,
+      path: c.req.path,
+      error: err instanceof Error ? err.message || String(err) : String(err),
+    });
+  }
   if (!expected) {
     const logger = c.get("logger") ?? sharedLogger();
     logger.error({

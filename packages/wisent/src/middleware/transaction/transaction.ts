@@ -2,6 +2,7 @@ import { Context, type MiddlewareHandler } from "hono";
 import type { Transaction } from "kysely";
 import type { AnyDB } from "../../data/any-db.js";
 import type { Database } from "../../data/database.js";
+import { isDatabaseUnavailable } from "../../data/database-unavailable.js";
 import { HttpError } from "../../http/http-error.js";
 import { RequestTransaction } from "./request-transaction.js";
 
@@ -60,6 +61,8 @@ export function transaction(database: Database | Promise<Database>): MiddlewareH
     try {
       await scope.commit();
     } catch (cause) {
+      // The server went away: errorResponse answers 503 (the commit did not happen).
+      if (isDatabaseUnavailable(cause)) throw cause;
       console.error("database error on committing transaction:", cause);
       throw new HttpError(500, "database error on committing transaction", { cause });
     }

@@ -1,0 +1,62 @@
+/** Node socket errors meaning the database server cannot be reached or went away. */
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+/**
+ * Driver codes for the same: PostgreSQL SQLSTATEs of class 08 (connection exception), 57P01-57P03
+ * (shut down / starting up) and 53300 (too many connections); MySQL/MariaDB lost connections and
+ * connection limits; SQLite busy beyond its timeout.
+ */
+const DRIVER_CODES = new Set([
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+  "PROTOCOL_CONNECTION_LOST",
+  "ER_CON_COUNT_ERROR",
+  "ER_SERVER_SHUTDOWN",
+  "SQLITE_BUSY",
+]);
+
+/** pg reports a dropped socket by message only. */
+const MESSAGES = [
+  /^Connection terminated/,
+  /^Client has encountered a connection error and is not queryable/,
+  /^timeout exceeded when trying to connect/,
+  /^Connection is closed/,
+];
+
+/**
+ * Whether an error means the database is unreachable or refusing work for now (server down,
+ * connection dropped, shutting down, too many connections), as opposed to a bad query. Looks
+ * through `cause` chains and AggregateErrors (pg's refused connections).
+ *
+ * @example
+ * if (isDatabaseUnavailable(error)) throw new HttpError(503, "database unavailable");
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (depth > 5 || error === null || typeof error !== "object") return false;
+  const { code, message, cause } = error as { code?: unknown; message?: unknown; cause?: unknown };
+  if (typeof code === "string" && (NETWORK_CODES.has(code) || DRIVER_CODES.has(code))) return true;
+  if (typeof message === "string" && MESSAGES.some((m) => m.test(message))) return true;
+  if (
+    error instanceof AggregateError &&
+    error.errors.some((e) => isDatabaseUnavailable(e, depth + 1))
+  ) {
+    return true;
+  }
+  return isDatabaseUnavailable(cause, depth + 1);
+}
