@@ -1,4 +1,4 @@
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { App } from "./app.js";
@@ -78,6 +78,42 @@ describe("app.listen", () => {
       await server.close();
     }
   }, 5_000);
+
+  it("answers requests on busy keep-alive connections with Connection: close once closing", async () => {
+    const app = new App({ name: "t" });
+    let release!: () => void;
+    const started = new Promise<void>((resolveStarted) => {
+      app.get("/slow", async (c) => {
+        resolveStarted();
+        await new Promise<void>((r) => {
+          release = r;
+        });
+        return c.text("done");
+      });
+    });
+    const server = await app.listen({ port: 0, handleSignals: false, drainTimeoutMs: 60_000 });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const reply = new Promise<{ connection: string | undefined; body: string }>(
+      (resolve, reject) => {
+        const req = request(`${server.url}/slow`, { agent }, (res) => {
+          let body = "";
+          res.on("data", (chunk) => {
+            body += chunk;
+          });
+          res.on("end", () => resolve({ connection: res.headers.connection, body }));
+        });
+        req.on("error", reject);
+        req.end();
+      },
+    );
+    await started;
+    const closed = server.close();
+    release();
+    // Without Connection: close the kept-alive socket would hold close() for drainTimeoutMs (60 s).
+    expect(await reply).toEqual({ connection: "close", body: "done" });
+    await closed;
+    agent.destroy();
+  }, 10_000);
 
   it("refuses a port that is already taken with the listen error", async () => {
     const app = new App({ name: "t" });

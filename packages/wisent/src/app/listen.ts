@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import type { Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 
@@ -53,7 +53,21 @@ export function listen(
     }) as Server;
     server.once("error", rejectStarted);
     let closing: Promise<void> | undefined;
+    // While draining, a keep-alive connection that is busy answers its request and closes
+    // (Connection: close); otherwise a client that keeps it busy holds the drain until the
+    // timeout, and its request in flight at that moment is cut off.
+    const answering = new Set<ServerResponse>();
+    server.on("request", (_req, res: ServerResponse) => {
+      if (closing) {
+        res.setHeader("Connection", "close");
+        return;
+      }
+      answering.add(res);
+      res.once("close", () => answering.delete(res));
+    });
     const close = (): Promise<void> => {
+      for (const res of answering) if (!res.headersSent) res.setHeader("Connection", "close");
+      answering.clear();
       closing ??= new Promise<void>((resolveClosed) => {
         const force = setTimeout(() => server.closeAllConnections(), drainTimeoutMs);
         force.unref();
