@@ -2,11 +2,17 @@ import { describe, expect, it } from "vitest";
 import { isDatabaseUnavailable } from "./database-unavailable.js";
 
 const withCode = (code: string, message = "x") => Object.assign(new Error(message), { code });
+const socketError = (code: string, syscall: string) =>
+  Object.assign(new Error(`${syscall} ${code}`), { code, syscall });
 
 describe("isDatabaseUnavailable", () => {
   it.each([
-    ["a refused connection", withCode("ECONNREFUSED")],
-    ["pg's AggregateError of refused connections", new AggregateError([withCode("ECONNREFUSED")])],
+    ["a refused connection", socketError("ECONNREFUSED", "connect")],
+    ["a reset socket", socketError("ECONNRESET", "read")],
+    [
+      "pg's AggregateError of refused connections",
+      new AggregateError([socketError("ECONNREFUSED", "connect")]),
+    ],
     [
       "PostgreSQL shutting down (57P01)",
       withCode("57P01", "terminating connection due to administrator command"),
@@ -21,7 +27,10 @@ describe("isDatabaseUnavailable", () => {
     ],
     ["MySQL's lost connection", withCode("PROTOCOL_CONNECTION_LOST")],
     ["SQLite busy past its timeout", withCode("SQLITE_BUSY", "database is locked")],
-    ["one wrapped as a cause", new Error("commit failed", { cause: withCode("ECONNRESET") })],
+    [
+      "one wrapped as a cause",
+      new Error("commit failed", { cause: socketError("EPIPE", "write") }),
+    ],
   ])("is true for %s", (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
@@ -32,6 +41,7 @@ describe("isDatabaseUnavailable", () => {
     ["a value too long (22001)", withCode("22001")],
     ["a plain Error", new Error("boom")],
     ["a string", "ECONNREFUSED"],
+    ["a client's aborted upload (ECONNRESET without a syscall)", withCode("ECONNRESET", "aborted")],
     ["null", null],
     ["SQLite's constraint failure", withCode("SQLITE_CONSTRAINT_NOTNULL")],
   ])("is false for %s", (_, error) => {

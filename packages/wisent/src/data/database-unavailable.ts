@@ -50,7 +50,12 @@ const MESSAGES = [
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (depth > 5 || error === null || typeof error !== "object") return false;
   const { code, message, cause } = error as { code?: unknown; message?: unknown; cause?: unknown };
-  if (typeof code === "string" && (NETWORK_CODES.has(code) || DRIVER_CODES.has(code))) return true;
+  if (typeof code === "string" && DRIVER_CODES.has(code)) return true;
+  // Socket errors carry the system call (connect, read, write); a client's aborted upload
+  // (code ECONNRESET, message "aborted", no syscall) is not the database going away.
+  const syscall = (error as { syscall?: unknown }).syscall;
+  if (typeof code === "string" && NETWORK_CODES.has(code) && typeof syscall === "string")
+    return true;
   if (typeof message === "string" && MESSAGES.some((m) => m.test(message))) return true;
   if (
     error instanceof AggregateError &&

@@ -138,7 +138,10 @@ describe("errorResponse", () => {
 
 describe("errorResponse while the database is unavailable", () => {
   const refused = new AggregateError([
-    Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+    Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), {
+      code: "ECONNREFUSED",
+      syscall: "connect",
+    }),
   ]);
 
   it.each([
