@@ -4,7 +4,9 @@ import BetterSqlite3 from "better-sqlite3";
 import {
   CompiledQuery,
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
+  SqliteAdapter,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
@@ -31,6 +33,19 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+/**
+ * SQLite runs DDL inside transactions, but Kysely's adapter says it does not, so its Migrator ran
+ * each statement on its own: a `migrate` interrupted inside a migration left that migration's
+ * first tables behind without its row in `wisent_migration` (and the re-run failed on them).
+ * Declared transactional, the Migrator runs the pending migrations in one transaction, as on
+ * PostgreSQL.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 class WisentSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
   constructor(config: SqliteDialectConfig) {
@@ -39,6 +54,9 @@ class WisentSqliteDialect extends SqliteDialect {
   }
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.#config);
+  }
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
   }
 }
 
