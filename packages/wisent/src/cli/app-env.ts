@@ -1,0 +1,65 @@
+/**
+ * What the app-facing commands (routes, migrate, dev, start) share: checking that the current
+ * directory is an app, its environment (with `.env`), and loading its TypeScript through tsx.
+ * @module
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseEnv } from "node:util";
+import { defaultDatabaseUrl } from "../data/database-url.js";
+import type { CliIO } from "./io.js";
+
+/**
+ * The environment an app command runs with: the process's variables, plus those of the app's
+ * `.env` file that are not already set (as Rails/dotenv do: the real environment wins).
+ * @example const env = appEnv(io); // env.DATABASE_URL from .env unless exported
+ */
+export function appEnv(io: Pick<CliIO, "cwd" | "env">): Record<string, string | undefined> {
+  const file = join(io.cwd, ".env");
+  const env: Record<string, string | undefined> = { ...io.env };
+  if (!existsSync(file)) return env;
+  for (const [key, value] of Object.entries(parseEnv(readFileSync(file, "utf8")))) {
+    if (env[key] === undefined) env[key] = value;
+  }
+  return env;
+}
+
+/** `GO_ENV`, else `NODE_ENV`, else `development`: the same rule as `currentEnv()`, for `env`. */
+export function envName(env: Readonly<Record<string, string | undefined>>): string {
+  return env.GO_ENV || env.NODE_ENV || "development";
+}
+
+/** `DATABASE_URL`, else the per-environment SQLite file. */
+export function databaseUrl(env: Readonly<Record<string, string | undefined>>): string {
+  return env.DATABASE_URL || defaultDatabaseUrl(envName(env));
+}
+
+/**
+ * Throws unless `cwd` looks like a Wisent app (has `file`, e.g. `src/app.ts`), naming what is
+ * missing, so `wisent routes` in the wrong folder says so instead of a stack trace.
+ */
+export function requireAppFile(io: Pick<CliIO, "cwd">, file: string): string {
+  const path = join(io.cwd, file);
+  if (!existsSync(path)) {
+    throw new Error(`no ${file} in ${io.cwd}: run this command in the folder of a Wisent app`);
+  }
+  return path;
+}
+
+let registered = false;
+
+/**
+ * Lets `import()` load TypeScript (the app's `src/app.ts`, its migrations) in this process,
+ * through tsx's ESM loader; idempotent.
+ */
+export async function registerTypeScript(): Promise<void> {
+  if (registered) return;
+  const { register } = await import("tsx/esm/api");
+  register();
+  registered = true;
+}
+
+/** The path of tsx's command-line entry, to run the app's server in a child process. */
+export function tsxCli(): string {
+  return new URL(import.meta.resolve("tsx/cli")).pathname;
+}

@@ -1,0 +1,176 @@
+/**
+ * The `wisent` command: a table of sub-commands (with their aliases), each loaded only when
+ * it runs so that `wisent --help` starts fast.
+ * @module
+ */
+import { readFileSync } from "node:fs";
+import { formatHelp, usageFailure } from "./args.js";
+import type { CliIO } from "./io.js";
+
+/** A command's entry point: arguments after the command words; resolves with the exit code. */
+export type CommandRun = (argv: string[], io: CliIO) => Promise<number>;
+
+interface CommandEntry {
+  /** Words that select it: `["generate", "resource"]`. */
+  words: readonly string[];
+  /** Other spellings of the same words: `["g", "r"]`. */
+  aliases: readonly (readonly string[])[];
+  summary: string;
+  load: () => Promise<CommandRun>;
+}
+
+/** Every command, in the order `wisent --help` lists them. */
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    words: ["new"],
+    aliases: [],
+    summary: "create a new app in ./<name>",
+    load: async () => (await import("./commands/new.js")).run,
+  },
+  {
+    words: ["generate", "resource"],
+    aliases: [
+      ["g", "r"],
+      ["g", "resource"],
+      ["generate", "r"],
+    ],
+    summary: "generate a resource: model, migration, handlers, templates, tests",
+    load: async () => (await import("./commands/generate.js")).run,
+  },
+  {
+    words: ["destroy", "resource"],
+    aliases: [
+      ["d", "r"],
+      ["d", "resource"],
+      ["destroy", "r"],
+    ],
+    summary: "remove what generate resource made",
+    load: async () => (await import("./commands/destroy.js")).run,
+  },
+  {
+    words: ["routes"],
+    aliases: [],
+    summary: "print the app's route table",
+    load: async () => (await import("./commands/routes.js")).run,
+  },
+  {
+    words: ["migrate"],
+    aliases: [],
+    summary: "run, revert or list database migrations",
+    load: async () => (await import("./commands/migrate.js")).run,
+  },
+  {
+    words: ["dev"],
+    aliases: [],
+    summary: "run the app and restart it when a file changes",
+    load: async () => (await import("./commands/dev.js")).run,
+  },
+  {
+    words: ["start"],
+    aliases: [],
+    summary: "run the app (no watching), optionally on several worker processes",
+    load: async () => (await import("./commands/start.js")).run,
+  },
+];
+
+const USAGE = "wisent <command> [options]";
+
+/** The text of `wisent --help`. */
+export function mainHelp(): string {
+  const rows = COMMANDS.map((c) => {
+    const alias = c.aliases[0] ? ` (${c.aliases[0].join(" ")})` : "";
+    return [`${c.words.join(" ")}${alias}`, c.summary] as const;
+  });
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return [
+    `Usage: ${USAGE}`,
+    "",
+    "Wisent: resource routing, generators and a real database for Hono apps.",
+    "",
+    "Commands:",
+    ...rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`),
+    "",
+    "Options:",
+    "  -h, --help     show help (also after any command: wisent new --help)",
+    "  -v, --version  print the version",
+    "",
+    "Examples:",
+    "  wisent new shop                          a web app in ./shop",
+    "  wisent g r widget title description:nulls.Text",
+    "  wisent migrate                           run pending migrations",
+    "  wisent routes                            the route table",
+    "",
+  ].join("\n");
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/** Finds the command `argv` starts with; returns it and the remaining arguments. */
+export function resolveCommand(
+  argv: readonly string[],
+): { entry: CommandEntry; rest: string[] } | { group: string } | undefined {
+  for (const entry of COMMANDS) {
+    for (const words of [entry.words, ...entry.aliases]) {
+      if (words.every((word, i) => argv[i] === word)) {
+        return { entry, rest: argv.slice(words.length) };
+      }
+    }
+  }
+  // `wisent generate` without a generator: name the group so the error can list its generators.
+  const first = argv[0];
+  const group = COMMANDS.find(
+    (c) => c.words.length > 1 && [c.words, ...c.aliases].some((w) => w[0] === first),
+  );
+  return group ? { group: group.words[0] as string } : undefined;
+}
+
+/**
+ * Runs the CLI with `argv` (without node and the script) and resolves with the exit code:
+ * 0 ok, 1 failure, 2 bad usage.
+ * @example process.exitCode = await runCli(process.argv.slice(2), processIO());
+ */
+export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
+  const [first] = argv;
+  if (first === undefined || first === "--help" || first === "-h" || first === "help") {
+    const topic = first === "help" ? argv.slice(1) : [];
+    if (topic.length > 0) return runCli([...topic, "--help"], io);
+    io.stdout.write(mainHelp());
+    return first === undefined ? 2 : 0;
+  }
+  if (first === "--version" || first === "-v") {
+    io.stdout.write(`wisent ${version()}\n`);
+    return 0;
+  }
+  const found = resolveCommand(argv);
+  if (found === undefined) {
+    const message = first.startsWith("-")
+      ? `unknown option ${first}`
+      : `unknown command "${first}"`;
+    return usageFailure(io, { usage: USAGE }, message);
+  }
+  if ("group" in found) {
+    const generators = COMMANDS.filter((c) => c.words[0] === found.group);
+    const usage = `wisent ${found.group} <${generators.map((c) => c.words[1]).join("|")}> ...`;
+    if (argv.includes("--help") || argv.includes("-h")) {
+      io.stdout.write(
+        formatHelp({
+          usage,
+          summary: generators.map((c) => `${c.words.join(" ")}: ${c.summary}`).join("\n"),
+          examples: [
+            [`wisent ${found.group} resource --help`, "the options of the resource command"],
+          ],
+        }),
+      );
+      return 0;
+    }
+    const what = argv[1] === undefined ? "missing" : `unknown: "${argv[1]}"`;
+    return usageFailure(io, { usage }, `which ${found.group}? (${what}; try "resource")`);
+  }
+  const run = await found.entry.load();
+  return run(found.rest, io);
+}

@@ -1,0 +1,145 @@
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { titleize, underscore } from "../../naming/index.js";
+import { type CommandHelp, formatHelp, guard, parseCommandArgs, UsageError } from "../args.js";
+import type { CliIO } from "../io.js";
+import { planApp } from "../new/app-template.js";
+import { npmInstall } from "../new/install.js";
+import { APP_TOOL_VERSIONS, appDependencies } from "../new/versions.js";
+import { Output } from "../output.js";
+
+export const help: CommandHelp = {
+  usage: "wisent new <name> [--api] [--db sqlite|postgres|mysql] [--skip-install] [--dev]",
+  summary:
+    "Creates a complete app in ./<name>: the App with its middleware, a home page, layout, styles,\nthe script behind data-method/data-confirm links, tests, TypeScript, Biome and Vitest set up.",
+  options: [
+    ["--api", "a JSON API: no templates, session cookie, CSRF or translations"],
+    [
+      "--db <kind>",
+      "sqlite (default, a file under db/), postgres or mysql: sets DATABASE_URL in .env",
+    ],
+    ["--skip-install", "do not run npm install"],
+    ["--dev", "depend on this Wisent checkout (file: links) instead of the published package"],
+  ],
+  examples: [
+    ["wisent new shop", "a web app in ./shop"],
+    ["wisent new inventory --api --db postgres", "a JSON API on PostgreSQL"],
+  ],
+};
+
+const DATABASES = ["sqlite", "postgres", "mysql"] as const;
+type DatabaseKind = (typeof DATABASES)[number];
+/** Names that would clash with the app's own dependencies on npm. */
+const TAKEN = new Set(["wisent", "hono", "zod", "typescript", "vitest", "node_modules"]);
+
+/**
+ * Why `name` cannot name an app, or undefined: letters, digits, `-` and `_`, starting with a
+ * letter (it becomes the folder, the npm package and `new App({ name })`).
+ * @example validateAppName("my-shop") // undefined
+ */
+export function validateAppName(name: string): string | undefined {
+  if (name.trim() === "") return "the app name is empty";
+  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(name)) {
+    return `invalid app name ${JSON.stringify(name)}: use letters, digits, "-" and "_", starting with a letter`;
+  }
+  if (name.length > 100)
+    return `app name ${JSON.stringify(name)} is too long (at most 100 characters)`;
+  if (TAKEN.has(name.toLowerCase())) {
+    return `app name ${JSON.stringify(name)} is the name of one of its dependencies: choose another`;
+  }
+  return undefined;
+}
+
+function developmentUrl(db: DatabaseKind, name: string): string {
+  const database = `${underscore(name)}_development`;
+  if (db === "postgres") return `postgres://postgres@127.0.0.1:5432/${database}`;
+  if (db === "mysql") return `mysql://root@127.0.0.1:3306/${database}`;
+  return "sqlite:db/development.sqlite";
+}
+
+/** `wisent new <name> ...`. */
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  return guard(io, help, async () => {
+    const { values, positionals } = parseCommandArgs(
+      argv,
+      {
+        api: { type: "boolean" },
+        db: { type: "string" },
+        "skip-install": { type: "boolean" },
+        dev: { type: "boolean" },
+      },
+      1,
+    );
+    if (values.help) {
+      io.stdout.write(formatHelp(help));
+      return 0;
+    }
+    const name = positionals[0];
+    if (name === undefined) throw new UsageError("missing the app name");
+    const invalid = validateAppName(name);
+    if (invalid) throw new UsageError(invalid);
+    const db = (values.db ?? "sqlite") as string;
+    if (!(DATABASES as readonly string[]).includes(db)) {
+      throw new UsageError(`--db must be sqlite, postgres or mysql, got ${JSON.stringify(db)}`);
+    }
+    const target = resolve(io.cwd, name);
+    if (existsSync(target) && (!statSync(target).isDirectory() || readdirSync(target).length > 0)) {
+      throw new UsageError(
+        `${name} already exists and is not an empty directory: choose another name or remove it`,
+      );
+    }
+
+    const api = values.api === true;
+    const deps = appDependencies(values.dev === true);
+    const url = developmentUrl(db as DatabaseKind, name);
+    const vars = {
+      name,
+      packageName: name.toLowerCase(),
+      title: titleize(name),
+      appKind: api ? "JSON API" : "web app",
+      templatesNote: api ? "" : ", templates, translations",
+      layoutRows: api
+        ? ""
+        : [
+            "- `src/templates/`: TSX views and the layout; `usePaths()` gives typed route helpers",
+            "- `src/locales/`: translations (`en-US.json`, `<resource>.en-US.json`)",
+            "- `public/`: static files, served last (`/assets/application.css`, `application.js`)",
+            "",
+          ].join("\n"),
+      databaseUrl: url,
+      wisentDependency: deps.wisent,
+      honoDependency: deps.hono,
+      zodDependency: deps.zod,
+      typescriptVersion: APP_TOOL_VERSIONS.typescript,
+      vitestVersion: APP_TOOL_VERSIONS.vitest,
+      biomeVersion: APP_TOOL_VERSIONS.biome,
+      typesNodeVersion: APP_TOOL_VERSIONS.typesNode,
+    };
+    const files = planApp(api ? "api" : "web", vars);
+    if (db !== "sqlite") {
+      files.push({ path: ".env", template: "(--db)", contents: `DATABASE_URL=${url}\n` });
+    }
+
+    const out = new Output(io);
+    out.action("create", `${name}/`);
+    for (const file of files) {
+      const path = join(target, file.path);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.contents);
+      out.action("create", `${name}/${file.path}`);
+    }
+
+    let installed = true;
+    if (!values["skip-install"]) installed = await npmInstall(target, io, out);
+
+    out.line();
+    out.heading(`Created ${name} (${api ? "JSON API" : "web app"}, ${db}).`);
+    out.line("Next steps:");
+    out.hint(`  cd ${name}`);
+    if (!installed || values["skip-install"]) out.hint("  npm install");
+    if (db !== "sqlite") out.hint(`  create the database named in .env (${url})`);
+    out.hint("  npm run migrate");
+    out.hint("  npm run dev");
+    return installed ? 0 : 1;
+  });
+}

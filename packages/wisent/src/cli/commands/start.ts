@@ -1,0 +1,55 @@
+import { appEnv, envName, requireAppFile } from "../app-env.js";
+import { type CommandHelp, formatHelp, guard, integerOption, parseCommandArgs } from "../args.js";
+import type { CliIO } from "../io.js";
+import { Output } from "../output.js";
+import { runServer } from "../start/run-server.js";
+import { superviseWorkers } from "../start/supervise-workers.js";
+
+export const help: CommandHelp = {
+  usage: "wisent start [--port N] [--workers N]",
+  summary:
+    "Runs the app in this folder (src/server.ts) without watching files, in the environment GO_ENV\nor NODE_ENV names (default development). SIGTERM or Ctrl-C drains requests and exits 0.",
+  options: [
+    ["--port N", "port to listen on (default PORT, else 3000); HOST picks the interface"],
+    ["--workers N", "run N processes sharing the port (node:cluster); a dead worker is replaced"],
+  ],
+  examples: [
+    ["wisent start", "one process on 127.0.0.1:3000"],
+    ["GO_ENV=production HOST=0.0.0.0 wisent start --workers 4", "production on every interface"],
+  ],
+};
+
+/** `wisent start [--port N] [--workers N]`. */
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  return guard(io, help, async () => {
+    const { values } = parseCommandArgs(
+      argv,
+      { port: { type: "string", short: "p" }, workers: { type: "string", short: "w" } },
+      0,
+    );
+    if (values.help) {
+      io.stdout.write(formatHelp(help));
+      return 0;
+    }
+    const port =
+      values.port === undefined
+        ? undefined
+        : integerOption(values, "port", 0, { min: 0, max: 65_535 });
+    const workers = integerOption(values, "workers", 1, { min: 1, max: 256 });
+    requireAppFile(io, "src/server.ts");
+    // The server reads its settings from the environment: apply .env, then the flags.
+    const env = appEnv(io);
+    if (port !== undefined) env.PORT = String(port);
+    for (const [key, value] of Object.entries(env)) {
+      if (value !== undefined) process.env[key] = value;
+    }
+    process.chdir(io.cwd);
+    const out = new Output(io);
+    if (workers === 1) {
+      await runServer(io.cwd);
+      return 0;
+    }
+    out.action("run", `${workers} workers (${envName(env)})`);
+    return superviseWorkers(workers, out);
+  });
+}

@@ -1,0 +1,37 @@
+# @@title@@
+
+A Wisent @@appKind@@ (TypeScript, Hono, Kysely).
+
+## Getting started
+
+```sh
+npm install          # if `wisent new` was run with --skip-install
+npm run migrate      # create or update the database (db/development.sqlite by default)
+npm run dev          # http://127.0.0.1:3000, restarts when a file changes
+```
+
+## Everyday commands
+
+- `npx wisent g r widget title description:nulls.Text`: a resource (model, migration,
+  handlers@@templatesNote@@, tests)
+- `npx wisent d r widget`: remove it again (asks per file; `-y` for all)
+- `npm run migrate`, `npx wisent migrate down`, `npx wisent migrate status`: migrations
+- `npm run routes`: every route with its name and handler
+- `npm test`: the app's tests (Vitest, test database `db/test.sqlite`)
+- `npm run typecheck`, `npm run lint`: TypeScript and Biome
+- `npm start`: run without watching (`--workers N` for one process per core)
+
+## Layout
+
+- `src/app.ts`: the App (middleware in order, then routes in match order)
+- `src/server.ts`: starts the server (`PORT`, `HOST`)
+- `src/db.ts`: the database (`DATABASE_URL`, else `db/<environment>.sqlite`)
+- `src/actions/`: handlers and resources, with their tests
+- `src/models/`: models (types, table, validation)
+@@layoutRows@@- `migrations/`: `<UTC timestamp>_<name>.ts`, each with `up` and `down`
+
+## Configuration
+
+Copy `.env.example` to `.env`. `GO_ENV` (else `NODE_ENV`) picks the environment, default
+`development`. Production needs `SESSION_SECRET` (32 characters or more) and usually
+`DATABASE_URL`.

@@ -1,0 +1,6 @@
+node_modules/
+dist/
+coverage/
+db/*.sqlite*
+.env
+*.log

@@ -1,0 +1,29 @@
+{
+  "name": "@@packageName@@",
+  "version": "0.1.0",
+  "private": true,
+  "type": "module",
+  "engines": {
+    "node": ">=20.19"
+  },
+  "scripts": {
+    "dev": "wisent dev",
+    "start": "wisent start",
+    "test": "vitest run",
+    "migrate": "wisent migrate",
+    "routes": "wisent routes",
+    "typecheck": "tsc --noEmit",
+    "lint": "biome check ."
+  },
+  "dependencies": {
+    "hono": "@@honoDependency@@",
+    "wisent": "@@wisentDependency@@",
+    "zod": "@@zodDependency@@"
+  },
+  "devDependencies": {
+    "@biomejs/biome": "@@biomeVersion@@",
+    "@types/node": "@@typesNodeVersion@@",
+    "typescript": "@@typescriptVersion@@",
+    "vitest": "@@vitestVersion@@"
+  }
+}
