@@ -34,6 +34,8 @@ export interface ResourceRequest {
   readonly skipModel?: boolean;
   readonly skipMigration?: boolean;
   readonly skipTemplates?: boolean;
+  /** The model exists already (made for another resource): no model, migration or model test. */
+  readonly reuseModel?: boolean;
   /** The command line, for the files' headers. */
   readonly command: string;
   /** The migration's file name (`20240501123000_create_widgets.ts`), or the time to name it by. */
@@ -90,7 +92,8 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
   const add = (group: FileGroup, template: string) =>
     files.push({ template, path: place(template), group });
 
-  if (!request.skipModel) {
+  const ownModel = !request.skipModel && !request.reuseModel;
+  if (ownModel) {
     add("model", "shared/src/models/__model__.ts.eta");
     if (!request.skipMigration) add("migration", "shared/migrations/__migration__.ts.eta");
   }
@@ -99,11 +102,10 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
     for (const view of ["index", "show", "new", "edit", "_form"]) {
       add("templates", `web/src/templates/__folder__/${view}.tsx.eta`);
     }
-    add("templates", "web/src/templates/__folder__/paths.ts.eta");
     add("locales", "web/src/locales/__actions__.en-US.json.eta");
   }
   add("tests", "shared/src/actions/__actions__.test.ts.eta");
-  if (!request.skipModel) add("tests", "shared/src/models/__model__.test.ts.eta");
+  if (ownModel) add("tests", "shared/src/models/__model__.test.ts.eta");
 
   const actionsPath = files.find((f) => f.group === "actions")!.path;
   const edits: AppEdit[] = [

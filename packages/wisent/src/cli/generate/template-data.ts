@@ -74,6 +74,8 @@ export interface TemplateData {
     /** The full collection path: `/widgets/{widget_id}/images`. */
     readonly collectionPath: string;
     readonly memberPath: string;
+    /** The member path in Hono's syntax, for the typed context: `/widgets/:widget_id`. */
+    readonly honoMemberPath: string;
   };
   readonly routes: {
     readonly list: string;
@@ -103,6 +105,10 @@ export interface TemplateData {
   readonly operations: readonly string[];
   readonly operationRoutes: Readonly<Record<string, string>>;
   readonly imports: Readonly<Record<string, string>>;
+  /** The model imports of the actions file (own model and parent's), sorted by path as Biome does. */
+  readonly actionsModelImports: readonly string[];
+  /** The model type imports of a view (own model and parent's), sorted by path. */
+  readonly viewModelImports: readonly string[];
 }
 
 const HTML_TYPES: Record<string, string> = {
@@ -211,6 +217,17 @@ export function templateData(options: TemplateDataOptions): TemplateData {
   const operations = api ? WEB_OPERATIONS.slice(0, 5) : [...WEB_OPERATIONS];
   const fields = [...(parent ? [parent.foreignKey] : []), ...attributes.map((a) => a.name)];
 
+  const sortedImports = (entries: [string, string][], typeOnly: boolean) =>
+    entries
+      .sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, from]) => `import ${typeOnly ? "type " : ""}{ ${name} } from "${from}";`);
+  const modelsFrom = (file: string): [string, string][] => [
+    [names.model, importPath(file, paths.model)],
+    ...(parent && paths.parentModel
+      ? [[parent.model, importPath(file, paths.parentModel)] as [string, string]]
+      : []),
+  ];
+
   return {
     command,
     api,
@@ -236,6 +253,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
       mountPath,
       collectionPath,
       memberPath,
+      honoMemberPath: memberPath.replace(/\{(\w+)\}/g, ":$1"),
     },
     routes,
     params: {
@@ -272,7 +290,9 @@ export function templateData(options: TemplateDataOptions): TemplateData {
       ),
       templatesToModel: importPath(view, paths.model),
       templatesToParentModel: paths.parentModel ? importPath(view, paths.parentModel) : "",
-      templatesToApp: importPath(view, paths.app),
+      templatesToPaths: importPath(view, "src/templates/paths.ts"),
     },
+    actionsModelImports: sortedImports(modelsFrom(paths.actions), false),
+    viewModelImports: sortedImports(modelsFrom(view), true),
   };
 }

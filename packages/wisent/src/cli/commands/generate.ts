@@ -1,0 +1,104 @@
+import { type CommandHelp, formatHelp, guard, parseCommandArgs } from "../args.js";
+import { TYPE_NAMES } from "../generate/attribute-types.js";
+import { type GenerateResult, generateResource } from "../generate/generate-resource.js";
+import type { CliIO } from "../io.js";
+import { Output } from "../output.js";
+
+export const help: CommandHelp = {
+  usage: "wisent generate resource <name> [attr[:type]]... [options]   (alias: wisent g r)",
+  summary:
+    "Generates a resource into the app in this folder: model, migration, handlers (List, Show, New,\nCreate, Edit, Update, Destroy), templates, locale messages and test stubs, and declares it in\nsrc/app.ts. An API app gets the five required operations only, no templates or locale file.",
+  options: [
+    ["--parent <resource>", "nest under a resource: /widgets/{widget_id}/images, a widget_id key"],
+    ["-s, --skip-migration", "no migration"],
+    ["--skip-model", "no model or migration; the handlers answer their name (Widget#List)"],
+    ["--skip-templates", "no templates or locale file; the handlers answer JSON and XML"],
+    ["-d, --dry-run", "print the names and the files; write nothing"],
+    ["-f, --force", "overwrite files that exist"],
+  ],
+  examples: [
+    ["wisent g r widget title description:nulls.Text", "the spec's widget"],
+    ["wisent g r user_profile display_name age:int active:bool", "a multi-word resource"],
+    ["wisent g r admin/widget", "under /admin/widgets"],
+    ["wisent g r image caption --parent widget", "nested under /widgets/{widget_id}"],
+    ["wisent g r widget title --dry-run", "see what would be written"],
+  ],
+  notes: `Attribute types (default string): ${TYPE_NAMES.join(", ")}.\nstring, text, int and time are required; nulls.*, bool, float, uuid and json are not.`,
+};
+
+/** `wisent generate resource <name> [attr[:type]]...` (`wisent g r`). */
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  return guard(io, help, async () => {
+    const { values, positionals } = parseCommandArgs(
+      argv,
+      {
+        parent: { type: "string" },
+        "skip-migration": { type: "boolean", short: "s" },
+        "skip-model": { type: "boolean" },
+        "skip-templates": { type: "boolean" },
+        "dry-run": { type: "boolean", short: "d" },
+        force: { type: "boolean", short: "f" },
+      },
+      Number.POSITIVE_INFINITY,
+    );
+    if (values.help) {
+      io.stdout.write(formatHelp(help));
+      return 0;
+    }
+    const [name = "", ...attributes] = positionals;
+    const dryRun = values["dry-run"] === true;
+    const started = performance.now();
+    const result = generateResource(io.cwd, {
+      name,
+      attributes,
+      parent: values.parent as string | undefined,
+      skipModel: values["skip-model"] === true,
+      skipMigration: values["skip-migration"] === true,
+      skipTemplates: values["skip-templates"] === true,
+      force: values.force === true,
+      dryRun,
+    });
+    const out = new Output(io);
+    if (dryRun) printNames(out, result);
+    for (const path of result.reused) out.action("exists", `${path} (reused)`);
+    for (const action of result.actions) out.action(action.verb, action.path);
+    if (dryRun) {
+      out.hint("dry run: nothing was written");
+      return 0;
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(2);
+    out.hint(`generated ${result.plan.data.resource.className} in ${seconds} s`);
+    if (result.plan.files.some((f) => f.group === "migration")) out.hint("next: wisent migrate");
+    return 0;
+  });
+}
+
+/** The derived names, printed by --dry-run before the file plan. */
+function printNames(out: Output, result: GenerateResult): void {
+  const { data } = result.plan;
+  const rows: [string, string][] = [
+    ["model", `${data.model.name} (table ${data.model.table})`],
+    ["resource", `${data.resource.className} at ${data.resource.collectionPath}`],
+    ["param", data.resource.paramKey],
+    ["routes", Object.values(data.routes).join(", ")],
+    ["declared as", `${data.resource.appVar} in src/app.ts`],
+  ];
+  if (!data.api) {
+    rows.push([
+      "messages",
+      ["created", "updated", "destroyed"]
+        .map((e) => `${data.model.i18nKey}.${e}.success`)
+        .join(", "),
+    ]);
+  }
+  for (const attr of data.attrs) {
+    rows.push([
+      `  ${attr.name}`,
+      `${attr.typeName}: ${attr.type.tsType}, ${attr.type.required ? "required" : "optional"}, ${attr.input} input`,
+    ]);
+  }
+  const width = Math.max(...rows.map(([left]) => left.length));
+  out.heading(`Resource ${result.plan.request.names.input}`);
+  for (const [left, right] of rows) out.line(`  ${left.padEnd(width)}  ${right}`);
+  out.line();
+}

@@ -1,0 +1,178 @@
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { readAppProject } from "./app-project.js";
+import { removeAppLines } from "./app-registration.js";
+import { parseAttributes } from "./attributes.js";
+import { existingMigration, type FileAction, resourceNames } from "./generate-resource.js";
+import { contentHash, readRecords, writeRecords } from "./generated-record.js";
+import { type FileGroup, type ResourcePlan, resourcePlan } from "./resource-plan.js";
+import { appVariable } from "./template-data.js";
+import { UsageError } from "./usage-error.js";
+
+/** What `wisent destroy resource` was asked. */
+export interface DestroyOptions {
+  readonly name: string;
+  /** Remove without asking. */
+  readonly yes?: boolean;
+  /** List what would be removed; change nothing. */
+  readonly dryRun?: boolean;
+  /** Asks one question (`Remove src/models/widget.ts? (y/N) `); resolves true for yes. */
+  readonly confirm?: (question: string) => Promise<boolean>;
+}
+
+/** A file destroy would remove, and why a person may want to keep it. */
+export interface DestroyCandidate {
+  readonly path: string;
+  readonly group: FileGroup;
+  /** Changed since generate wrote it (or never recorded): named in the prompt. */
+  readonly edited: boolean;
+}
+
+/** What destroy did (or would do). */
+export interface DestroyResult {
+  readonly plan: ResourcePlan;
+  readonly candidates: readonly DestroyCandidate[];
+  readonly actions: readonly FileAction[];
+  /** Files kept because another resource uses them. */
+  readonly shared: readonly string[];
+}
+
+/** Buffalo's order: templates, actions, locales, model, migrations, then the tests. */
+const ORDER: readonly FileGroup[] = [
+  "templates",
+  "actions",
+  "locales",
+  "model",
+  "migration",
+  "tests",
+];
+
+/** The prompt for one file: `Remove src/models/widget.ts? (y/N) `, naming an edit since generation. */
+export function removePrompt(candidate: DestroyCandidate): string {
+  const note = candidate.edited ? " (edited since it was generated)" : "";
+  return `Remove ${candidate.path}${note}? (y/N) `;
+}
+
+/** Removes now-empty folders from `dir` up to (not including) `stop`. */
+function pruneEmptyFolders(appDir: string, dir: string, stop: string): void {
+  let current = dir;
+  while (current !== stop && current.startsWith(stop)) {
+    const full = join(appDir, current);
+    if (!existsSync(full) || readdirSync(full).length > 0) return;
+    rmdirSync(full);
+    current = dirname(current);
+  }
+}
+
+/**
+ * Removes what `generate resource` made for `name`, driven by the same manifest: each file is
+ * confirmed (unless `yes`), files another resource shares stay, the src/app.ts lines go when the
+ * handlers go, and the record is updated. A resource with nested resources is refused (destroy
+ * those first), as is one the app does not have.
+ */
+export async function destroyResource(
+  appDir: string,
+  options: DestroyOptions,
+): Promise<DestroyResult> {
+  if (options.name === undefined || options.name.trim() === "") {
+    throw new UsageError("missing the resource name (e.g. wisent d r widget)");
+  }
+  const app = readAppProject(appDir);
+  const resource = resourceNames(options.name);
+  const records = readRecords(appDir);
+  const key = resource.fileBase;
+  const record = records[key];
+  const parent = record?.parent ? resourceNames(record.parent) : undefined;
+
+  const variable = appVariable(resource, parent);
+  const nested = new RegExp(`export\\s+const\\s+(\\w+)\\s*=\\s*${variable}\\.resource\\(`).exec(
+    app.appSource,
+  );
+  if (nested) {
+    throw new UsageError(
+      `${resource.urlPath} has a nested resource (${nested[1]} in src/app.ts): destroy it first`,
+    );
+  }
+
+  const plan = resourcePlan({
+    names: resource,
+    attributes: record ? parseAttributes(record.attributes) : [],
+    parent,
+    api: app.api,
+    skipModel: record?.skipModel,
+    skipMigration: record?.skipMigration,
+    skipTemplates: record?.skipTemplates,
+    reuseModel: (record?.uses?.length ?? 0) > 0,
+    command: "",
+    migration:
+      record?.migration || existingMigration(appDir, resource.table) || "00000000000000_none.ts",
+  });
+
+  const shared: string[] = [];
+  const candidates: DestroyCandidate[] = [];
+  for (const group of ORDER) {
+    for (const file of plan.files.filter((f) => f.group === group)) {
+      const full = join(appDir, file.path);
+      if (!existsSync(full)) continue;
+      const others = Object.entries(records).filter(
+        ([other, r]) => other !== key && (file.path in r.files || r.uses?.includes(file.path)),
+      );
+      if (others.length > 0) {
+        shared.push(file.path);
+        continue;
+      }
+      const hash = record?.files[file.path];
+      candidates.push({
+        path: file.path,
+        group,
+        edited: hash === undefined || hash !== contentHash(readFileSync(full)),
+      });
+    }
+  }
+  const appFile = join(appDir, "src/app.ts");
+  const unregistered = removeAppLines(app.appSource, plan.edits);
+  if (candidates.length === 0 && !unregistered.changed && !record) {
+    throw new UsageError(
+      `nothing to destroy: the app has no ${resource.urlPath} resource (no files, no ${resource.resourceClass} in src/app.ts)`,
+    );
+  }
+
+  const actions: FileAction[] = [];
+  if (options.dryRun) {
+    for (const c of candidates) actions.push({ verb: "remove", path: c.path });
+    if (unregistered.changed) actions.push({ verb: "update", path: "src/app.ts" });
+    return { plan, candidates, actions, shared };
+  }
+
+  const removed = new Set<string>();
+  for (const candidate of candidates) {
+    const yes = options.yes || (await options.confirm?.(removePrompt(candidate))) === true;
+    if (!yes) {
+      actions.push({ verb: "skip", path: candidate.path });
+      continue;
+    }
+    rmSync(join(appDir, candidate.path));
+    removed.add(candidate.path);
+    actions.push({ verb: "remove", path: candidate.path });
+    pruneEmptyFolders(appDir, dirname(candidate.path), "src");
+  }
+  // The app keeps compiling: its declaration goes with the handlers, and stays if they stay.
+  const actionsFile = plan.files.find((f) => f.group === "actions")!.path;
+  const handlersGone = removed.has(actionsFile) || !existsSync(join(appDir, actionsFile));
+  if (handlersGone && unregistered.changed) {
+    writeFileSync(appFile, unregistered.source);
+    actions.push({ verb: "update", path: "src/app.ts" });
+  }
+  if (record) {
+    const kept = Object.fromEntries(
+      Object.entries(record.files).filter(
+        ([path]) => !removed.has(path) && existsSync(join(appDir, path)),
+      ),
+    );
+    const rest = { ...records };
+    if (Object.keys(kept).length === 0 && handlersGone) delete rest[key];
+    else rest[key] = { ...record, files: kept };
+    writeRecords(appDir, rest);
+  }
+  return { plan, candidates, actions, shared };
+}

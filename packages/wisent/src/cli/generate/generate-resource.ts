@@ -1,0 +1,226 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { type Names, names } from "../../naming/index.js";
+import type { ActionVerb } from "../output.js";
+import { declaresResource, declaresVariable, readAppProject } from "./app-project.js";
+import { insertAppLines } from "./app-registration.js";
+import { parseAttributes } from "./attributes.js";
+import { formatWithAppBiome } from "./format-files.js";
+import {
+  contentHash,
+  type GeneratedRecords,
+  type ResourceRecord,
+  readRecords,
+  writeRecords,
+} from "./generated-record.js";
+import { renderPlan } from "./render.js";
+import { type ResourcePlan, resourcePlan } from "./resource-plan.js";
+import { appVariable } from "./template-data.js";
+import { UsageError } from "./usage-error.js";
+
+/** What `wisent generate resource` was asked. */
+export interface GenerateOptions {
+  readonly name: string;
+  readonly attributes: readonly string[];
+  readonly parent?: string | undefined;
+  readonly skipModel?: boolean;
+  readonly skipMigration?: boolean;
+  readonly skipTemplates?: boolean;
+  /** Overwrite files that exist (and regenerate a resource that is declared already). */
+  readonly force?: boolean;
+  /** Plan only: nothing is written. */
+  readonly dryRun?: boolean;
+  /** Names the migration (default: now). */
+  readonly now?: Date;
+  /** Run the app's Biome over the written files (default true). */
+  readonly format?: boolean;
+  /** The Biome binary to format with (default the app's `node_modules/.bin/biome`). */
+  readonly biome?: string;
+}
+
+/** One line of the report: `create src/models/widget.ts`. */
+export interface FileAction {
+  readonly verb: ActionVerb;
+  readonly path: string;
+}
+
+/** What generate did (or, in a dry run, would do). */
+export interface GenerateResult {
+  readonly plan: ResourcePlan;
+  readonly actions: readonly FileAction[];
+  /** Model files reused from another resource (not written). */
+  readonly reused: readonly string[];
+}
+
+/** `names()` with its error as a usage error. */
+export function resourceNames(name: string, what = "resource name"): Names {
+  try {
+    return names(name);
+  } catch (error) {
+    const message = (error as Error).message;
+    throw new UsageError(what === "resource name" ? message : `${what}: ${message}`);
+  }
+}
+
+/** The command line that made a resource, for the files' headers. */
+export function commandLine(options: GenerateOptions): string {
+  const flags = [
+    options.parent ? `--parent ${options.parent}` : "",
+    options.skipModel ? "--skip-model" : "",
+    options.skipMigration ? "--skip-migration" : "",
+    options.skipTemplates ? "--skip-templates" : "",
+  ];
+  return ["wisent generate resource", options.name, ...options.attributes, ...flags]
+    .filter((part) => part !== "")
+    .join(" ");
+}
+
+/** The migration that creates `table` already, if any (`migrations/*_create_widgets.ts`). */
+export function existingMigration(appDir: string, table: string): string | undefined {
+  const folder = join(appDir, "migrations");
+  if (!existsSync(folder)) return undefined;
+  const pattern = new RegExp(`^\\d{14}_create_${table}\\.ts$`);
+  return readdirSync(folder).find((file) => pattern.test(file));
+}
+
+/** The record (other than `except`) that wrote `path`. */
+function ownerOf(records: GeneratedRecords, path: string, except: string): string | undefined {
+  return Object.keys(records).find((key) => key !== except && path in records[key]!.files);
+}
+
+function checkParent(appSource: string, appDir: string, child: Names, parent: Names): void {
+  if (parent.fileBase === child.fileBase) {
+    throw new UsageError(`--parent ${parent.input}: a resource cannot be nested in itself`);
+  }
+  const variable = appVariable(parent);
+  if (
+    !declaresVariable(appSource, variable) ||
+    !declaresResource(appSource, parent.resourceClass)
+  ) {
+    throw new UsageError(
+      `--parent ${parent.input}: src/app.ts declares no ${parent.resourceClass} as "export const ${variable}": generate the parent first`,
+    );
+  }
+  if (!new RegExp(`export\\s+const\\s+${variable}\\s*=\\s*app\\.resource\\(`).test(appSource)) {
+    throw new UsageError(
+      `--parent ${parent.input}: ${variable} is itself nested; nest under a top-level resource`,
+    );
+  }
+  if (!existsSync(join(appDir, `src/models/${parent.modelFileBase}.ts`))) {
+    throw new UsageError(
+      `--parent ${parent.input}: src/models/${parent.modelFileBase}.ts is missing (the handlers load the parent through its model)`,
+    );
+  }
+}
+
+/**
+ * Generates a resource into the app in `appDir`: checks everything first (a bad name, attribute
+ * or parent, a collision, a file that would be overwritten without `force`: a {@link UsageError},
+ * nothing written), then writes the plan's files, inserts its lines into src/app.ts and records
+ * what it wrote (with content hashes) for `destroy`.
+ *
+ * @example
+ * generateResource("/path/to/shop", { name: "widget", attributes: ["title", "description:nulls.Text"] });
+ */
+export function generateResource(appDir: string, options: GenerateOptions): GenerateResult {
+  const app = readAppProject(appDir);
+  if (options.name === undefined || options.name.trim() === "") {
+    throw new UsageError("missing the resource name (e.g. wisent g r widget title)");
+  }
+  const resource = resourceNames(options.name);
+  const parent = options.parent
+    ? resourceNames(options.parent, `--parent ${options.parent}`)
+    : undefined;
+  if (parent) checkParent(app.appSource, appDir, resource, parent);
+  let attributes = parseAttributes(options.attributes, parent ? [parent.paramKey] : []);
+
+  const records = readRecords(appDir);
+  const key = resource.fileBase;
+  if (!options.force && (records[key] || declaresResource(app.appSource, resource.resourceClass))) {
+    throw new UsageError(
+      `resource ${resource.urlPath} exists already (${resource.resourceClass} in src/app.ts): run "wisent destroy resource ${options.name}" first, or add --force to overwrite it`,
+    );
+  }
+
+  // A model made for another resource (widget for admin/widget) is reused, with its fields.
+  const modelPath = `src/models/${resource.modelFileBase}.ts`;
+  const modelOwner = options.skipModel ? undefined : ownerOf(records, modelPath, key);
+  if (modelOwner && attributes.length > 0 && !options.force) {
+    throw new UsageError(
+      `model ${resource.model} exists already (${modelPath}, made for ${records[modelOwner]!.name}): give no attributes to reuse it, or add --skip-model`,
+    );
+  }
+  const reuseModel = modelOwner !== undefined && !options.force;
+  if (reuseModel) attributes = parseAttributes(records[modelOwner]!.attributes);
+
+  const command = commandLine(options);
+  const earlier = existingMigration(appDir, resource.table);
+  const plan = resourcePlan({
+    names: resource,
+    attributes,
+    parent,
+    api: app.api,
+    skipModel: options.skipModel,
+    skipMigration: options.skipMigration,
+    skipTemplates: options.skipTemplates,
+    reuseModel,
+    command,
+    migration: (options.force || reuseModel) && earlier ? earlier : (options.now ?? new Date()),
+  });
+  if (!options.force && !reuseModel && !options.skipModel && !options.skipMigration && earlier) {
+    throw new UsageError(
+      `migrations/${earlier} creates the ${resource.table} table already: add --force to regenerate, or --skip-migration`,
+    );
+  }
+
+  const rendered = renderPlan(plan);
+  const actions: FileAction[] = [];
+  const conflicts: string[] = [];
+  for (const [path, contents] of rendered) {
+    const target = join(appDir, path);
+    if (!existsSync(target)) actions.push({ verb: "create", path });
+    else if (readFileSync(target, "utf8") === contents) actions.push({ verb: "identical", path });
+    else if (options.force) actions.push({ verb: "force", path });
+    else conflicts.push(path);
+  }
+  if (conflicts.length > 0) {
+    throw new UsageError(
+      `${conflicts.join(", ")} exist${conflicts.length === 1 ? "s" : ""} already: add --force to overwrite`,
+    );
+  }
+  const registered = insertAppLines(app.appSource, plan.edits);
+  if (registered.changed) actions.push({ verb: "update", path: "src/app.ts" });
+  const reused = reuseModel ? [modelPath] : [];
+  if (options.dryRun) return { plan, actions, reused };
+
+  for (const [path, contents] of rendered) {
+    const target = join(appDir, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, contents);
+  }
+  if (registered.changed) writeFileSync(join(appDir, "src/app.ts"), registered.source);
+  if (options.format !== false) {
+    formatWithAppBiome(
+      appDir,
+      [...rendered.keys(), ...(registered.changed ? ["src/app.ts"] : [])],
+      options.biome,
+    );
+  }
+
+  const files: Record<string, string> = {};
+  for (const path of rendered.keys()) files[path] = contentHash(readFileSync(join(appDir, path)));
+  const record: ResourceRecord = {
+    name: options.name,
+    attributes: reuseModel ? [] : [...options.attributes],
+    parent: options.parent,
+    skipModel: options.skipModel || undefined,
+    skipMigration: options.skipMigration || undefined,
+    skipTemplates: options.skipTemplates || undefined,
+    migration:
+      plan.files.find((f) => f.group === "migration")?.path.replace(/^migrations\//, "") ?? "",
+    files,
+    uses: reused.length > 0 ? reused : undefined,
+  };
+  writeRecords(appDir, { ...records, [key]: record });
+  return { plan, actions, reused };
+}

@@ -1,0 +1,75 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+/** Where the generator keeps what it made, relative to the app (commit it with the app). */
+export const RECORD_FILE = ".wisent/generated.json";
+
+/** What `generate resource` made for one resource, so `destroy` can undo exactly that. */
+export interface ResourceRecord {
+  /** The resource name as given: `admin/widget`. */
+  readonly name: string;
+  /** The attribute arguments: `["title", "description:nulls.Text"]`. */
+  readonly attributes: readonly string[];
+  readonly parent?: string | undefined;
+  readonly skipModel?: boolean | undefined;
+  readonly skipMigration?: boolean | undefined;
+  readonly skipTemplates?: boolean | undefined;
+  /** The migration's file name. */
+  readonly migration: string;
+  /** Each file written, with the SHA-256 of what was written (to spot later edits). */
+  readonly files: Readonly<Record<string, string>>;
+  /** Files of another resource this one relies on (a model it reuses). */
+  readonly uses?: readonly string[] | undefined;
+}
+
+/** Every resource's record, keyed by its actions file base (`admin_widgets`). */
+export type GeneratedRecords = Record<string, ResourceRecord>;
+
+/** The SHA-256 of a file's contents, hex. */
+export function contentHash(contents: string | Buffer): string {
+  return createHash("sha256").update(contents).digest("hex");
+}
+
+/** Reads the records of an app (none when the file is missing). */
+export function readRecords(appDir: string): GeneratedRecords {
+  const file = join(appDir, RECORD_FILE);
+  if (!existsSync(file)) return {};
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as GeneratedRecords;
+  } catch (cause) {
+    throw new Error(
+      `${RECORD_FILE} is not valid JSON (${(cause as Error).message}): fix or delete it`,
+    );
+  }
+}
+
+/**
+ * Writes the records, sorted by key; with none left the file and its folder go away, so an app
+ * whose resources were all destroyed is a fresh app again.
+ */
+export function writeRecords(appDir: string, records: GeneratedRecords): void {
+  const file = join(appDir, RECORD_FILE);
+  const keys = Object.keys(records).sort();
+  if (keys.length === 0) {
+    rmSync(file, { force: true });
+    try {
+      rmdirSync(dirname(file));
+    } catch {
+      // not empty (something else lives there) or already gone
+    }
+    return;
+  }
+  const sorted: GeneratedRecords = {};
+  for (const key of keys) sorted[key] = records[key]!;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${stringify(sorted)}\n`);
+}
+
+/** JSON with two-space indents and lists of plain values on one line, as Biome formats it. */
+function stringify(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    /\[\n\s+([^[\]{}]*?)\n\s*\]/g,
+    (_match, items: string) => `[${items.split(/,\n\s+/).join(", ")}]`,
+  );
+}
