@@ -66,8 +66,9 @@ function describeParseError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const unknown = /Unknown option '([^']+)'/.exec(message);
   if (unknown) return `unknown option ${unknown[1]}`;
-  const missing = /Option '([^']+)' argument missing/.exec(message);
-  if (missing) return `option ${missing[1]?.replace(/^-\w, /, "")} needs a value`;
+  const missing =
+    /Option '(?:-\w, )?(-[\w-]+)(?: <value>)?' argument (?:missing|is ambiguous)/.exec(message);
+  if (missing) return `option ${missing[1]} needs a value`;
   const noValue = /Option '([^']+)' does not take an argument/.exec(message);
   if (noValue) return `option ${noValue[1]?.replace(/^-\w, /, "")} does not take a value`;
   return message.split(/\.\s/)[0] ?? message;

@@ -26,7 +26,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
     const app = await loadApp(io);
     const routes = app.routes();
-    io.stdout.write(values.json ? `${formatRouteJson(routes)}\n` : formatRouteTable(routes));
+    const text = values.json ? formatRouteJson(routes) : formatRouteTable(routes);
+    io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
     return 0;
   });
 }

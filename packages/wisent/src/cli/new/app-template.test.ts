@@ -1,0 +1,155 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { planApp } from "./app-template.js";
+import { outputPath, renderTemplate } from "./render-template.js";
+import { APP_TOOL_VERSIONS, appDependencies, WISENT_PACKAGE_ROOT } from "./versions.js";
+
+const VARS = {
+  name: "shop",
+  packageName: "shop",
+  title: "Shop",
+  appKind: "web app",
+  templatesNote: "",
+  layoutRows: "",
+  databaseUrl: "sqlite:db/development.sqlite",
+  wisentDependency: "^0.1.0",
+  honoDependency: "^4",
+  zodDependency: "^4",
+  typescriptVersion: "~5",
+  vitestVersion: "^4",
+  biomeVersion: "2",
+  typesNodeVersion: "^20",
+};
+
+describe("renderTemplate", () => {
+  it("fills @@placeholders@@ and leaves JSX, i18next and template literals alone", () => {
+    const text = 'const x = `${a}`; <p>{t("hi", { n })}</p> "{{name}}" @@name@@';
+    expect(renderTemplate(text, { name: "shop" })).toBe(
+      'const x = `${a}`; <p>{t("hi", { n })}</p> "{{name}}" shop',
+    );
+  });
+
+  it("names the template and the key of a placeholder without a value", () => {
+    expect(() => renderTemplate("@@nope@@", {}, "web/src/app.ts.tpl")).toThrow(
+      "web/src/app.ts.tpl: no value for placeholder @@nope@@",
+    );
+  });
+});
+
+describe("outputPath", () => {
+  it.each([
+    ["dot-gitignore.tpl", ".gitignore"],
+    ["dot-env.example.tpl", ".env.example"],
+    ["migrations/dot-gitkeep.tpl", "migrations/.gitkeep"],
+    ["src/templates/layout.tsx.tpl", "src/templates/layout.tsx"],
+  ])("%s -> %s", (template, path) => {
+    expect(outputPath(template)).toBe(path);
+  });
+});
+
+describe("planApp", () => {
+  const web = planApp("web", VARS);
+  const api = planApp("api", { ...VARS, appKind: "JSON API" });
+
+  it("has the contract's files for a web app", () => {
+    expect(web.map((f) => f.path)).toEqual([
+      ".env.example",
+      ".gitignore",
+      "README.md",
+      "biome.json",
+      "db/.gitkeep",
+      "migrations/.gitkeep",
+      "package.json",
+      "public/assets/application.css",
+      "public/assets/application.js",
+      "src/actions/home.test.ts",
+      "src/actions/home.ts",
+      "src/app.ts",
+      "src/db.ts",
+      "src/locales/en-US.json",
+      "src/server.ts",
+      "src/templates/home/index.tsx",
+      "src/templates/layout.tsx",
+      "src/templates/paths.ts",
+      "tsconfig.json",
+      "vitest.config.ts",
+    ]);
+  });
+
+  it("has no templates, locales or public assets for an API, and its own app.ts", () => {
+    const paths = api.map((f) => f.path);
+    expect(paths.filter((p) => /templates|locales|public/.test(p))).toEqual([]);
+    const app = api.find((f) => f.path === "src/app.ts")?.contents ?? "";
+    expect(app).toContain('new App({ name: "shop", api: true })');
+    expect(app).not.toMatch(/csrf\(|session\(|i18n\(|layout\(|serveFiles\(/);
+  });
+
+  it("leaves no placeholder behind and writes valid JSON", () => {
+    for (const file of [...web, ...api]) {
+      expect(file.contents, file.path).not.toMatch(/@@\w+@@/);
+      if (file.path.endsWith(".json"))
+        expect(() => JSON.parse(file.contents), file.path).not.toThrow();
+    }
+  });
+
+  it("declares the middleware in the spec's order, the markers, and the static catch-all last", () => {
+    const app = web.find((f) => f.path === "src/app.ts")?.contents ?? "";
+    const order = [
+      "securityHeaders(",
+      "forceSSL()",
+      "paramLogger()",
+      "session()",
+      "flashMessages()",
+      "csrf()",
+      "transaction(db)",
+      "i18n(",
+      "layout(Layout)",
+      'app.get("/", HomeHandler)',
+      "// wisent:resources",
+      'app.serveFiles("/", "public")',
+    ].map((s) => app.indexOf(s));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(app.trimEnd().endsWith('app.serveFiles("/", "public");')).toBe(true);
+    expect(app).toContain("// wisent:imports");
+  });
+
+  it("keeps pages free of inline scripts and styles (strict CSP)", () => {
+    for (const file of web.filter((f) => f.path.endsWith(".tsx"))) {
+      expect(file.contents, file.path).not.toMatch(/\sstyle=|<style|dangerouslySetInnerHTML/);
+      expect(file.contents, file.path).not.toMatch(/<script(?![^>]*\ssrc=)/);
+    }
+  });
+});
+
+describe("versions", () => {
+  it("gives new apps the dev tools the repository itself uses", () => {
+    const root = JSON.parse(
+      readFileSync(new URL("../../../../../package.json", import.meta.url), "utf8"),
+    ) as {
+      devDependencies: Record<string, string>;
+    };
+    expect(APP_TOOL_VERSIONS).toEqual({
+      typescript: root.devDependencies.typescript,
+      vitest: root.devDependencies.vitest,
+      biome: root.devDependencies["@biomejs/biome"],
+      typesNode: root.devDependencies["@types/node"],
+    });
+  });
+
+  it("links this checkout with --dev and uses the published ranges otherwise", () => {
+    const pkg = JSON.parse(readFileSync(`${WISENT_PACKAGE_ROOT}package.json`, "utf8")) as {
+      version: string;
+      dependencies: Record<string, string>;
+    };
+    expect(appDependencies(false)).toEqual({
+      wisent: `^${pkg.version}`,
+      hono: pkg.dependencies.hono,
+      zod: pkg.dependencies.zod,
+    });
+    const dev = appDependencies(true);
+    expect(dev.wisent).toBe(`file:${WISENT_PACKAGE_ROOT.replace(/\/$/, "")}`);
+    expect(dev.hono).toMatch(/^file:.*node_modules\/hono$/);
+    expect(dev.zod).toMatch(/^file:.*node_modules\/zod$/);
+  });
+});
