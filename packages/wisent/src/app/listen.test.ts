@@ -115,6 +115,32 @@ describe("app.listen", () => {
     agent.destroy();
   }, 10_000);
 
+  it("answers a request already written on an idle keep-alive connection when close() starts", async () => {
+    const app = new App({ name: "t" });
+    app.get("/hello", (c) => c.text("hello"));
+    const server = await app.listen({ port: 0, handleSignals: false });
+    const socket = connect(server.port, "127.0.0.1");
+    let received = "";
+    socket.on("data", (chunk) => {
+      received += chunk.toString("latin1");
+    });
+    const ended = new Promise((resolveEnded) => socket.on("close", resolveEnded));
+    socket.on("error", () => {});
+    const request = "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n";
+    socket.write(request);
+    while (!received.includes("hello")) await new Promise((r) => setTimeout(r, 5));
+    // The connection is idle now. The next request is written, and in the same tick the server
+    // starts closing: http.Server#close() alone would reset it unread (ECONNRESET).
+    received = "";
+    socket.write(request);
+    const closed = server.close();
+    await ended;
+    expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(received.toLowerCase()).toContain("connection: close");
+    expect(received).toContain("hello");
+    await closed;
+  });
+
   it("refuses a port that is already taken with the listen error", async () => {
     const app = new App({ name: "t" });
     const first = await app.listen({ port: 0, handleSignals: false });

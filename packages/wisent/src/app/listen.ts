@@ -1,5 +1,5 @@
 import type { Server, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 
 /** Options of `app.listen()`. */
@@ -57,7 +57,8 @@ export function listen(
     // (Connection: close); otherwise a client that keeps it busy holds the drain until the
     // timeout, and its request in flight at that moment is cut off.
     const answering = new Set<ServerResponse>();
-    server.on("request", (_req, res: ServerResponse) => {
+    // Before @hono/node-server's listener, which may answer within the same tick.
+    server.prependListener("request", (_req, res: ServerResponse) => {
       if (closing) {
         res.setHeader("Connection", "close");
         return;
@@ -71,11 +72,20 @@ export function listen(
       closing ??= new Promise<void>((resolveClosed) => {
         const force = setTimeout(() => server.closeAllConnections(), drainTimeoutMs);
         force.unref();
-        server.close(() => {
+        // Stop accepting now, but close idle keep-alive connections only after a full turn of
+        // the event loop: http.Server#close() closes them at once, resetting any whose next
+        // request is already in the socket buffer but not yet read (the client sees ECONNRESET
+        // for a request it sent). Read first, those are answered, with Connection: close.
+        net.Server.prototype.close.call(server, () => {
           clearTimeout(force);
           resolveClosed();
         });
-        server.closeIdleConnections();
+        setImmediate(() =>
+          setImmediate(() => {
+            // Now http.Server#close(): closes idle connections, stops the timeout checks.
+            server.close(() => {});
+          }),
+        );
       }).then(onClosed);
       return closing;
     };
