@@ -1,0 +1,86 @@
+/**
+ * The handlers' work for the peer variants, shared by all of them: the same prepared
+ * better-sqlite3 statements (the SQL Wisent's model runs), the same zod schema, the same views.
+ */
+import BetterSqlite3 from "better-sqlite3";
+import { jsx as h } from "hono/jsx";
+import { paginationHeaders, uuidv7 } from "wisent";
+import { Widget } from "../apps/web/src/models/widget.mjs";
+import { Index, Show } from "../apps/web/src/templates/widgets.mjs";
+
+const file = process.env.DATABASE_FILE;
+if (!file) throw new Error("DATABASE_FILE is not set");
+const db = new BetterSqlite3(file, { timeout: 5000 });
+db.pragma("journal_mode = WAL");
+db.pragma("synchronous = NORMAL");
+
+const byId = db.prepare('select * from "widgets" where "id" = ?');
+const page = db.prepare('select * from "widgets" order by "id" limit ? offset ?');
+const count = db.prepare('select count(*) as "count" from "widgets"');
+const insert = db.prepare(
+  'insert into "widgets" ("title", "description", "id", "created_at", "updated_at") values (?, ?, ?, ?, ?)',
+);
+
+/** One widget or undefined. */
+export const findWidget = (id) => byId.get(id);
+
+/** A page of 20 (or per_page) plus its paginator, as Wisent's paginate computes it. */
+export function listWidgets(query) {
+  const n = Math.min(100, Math.max(1, Number.parseInt(query.per_page, 10) || 20));
+  const p = Math.max(1, Number.parseInt(query.page, 10) || 1);
+  const offset = (p - 1) * n;
+  const rows = page.all(n, offset);
+  const total = rows.length === n ? count.get().count : offset + rows.length;
+  const paginator = {
+    page: p,
+    per_page: n,
+    offset,
+    total_entries_size: total,
+    current_entries_size: rows.length,
+    total_pages: Math.ceil(total / n),
+  };
+  return { rows, paginator };
+}
+
+/** The Link/X-Pagination/X-Total-Count headers Wisent sends. */
+export const listHeaders = (paginator, url) => paginationHeaders(paginator, url);
+
+/** Validates with the app's zod schema and inserts; { errors } or { widget }. */
+export function createWidget(input) {
+  const result = Widget.validate(input);
+  if (!result.ok) return { errors: result.errors };
+  const now = new Date();
+  const stamp = now.toISOString();
+  const widget = {
+    ...result.data,
+    id: uuidv7(now.getTime()),
+    created_at: stamp,
+    updated_at: stamp,
+  };
+  insert.run(widget.title, widget.description, widget.id, stamp, stamp);
+  return { widget };
+}
+
+/** The app's layout without the session parts (no CSRF meta tag, no flash). */
+const layout = (children) =>
+  h(
+    "html",
+    { lang: "en-US" },
+    h(
+      "head",
+      null,
+      h("meta", { charset: "utf-8" }),
+      h("meta", { name: "viewport", content: "width=device-width, initial-scale=1" }),
+      h("title", null, "Shop"),
+      h("link", { rel: "stylesheet", href: "/application.css" }),
+      h("script", { src: "/application.js", defer: true }),
+    ),
+    h("body", null, h("main", { class: "container" }, children)),
+  );
+
+/** The index page (20 rows and the paginator) as an HTML string. */
+export const indexHtml = (rows, paginator, url) =>
+  layout(h(Index, { widgets: rows, paginator, url })).toString();
+
+/** The show page as an HTML string. */
+export const showHtml = (widget) => layout(h(Show, { widget })).toString();

@@ -1,0 +1,91 @@
+/**
+ * Profiles one variant under one workload: `node bench/load/profile.mjs <variant> <workload> [seconds]`
+ * (e.g. `wisent-api json-show 5`). Runs the server with `node --cpu-prof`, loads it with wrk, stops
+ * it, and prints where the time goes: self time by package/file and the top functions.
+ */
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { seedWidgets } from "./lib/seed.mjs";
+import { startServer } from "./lib/servers.mjs";
+import { runWrk, writeScript } from "./lib/wrk.mjs";
+import { SESSION_SECRET, VARIANTS, variantEnv, workloads } from "./throughput.mjs";
+
+const [variantName = "wisent-api", workloadName = "json-show", secondsArg = "5"] =
+  process.argv.slice(2);
+const variant = VARIANTS.find((v) => v.name === variantName);
+if (!variant) {
+  console.error(`unknown variant ${variantName}: ${VARIANTS.map((v) => v.name).join(", ")}`);
+  process.exit(2);
+}
+const dir = mkdtempSync(join(tmpdir(), "wisent-profile-"));
+const file = join(dir, "app.sqlite");
+const ids = await seedWidgets(`sqlite:${file}`);
+copyFileSync(file, join(dir, "seeded.sqlite"));
+const profiles = join(dir, "profiles");
+const server = await startServer(variant.script, {
+  port: 4390,
+  env: variantEnv(file),
+  nodeArgs: ["--cpu-prof", "--cpu-prof-dir", profiles],
+});
+let cookie = "";
+if (variant.name === "wisent-web") {
+  const res = await fetch(`${server.url}/widgets`, { headers: { Accept: "text/html" } });
+  await res.text();
+  cookie = (res.headers.getSetCookie()[0] ?? "").split(";")[0];
+}
+void SESSION_SECRET;
+const workload = workloads(ids, cookie).find((w) => w.name === workloadName);
+if (!workload) {
+  console.error(`unknown workload ${workloadName}`);
+  process.exit(2);
+}
+const result = await runWrk(server.url, writeScript(dir, workload.name, workload), {
+  seconds: Number(secondsArg),
+});
+await server.stop();
+console.log(
+  `${variant.label}, ${workload.label}: ${Math.round(result.rps)} req/s under the profiler\n`,
+);
+
+const profile = JSON.parse(readFileSync(join(profiles, readdirSync(profiles)[0]), "utf8"));
+const dt = new Map();
+const { samples, timeDeltas, nodes } = profile;
+const byId = new Map(nodes.map((n) => [n.id, n]));
+for (let i = 0; i < samples.length; i++)
+  dt.set(samples[i], (dt.get(samples[i]) ?? 0) + (timeDeltas[i] ?? 0));
+const total = [...dt.values()].reduce((a, b) => a + b, 0);
+
+const group = (url) => {
+  if (!url) return "(native/V8)";
+  const nm = url.lastIndexOf("node_modules/");
+  if (nm >= 0)
+    return url
+      .slice(nm + 13)
+      .split("/")
+      .slice(0, url.slice(nm + 13).startsWith("@") ? 2 : 1)
+      .join("/");
+  if (url.includes("/packages/wisent/"))
+    return `wisent/${url.split("/packages/wisent/dist/")[1] ?? url}`;
+  if (url.startsWith("node:")) return url;
+  return url.replace(/^file:\/\/.*\/bench\//, "bench/");
+};
+const byGroup = new Map();
+const byFn = new Map();
+for (const [id, t] of dt) {
+  const node = byId.get(id);
+  const { functionName, url, lineNumber } = node.callFrame;
+  const g = group(url);
+  const pkg = g.startsWith("wisent/") ? "wisent" : g.startsWith("node:") ? "node: internals" : g;
+  byGroup.set(pkg, (byGroup.get(pkg) ?? 0) + t);
+  const key = `${functionName || "(anonymous)"} ${g}${url ? `:${lineNumber + 1}` : ""}`;
+  byFn.set(key, (byFn.get(key) ?? 0) + t);
+}
+const pct = (t) => `${((t / total) * 100).toFixed(1)}%`;
+console.log("| self time | where |\n|---|---|");
+for (const [g, t] of [...byGroup].sort((a, b) => b[1] - a[1]).slice(0, 15))
+  console.log(`| ${pct(t)} | ${g} |`);
+console.log("\n| self time | function |\n|---|---|");
+for (const [f, t] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 30))
+  console.log(`| ${pct(t)} | ${f} |`);
+rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,245 @@
+/**
+ * Throughput of every variant on every workload over loopback: wrk on one core, the server on the
+ * other, each variant run in turn within each round (interleaved), medians and min-max, ratios
+ * computed round by round. See bench/README.md "## Load".
+ */
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { fmtMs, fmtRatio, fmtRps, pairRatio, spread } from "./lib/report.mjs";
+import { seedWidgets } from "./lib/seed.mjs";
+import { cpuSeconds, startServer } from "./lib/servers.mjs";
+import { runWrk, writeScript } from "./lib/wrk.mjs";
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+export const SESSION_SECRET = "load-bench-session-secret-".padEnd(64, "x");
+
+/** The six variants; `html: false` for the API app (it has no views). */
+export const VARIANTS = [
+  { name: "floor", label: "raw node:http (floor)", script: here("./peers/floor.mjs") },
+  {
+    name: "wisent-api",
+    label: "Wisent API app",
+    script: here("./apps/api/src/server.mjs"),
+    wisent: true,
+    html: false,
+  },
+  {
+    name: "wisent-web",
+    label: "Wisent web app",
+    script: here("./apps/web/src/server.mjs"),
+    wisent: true,
+  },
+  { name: "hono", label: "bare Hono", script: here("./peers/hono.mjs") },
+  { name: "fastify", label: "Fastify 5", script: here("./peers/fastify.mjs") },
+  { name: "express", label: "Express 5", script: here("./peers/express.mjs") },
+];
+
+const JSON_HEADERS = { Accept: "application/json" };
+const HTML_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+
+/** The five workloads; `cookie` is a returning browser's session cookie (HTML only). */
+export function workloads(ids, cookie) {
+  const showPaths = ids.slice(0, 1000).map((id) => `/widgets/${id}`);
+  const html = { Accept: HTML_ACCEPT, Cookie: cookie };
+  return [
+    {
+      name: "json-show",
+      label: "JSON show",
+      paths: showPaths,
+      headers: JSON_HEADERS,
+      expect: [200, "json"],
+    },
+    {
+      name: "json-list",
+      label: "JSON list (20)",
+      paths: ["/widgets"],
+      headers: JSON_HEADERS,
+      expect: [200, "json"],
+    },
+    {
+      name: "json-create",
+      label: "JSON create",
+      method: "POST",
+      paths: ["/widgets"],
+      headers: { ...JSON_HEADERS, "Content-Type": "application/json" },
+      body: JSON.stringify({ title: "Load widget", description: "Made under load." }),
+      expect: [201, "json"],
+    },
+    {
+      name: "html-index",
+      label: "HTML index (20)",
+      paths: ["/widgets"],
+      headers: html,
+      html: true,
+      expect: [200, "html"],
+    },
+    {
+      name: "html-show",
+      label: "HTML show",
+      paths: showPaths,
+      headers: html,
+      html: true,
+      expect: [200, "html"],
+    },
+  ];
+}
+
+/** Environment of a variant's server against its own copy of the database file. */
+export function variantEnv(file) {
+  return {
+    DATABASE_FILE: file,
+    DATABASE_URL: `sqlite:${file}`,
+    GO_ENV: "development",
+    SESSION_SECRET,
+  };
+}
+
+async function preflight(server, variant, workload) {
+  const res = await fetch(server.url + workload.paths[0], {
+    method: workload.method ?? "GET",
+    headers: workload.headers,
+    body: workload.body,
+  });
+  const text = await res.text();
+  const [status, kind] = workload.expect;
+  const type = res.headers.get("content-type") ?? "";
+  if (res.status !== status || !type.includes(kind)) {
+    throw new Error(
+      `${variant.name} ${workload.name}: expected ${status} ${kind}, got ${res.status} ${type}: ${text.slice(0, 300)}`,
+    );
+  }
+}
+
+/**
+ * Runs the throughput phase; returns { rows (Markdown), results, goals }.
+ * Options: rounds (>= 3), seconds per run, warmup seconds, connections, rows to seed.
+ */
+export async function throughput({
+  rounds = 3,
+  seconds = 3,
+  warmup = 2,
+  connections = 50,
+  rows = 10_000,
+} = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "wisent-load-"));
+  const servers = new Map();
+  try {
+    const base = join(dir, "base.sqlite");
+    const ids = await seedWidgets(`sqlite:${base}`, rows);
+    for (const suffix of ["-wal", "-shm"]) if (existsSync(base + suffix)) rmSync(base + suffix);
+    let port = 4310;
+    for (const variant of VARIANTS) {
+      const file = join(dir, `${variant.name}.sqlite`);
+      copyFileSync(base, file);
+      servers.set(
+        variant.name,
+        await startServer(variant.script, { port: port++, env: variantEnv(file) }),
+      );
+    }
+    // A returning browser: the web app's session cookie, sent by every HTML request to every variant.
+    const first = await fetch(`${servers.get("wisent-web").url}/widgets`, {
+      headers: { Accept: HTML_ACCEPT },
+    });
+    await first.text();
+    const cookie = (first.headers.getSetCookie()[0] ?? "").split(";")[0];
+    if (!cookie.startsWith("_shop_session="))
+      throw new Error(`no session cookie from the web app: ${cookie}`);
+
+    const loads = workloads(ids, cookie);
+    const runs = [];
+    for (const workload of loads) {
+      const script = writeScript(dir, workload.name, workload);
+      for (const variant of VARIANTS) {
+        if (workload.html && variant.html === false) continue;
+        await preflight(servers.get(variant.name), variant, workload);
+        runs.push({ workload, variant, script });
+      }
+    }
+    // Warm-up: every pair once (JIT, caches), not recorded.
+    for (const run of runs) {
+      await runWrk(servers.get(run.variant.name).url, run.script, { seconds: warmup, connections });
+    }
+    const results = {};
+    for (let round = 0; round < rounds; round++) {
+      for (const run of runs) {
+        const server = servers.get(run.variant.name);
+        const cpuBefore = cpuSeconds(server.pid);
+        const r = await runWrk(server.url, run.script, { seconds, connections });
+        // Server CPU time per request: steadier than req/s when other work shares the machine.
+        r.cpuUs = ((cpuSeconds(server.pid) - cpuBefore) / r.requests) * 1e6;
+        if (r.errors > 0) {
+          throw new Error(
+            `${run.variant.name} ${run.workload.name}: ${r.errors} errors (${r.statusErrors} bad statuses)`,
+          );
+        }
+        results[run.workload.name] ??= {};
+        results[run.workload.name][run.variant.name] ??= [];
+        results[run.workload.name][run.variant.name].push(r);
+      }
+      process.stderr.write(`  round ${round + 1}/${rounds} done\n`);
+    }
+    return { ...summarise(loads, results), results };
+  } finally {
+    for (const server of servers.values()) await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const GOALS = [
+  ["json-show", "wisent-api", "floor", 0.7],
+  ["json-show", "wisent-api", "hono", 0.95],
+  ["json-show", "wisent-web", "floor", 0.55],
+  ["json-list", "wisent-api", "floor", 0.85],
+  ["json-list", "wisent-web", "floor", 0.85],
+];
+
+function summarise(loads, results) {
+  const lines = [];
+  lines.push(
+    "| workload | variant | req/s median (min-max) | p99 median | server CPU per request | vs floor | vs bare Hono | vs Express 5 |",
+  );
+  lines.push("|---|---|---|---|---|---|---|---|");
+  for (const workload of loads) {
+    const byVariant = results[workload.name];
+    for (const variant of VARIANTS) {
+      const rounds = byVariant[variant.name];
+      if (!rounds) continue;
+      const rps = spread(rounds.map((r) => r.rps));
+      const p99 = spread(rounds.map((r) => r.p99_ms)).median;
+      const cpu = spread(rounds.map((r) => r.cpuUs)).median;
+      const vs = (other) =>
+        other === variant.name || !byVariant[other]
+          ? ""
+          : fmtRatio(pairRatio(rounds, byVariant[other]));
+      lines.push(
+        `| ${workload.label} | ${variant.label} | ${fmtRps(rps)} | ${fmtMs(p99)} | ${cpu.toFixed(0)} us | ${vs("floor")} | ${vs("hono")} | ${vs("express")} |`,
+      );
+    }
+  }
+  const goals = [];
+  for (const [workload, a, b, target] of GOALS) {
+    const r = pairRatio(results[workload][a], results[workload][b]);
+    goals.push({
+      text: `${workload}: ${a} / ${b} >= ${target}`,
+      ratio: r,
+      met: r.median >= target,
+    });
+  }
+  for (const workload of loads) {
+    for (const variant of VARIANTS.filter((v) => v.wisent)) {
+      if (!results[workload.name][variant.name]) continue;
+      const r = pairRatio(results[workload.name][variant.name], results[workload.name].express);
+      goals.push({
+        text: `${workload.name}: ${variant.name} / express >= 2`,
+        ratio: r,
+        met: r.median >= 2,
+      });
+    }
+  }
+  const goalLines = goals.map(
+    (g) => `- ${g.met ? "met" : "NOT met"}: ${g.text} (${fmtRatio(g.ratio)})`,
+  );
+  return { table: lines.join("\n"), goals: goalLines.join("\n") };
+}
