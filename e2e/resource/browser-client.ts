@@ -1,0 +1,74 @@
+/**
+ * A small HTTP client for a running app that behaves like a browser where it matters here:
+ * it keeps cookies (the session), reads the CSRF token from forms and never follows redirects
+ * on its own, so each status and Location can be checked.
+ */
+export class BrowserClient {
+  readonly #base: string;
+  readonly #cookies = new Map<string, string>();
+
+  constructor(base: string) {
+    this.#base = base;
+  }
+
+  async request(
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: string } = {},
+  ) {
+    const headers: Record<string, string> = { ...init.headers };
+    if (this.#cookies.size > 0) {
+      headers.cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    }
+    const res = await fetch(this.#base + path, {
+      method,
+      headers,
+      body: init.body,
+      redirect: "manual",
+    });
+    for (const cookie of res.headers.getSetCookie()) {
+      const [pair] = cookie.split(";");
+      const at = pair!.indexOf("=");
+      this.#cookies.set(pair!.slice(0, at).trim(), pair!.slice(at + 1).trim());
+    }
+    return res;
+  }
+
+  /** GET an HTML page. */
+  page(path: string) {
+    return this.request("GET", path, { headers: { accept: "text/html" } });
+  }
+
+  /** The CSRF token of a page's first form (after GETting it, so the session cookie is set). */
+  async csrfToken(path: string): Promise<string> {
+    const html = await (await this.page(path)).text();
+    const token = /name="authenticity_token" value="([^"]+)"/.exec(html)?.[1];
+    if (!token) throw new Error(`no authenticity_token on ${path}`);
+    return token;
+  }
+
+  /** Submits a form as a browser does (urlencoded, HTML wanted), with the CSRF token. */
+  submit(path: string, token: string, fields: [string, string][]) {
+    const body = new URLSearchParams([...fields, ["authenticity_token", token]]).toString();
+    return this.request("POST", path, {
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html" },
+      body,
+    });
+  }
+
+  /** A JSON request (Accept and Content-Type JSON). */
+  json(method: string, path: string, body?: unknown) {
+    return this.request(method, path, {
+      headers: { accept: "application/json", "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  }
+
+  /** An XML request (Accept and Content-Type XML). */
+  xml(method: string, path: string, body?: string) {
+    return this.request(method, path, {
+      headers: { accept: "application/xml", "content-type": "application/xml" },
+      body,
+    });
+  }
+}
