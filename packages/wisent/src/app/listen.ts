@@ -1,6 +1,7 @@
-import type { Server, ServerResponse } from "node:http";
+import type { Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import { trackConnections } from "./connection-drain.js";
 
 /** Options of `app.listen()`. */
 export interface ListenOptions {
@@ -53,39 +54,20 @@ export function listen(
     }) as Server;
     server.once("error", rejectStarted);
     let closing: Promise<void> | undefined;
-    // While draining, a keep-alive connection that is busy answers its request and closes
-    // (Connection: close); otherwise a client that keeps it busy holds the drain until the
-    // timeout, and its request in flight at that moment is cut off.
-    const answering = new Set<ServerResponse>();
-    // Before @hono/node-server's listener, which may answer within the same tick.
-    server.prependListener("request", (_req, res: ServerResponse) => {
-      if (closing) {
-        res.setHeader("Connection", "close");
-        return;
-      }
-      answering.add(res);
-      res.once("close", () => answering.delete(res));
-    });
+    const connections = trackConnections(server);
     const close = (): Promise<void> => {
-      for (const res of answering) if (!res.headersSent) res.setHeader("Connection", "close");
-      answering.clear();
       closing ??= new Promise<void>((resolveClosed) => {
         const force = setTimeout(() => server.closeAllConnections(), drainTimeoutMs);
         force.unref();
-        // Stop accepting now, but close idle keep-alive connections only after a full turn of
-        // the event loop: http.Server#close() closes them at once, resetting any whose next
-        // request is already in the socket buffer but not yet read (the client sees ECONNRESET
-        // for a request it sent). Read first, those are answered, with Connection: close.
+        const stopSweeping = connections.drain();
+        // Stop accepting now; the callback runs once the last connection has ended.
         net.Server.prototype.close.call(server, () => {
           clearTimeout(force);
+          stopSweeping();
+          // http.Server#close() as well, for its own clean-up (the timeout checks).
+          server.close(() => {});
           resolveClosed();
         });
-        setImmediate(() =>
-          setImmediate(() => {
-            // Now http.Server#close(): closes idle connections, stops the timeout checks.
-            server.close(() => {});
-          }),
-        );
       }).then(onClosed);
       return closing;
     };
