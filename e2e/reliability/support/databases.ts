@@ -42,11 +42,11 @@ export async function migrate(url: string, folder = MIGRATIONS): Promise<string[
   }
 }
 
-/** A migrated SQLite file in a temp folder. */
-export async function sqliteDatabase(): Promise<TestDatabase> {
+/** A SQLite file in a temp folder, migrated unless `migrated` is false. */
+export async function sqliteDatabase(migrated = true): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), "wisent-reliability-"));
   const url = `sqlite:${join(dir, "shop.sqlite")}`;
-  await migrate(url);
+  if (migrated) await migrate(url);
   return {
     url,
     dialect: "sqlite",
@@ -75,8 +75,11 @@ function withDatabase(url: string, name: string): string {
   return u.href;
 }
 
-/** A throwaway, migrated database `wisent_rel_<random>` on a PostgreSQL server. */
-export async function postgresDatabase(adminUrl = SHARED_POSTGRES): Promise<TestDatabase> {
+/** A throwaway database `wisent_rel_<random>` on a PostgreSQL server, migrated unless told not. */
+export async function postgresDatabase(
+  adminUrl = SHARED_POSTGRES,
+  migrated = true,
+): Promise<TestDatabase> {
   const name = `wisent_rel_${randomBytes(5).toString("hex")}`;
   const admin = await openDatabase(adminUrl, { poolSize: 1 });
   try {
@@ -85,7 +88,7 @@ export async function postgresDatabase(adminUrl = SHARED_POSTGRES): Promise<Test
     await admin.close();
   }
   const url = withDatabase(adminUrl, name);
-  await migrate(url);
+  if (migrated) await migrate(url);
   return {
     url,
     dialect: "postgres",
