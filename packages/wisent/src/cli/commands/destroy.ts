@@ -1,5 +1,5 @@
 import { type CommandHelp, formatHelp, guard, parseCommandArgs } from "../args.js";
-import { destroyResource, removePrompt } from "../generate/destroy-resource.js";
+import { destroyResource } from "../generate/destroy-resource.js";
 import type { CliIO } from "../io.js";
 import { Output } from "../output.js";
 
@@ -47,9 +47,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         );
       }
       if (result.actions.some((a) => a.path === "src/app.ts")) out.action("update", "src/app.ts");
-      out.hint(
-        `dry run: nothing was removed (${removePrompt({ path: "<file>", group: "model", edited: false }).trim()} is asked per file)`,
-      );
+      out.hint("dry run: nothing was removed");
       return 0;
     }
     for (const action of result.actions) out.action(action.verb, action.path);

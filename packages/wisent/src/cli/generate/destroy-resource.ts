@@ -47,6 +47,12 @@ const ORDER: readonly FileGroup[] = [
   "tests",
 ];
 
+/** The group of a file known only by its path (one inherited from another resource). */
+function groupOf(path: string): FileGroup {
+  if (path.includes(".test.")) return "tests";
+  return path.startsWith("migrations/") ? "migration" : "model";
+}
+
 /** The prompt for one file: `Remove src/models/widget.ts? (y/N) `, naming an edit since generation. */
 export function removePrompt(candidate: DestroyCandidate): string {
   const note = candidate.edited ? " (edited since it was generated)" : "";
@@ -108,10 +114,15 @@ export async function destroyResource(
       record?.migration || existingMigration(appDir, resource.table) || "00000000000000_none.ts",
   });
 
+  // Files this resource took over from a destroyed one whose model it reused.
+  const inherited = Object.keys(record?.files ?? {})
+    .filter((path) => !plan.files.some((f) => f.path === path))
+    .map((path) => ({ path, group: groupOf(path) }));
   const shared: string[] = [];
+  const handover = new Map<string, string>();
   const candidates: DestroyCandidate[] = [];
   for (const group of ORDER) {
-    for (const file of plan.files.filter((f) => f.group === group)) {
+    for (const file of [...plan.files, ...inherited].filter((f) => f.group === group)) {
       const full = join(appDir, file.path);
       if (!existsSync(full)) continue;
       const others = Object.entries(records).filter(
@@ -119,6 +130,8 @@ export async function destroyResource(
       );
       if (others.length > 0) {
         shared.push(file.path);
+        const user = others.find(([, r]) => r.uses?.includes(file.path));
+        if (user && record?.files[file.path]) handover.set(file.path, user[0]);
         continue;
       }
       const hash = record?.files[file.path];
@@ -164,12 +177,21 @@ export async function destroyResource(
     actions.push({ verb: "update", path: "src/app.ts" });
   }
   if (record) {
+    const rest = { ...records };
+    // A shared model now belongs to the resource that reused it, so its destroy removes it.
+    for (const [path, user] of handover) {
+      const r = rest[user]!;
+      rest[user] = {
+        ...r,
+        files: { ...r.files, [path]: record.files[path]! },
+        uses: r.uses?.filter((p) => p !== path),
+      };
+    }
     const kept = Object.fromEntries(
       Object.entries(record.files).filter(
-        ([path]) => !removed.has(path) && existsSync(join(appDir, path)),
+        ([path]) => !removed.has(path) && !handover.has(path) && existsSync(join(appDir, path)),
       ),
     );
-    const rest = { ...records };
     if (Object.keys(kept).length === 0 && handlersGone) delete rest[key];
     else rest[key] = { ...record, files: kept };
     writeRecords(appDir, rest);

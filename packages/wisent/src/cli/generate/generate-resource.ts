@@ -190,7 +190,15 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
   }
   const registered = insertAppLines(app.appSource, plan.edits);
   if (registered.changed) actions.push({ verb: "update", path: "src/app.ts" });
-  const reused = reuseModel ? [modelPath] : [];
+  // The model, its test and its migration stay with the model (destroy keeps them while used).
+  const reused = reuseModel
+    ? Object.keys(records[modelOwner!]!.files).filter(
+        (path) =>
+          path === modelPath ||
+          path === `src/models/${resource.modelFileBase}.test.ts` ||
+          path.startsWith("migrations/"),
+      )
+    : [];
   if (options.dryRun) return { plan, actions, reused };
 
   for (const [path, contents] of rendered) {

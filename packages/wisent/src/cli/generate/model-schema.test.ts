@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { names } from "../../naming/index.js";
+import { parseAttributes } from "./attributes.js";
+import { renderTemplate } from "./render.js";
+import { resourcePlan } from "./resource-plan.js";
+
+/**
+ * The generated model's zod rules, run for real: the model file of a resource with every type is
+ * rendered, imported, and fed form text, JSON values and blanks.
+ */
+const EVERY_TYPE = [
+  "title",
+  "body:text",
+  "note:nulls.Text",
+  "nick:nulls.String",
+  "age:int",
+  "rank:nulls.Int",
+  "active:bool",
+  "price:float",
+  "at:timestamp",
+  "on:date",
+  "seen:nulls.Time",
+  "ref:uuid",
+  "meta:json",
+];
+
+let dir: string;
+let Gadget: {
+  validate(input: unknown): {
+    ok: boolean;
+    data?: Record<string, unknown>;
+    errors?: { errors: Record<string, string[]> };
+  };
+};
+
+beforeAll(async () => {
+  const plan = resourcePlan({
+    names: names("gadget"),
+    attributes: parseAttributes(EVERY_TYPE),
+    api: false,
+    command: "test",
+    migration: new Date(0),
+  });
+  const model = plan.files.find((f) => f.group === "model")!;
+  const source = renderTemplate(model.template, plan.data)
+    .replace(
+      '"wisent"',
+      JSON.stringify(pathToFileURL(fileURLToPath(new URL("../../index.ts", import.meta.url))).href),
+    )
+    .replace('"zod"', JSON.stringify(import.meta.resolve("zod")));
+  dir = mkdtempSync(join(tmpdir(), "wisent-model-"));
+  writeFileSync(join(dir, "gadget.ts"), source);
+  ({ Gadget } = await import(pathToFileURL(join(dir, "gadget.ts")).href));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const REQUIRED = { title: "T", body: "B", age: "3", at: "2024-05-01T12:30", on: "2024-05-01" };
+
+describe("generated model rules", () => {
+  it("requires string, text, int, time and date (Buffalo's presence rules), nothing else", () => {
+    const result = Gadget.validate({});
+    expect(result.ok).toBe(false);
+    expect(result.errors!.errors).toEqual({
+      title: ["Title can not be blank."],
+      body: ["Body can not be blank."],
+      age: ["Age can not be blank."],
+      at: ["At can not be blank."],
+      on: ["On can not be blank."],
+    });
+  });
+
+  it("reads form text: numbers, a checkbox after its hidden field, datetime-local as UTC, JSON", () => {
+    const result = Gadget.validate({
+      ...REQUIRED,
+      rank: "",
+      active: ["false", "true"],
+      price: "9.5",
+      seen: "",
+      ref: "",
+      meta: '{"a":1}',
+      note: "",
+    });
+    expect(result.ok).toBe(true);
+    expect(result.data).toMatchObject({
+      age: 3,
+      rank: null,
+      active: true,
+      price: 9.5,
+      at: new Date("2024-05-01T12:30:00Z"),
+      on: "2024-05-01",
+      seen: null,
+      ref: "00000000-0000-0000-0000-000000000000",
+      meta: { a: 1 },
+      nick: null,
+    });
+  });
+
+  it("reads JSON values as they are, and fills the defaults of optional fields", () => {
+    const result = Gadget.validate({
+      ...REQUIRED,
+      age: 0,
+      active: false,
+      at: "2024-05-01T12:30:00+02:00",
+    });
+    expect(result.ok).toBe(true);
+    expect(result.data).toMatchObject({ age: 0, active: false, price: 0, meta: {}, note: null });
+    expect((result.data!.at as Date).toISOString()).toBe("2024-05-01T10:30:00.000Z");
+  });
+
+  it("names each bad value", () => {
+    const result = Gadget.validate({
+      ...REQUIRED,
+      title: "   ",
+      age: "x",
+      at: "not a time",
+      on: "May 1st",
+      ref: "nope",
+      meta: "{",
+      nick: "n".repeat(256),
+    });
+    expect(result.errors!.errors).toEqual({
+      title: ["Title can not be blank."],
+      age: ["Age is invalid."],
+      at: ["At is invalid."],
+      on: ["On is invalid."],
+      ref: ["Ref is invalid."],
+      meta: ["Meta is invalid."],
+      nick: ["Nick must be at most 255 characters."],
+    });
+  });
+});
