@@ -55,7 +55,16 @@ export async function readBodyBytes(
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (cause) {
+      // The client went away (or its body stream broke) mid-upload: its fault, not a 500.
+      throw new HttpError(400, `request body could not be read: ${(cause as Error).message}`, {
+        cause,
+      });
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > limit) {

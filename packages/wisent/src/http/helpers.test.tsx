@@ -268,3 +268,24 @@ describe("c.redirectTo", () => {
     expect(bad.status).toBe(500);
   });
 });
+
+describe("c.bind when the client's body stream breaks", () => {
+  it("answers 400 naming the problem instead of 500", async () => {
+    const binder = app();
+    binder.post("/bind", async (c) => c.json(await c.bind()));
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"title":'));
+        controller.error(new Error("aborted"));
+      },
+    });
+    const res = await binder.request("/bind", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "request body could not be read: aborted" });
+  });
+});

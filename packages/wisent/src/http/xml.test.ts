@@ -57,3 +57,28 @@ describe("parseXml", () => {
     expect(error?.message).toMatch(/^malformed XML body \(line 2\): /);
   });
 });
+
+describe("parseXml with documents the validator passes but the parser refuses", () => {
+  it.each([
+    [
+      "an external entity",
+      '<?xml version="1.0"?><!DOCTYPE w [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><w><title>&xxe;</title></w>',
+    ],
+    ["nesting beyond the parser's limit", `<w>${"<a>".repeat(5000)}x${"</a>".repeat(5000)}</w>`],
+  ])("answers 400 for %s", (_, text) => {
+    let caught: unknown;
+    try {
+      parseXml(text);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(HttpError);
+    expect((caught as HttpError).status).toBe(400);
+    expect((caught as HttpError).message).toMatch(/^malformed XML body: /);
+  });
+
+  it("leaves entity expansion (billion laughs) unexpanded", () => {
+    const text = `<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><w><title>&c;</title></w>`;
+    expect(parseXml(text)).toEqual({ title: "&c;" });
+  });
+});

@@ -88,7 +88,14 @@ export function parseXml(text: string): Record<string, unknown> {
     const { line, msg } = verdict.err;
     throw new HttpError(400, `malformed XML body (line ${line}): ${msg}`);
   }
-  const document = parser.parse(text) as Record<string, unknown>;
+  let document: Record<string, unknown>;
+  try {
+    document = parser.parse(text) as Record<string, unknown>;
+  } catch (cause) {
+    // The validator passes some documents the parser then refuses (external entities, nesting
+    // deeper than its limit): still the client's mistake, not a 500.
+    throw new HttpError(400, `malformed XML body: ${(cause as Error).message}`, { cause });
+  }
   const roots = Object.keys(document).filter((key) => !key.startsWith("?"));
   if (roots.length !== 1) throw new HttpError(400, "malformed XML body: expected one root element");
   const root = fromNode(document[roots[0]!]);

@@ -27,14 +27,25 @@ export function filterParams(
   params: unknown,
   parts: readonly string[] = FILTERED_KEY_PARTS,
 ): unknown {
-  if (Array.isArray(params)) return params.map((entry) => filterParams(entry, parts));
+  return filterAt(params, parts, 0);
+}
+
+/** Deeper than this, a value is logged as `[TOO DEEP]`. */
+export const MAX_LOGGED_DEPTH = 32;
+export const TOO_DEEP = "[TOO DEEP]";
+
+// A hostile body nested 100,000 levels deep would overflow the stack here and in JSON.stringify
+// (a 500 for a request that deserves a 4xx), so the copy stops at MAX_LOGGED_DEPTH.
+function filterAt(params: unknown, parts: readonly string[], depth: number): unknown {
+  if (depth > MAX_LOGGED_DEPTH && params !== null && typeof params === "object") return TOO_DEEP;
+  if (Array.isArray(params)) return params.map((entry) => filterAt(entry, parts, depth + 1));
   if (typeof File !== "undefined" && params instanceof File) {
     return { file: params.name, size: params.size, type: params.type };
   }
   if (params === null || typeof params !== "object") return params;
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(params as Record<string, unknown>)) {
-    result[key] = isSensitive(key, parts) ? FILTERED : filterParams(value, parts);
+    result[key] = isSensitive(key, parts) ? FILTERED : filterAt(value, parts, depth + 1);
   }
   return result;
 }

@@ -113,3 +113,28 @@ describe("paramLogger", () => {
     write.mockRestore();
   });
 });
+
+describe("filterParams on hostile nesting", () => {
+  it("stops copying below 32 levels, so a 100,000-level body cannot overflow the stack", () => {
+    let deep: unknown = { password: "hunter2" };
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    let list: unknown = 1;
+    for (let i = 0; i < 100_000; i++) list = [list];
+    const filtered = filterParams({ deep, list }) as Record<string, unknown>;
+    const text = JSON.stringify(filtered);
+    expect(text).toContain('"[TOO DEEP]"');
+    expect(text).not.toContain("hunter2");
+    let level = filtered.deep as Record<string, unknown>;
+    let depth = 1;
+    while (typeof level.a === "object") {
+      level = level.a as Record<string, unknown>;
+      depth++;
+    }
+    expect(level.a).toBe("[TOO DEEP]");
+    expect(depth).toBe(32);
+  });
+
+  it("keeps shallow values as they are", () => {
+    expect(filterParams({ a: { b: [1, { c: "x" }] } })).toEqual({ a: { b: [1, { c: "x" }] } });
+  });
+});
