@@ -13,7 +13,7 @@ import {
   sqliteDatabase,
   type TestDatabase,
 } from "./support/databases.js";
-import { report, SOAK } from "./support/figures.js";
+import { report } from "./support/figures.js";
 import { keepAliveAgent, sendJson } from "./support/http.js";
 import { startServer } from "./support/server-process.js";
 

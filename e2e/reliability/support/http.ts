@@ -81,7 +81,12 @@ export function keepAliveAgent(connections: number): Agent {
  * Writes raw bytes on a fresh TCP connection and collects what comes back until the server
  * closes the connection (or `idleMs` passes without data). For requests node:http refuses to send.
  */
-export function sendRaw(port: number, bytes: Buffer | string, idleMs = 2000): Promise<string> {
+export function sendRaw(
+  port: number,
+  bytes: Buffer | string,
+  idleMs = 2000,
+  afterDataMs = idleMs,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, "127.0.0.1");
     const chunks: Buffer[] = [];
@@ -90,7 +95,10 @@ export function sendRaw(port: number, bytes: Buffer | string, idleMs = 2000): Pr
       resolve(Buffer.concat(chunks).toString("latin1"));
     };
     socket.setTimeout(idleMs, done);
-    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.on("data", (chunk) => {
+      chunks.push(chunk);
+      socket.setTimeout(afterDataMs, done);
+    });
     socket.on("end", done);
     socket.on("close", done);
     socket.on("error", (error: NodeJS.ErrnoException) => {
