@@ -66,10 +66,22 @@ export function writeRecords(appDir: string, records: GeneratedRecords): void {
   writeFileSync(file, `${stringify(sorted)}\n`);
 }
 
-/** JSON with two-space indents and lists of plain values on one line, as Biome formats it. */
+/** Biome's default line width, which apps made by `wisent new` keep. */
+const LINE_WIDTH = 100;
+
+/**
+ * JSON with two-space indents, a list of plain values on one line when that line fits in the line
+ * width and one value per line otherwise: the layout Biome gives it, so the app lints clean.
+ */
 function stringify(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(
-    /\[\n\s+([^[\]{}]*?)\n\s*\]/g,
-    (_match, items: string) => `[${items.split(/,\n\s+/).join(", ")}]`,
+    /^( *)(.*)\[\n((?: *[^[\]{}\n]*\n)*?) *\]/gm,
+    (match, indent: string, head: string, items: string) => {
+      const inline = `${indent}${head}[${items
+        .trim()
+        .split(/,\n\s*/)
+        .join(", ")}]`;
+      return inline.length <= LINE_WIDTH ? inline : match;
+    },
   );
 }

@@ -1,0 +1,39 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { RECORD_FILE, readRecords, writeRecords } from "./generated-record.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the generated record", () => {
+  it("is written as Biome lays JSON out (short lists inline, long ones one per line)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "wisent-record-"));
+    dirs.push(dir);
+    const long = [
+      "src/models/widget.ts",
+      "migrations/20240501123000_create_widgets.ts",
+      "src/models/widget.test.ts",
+    ];
+    writeRecords(dir, {
+      widgets: {
+        name: "widget",
+        attributes: ["title", "description:nulls.Text"],
+        migration: "x.ts",
+        files: {},
+        uses: long,
+      },
+    });
+    const text = readFileSync(join(dir, RECORD_FILE), "utf8");
+    expect(text).toContain('    "attributes": ["title", "description:nulls.Text"],\n');
+    expect(text).toContain(
+      `    "uses": [\n      "${long[0]}",\n      "${long[1]}",\n      "${long[2]}"\n    ]\n`,
+    );
+    expect(readRecords(dir).widgets!.uses).toEqual(long);
+    writeRecords(dir, {});
+    expect(readRecords(dir)).toEqual({});
+  });
+});
