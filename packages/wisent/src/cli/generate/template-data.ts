@@ -87,7 +87,6 @@ export interface TemplateData {
     /** Arguments of a collection path helper in a view: `""` or `{ widget_id: widget.id }`. */
     readonly collection: string;
     /** Arguments of a member path helper in a view: `{ widget_id: widget.id }`. */
-    readonly memberExample: string;
     readonly member: string;
   };
   /** `widget_id: widget.id` for the redirect after Create (`image_id: image.id` nested). */
@@ -258,7 +257,6 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     routes,
     params: {
       collection: parent ? `{ ${parentParam} }` : "",
-      memberExample: `{ ${memberParam(record)} }`,
       member: `{ ${memberParam(record)} }`,
     },
     memberParams: memberParam(record),
@@ -282,13 +280,10 @@ export function templateData(options: TemplateDataOptions): TemplateData {
       Edit: `GET ${memberPath}/edit`,
     },
     imports: {
-      actionsToModel: importPath(paths.actions, paths.model),
-      actionsToParentModel: paths.parentModel ? importPath(paths.actions, paths.parentModel) : "",
       actionsToTemplates: importPath(paths.actions, paths.templates + "/x.ts").replace(
         /\/x\.js$/,
         "",
       ),
-      templatesToModel: importPath(view, paths.model),
       templatesToParentModel: paths.parentModel ? importPath(view, paths.parentModel) : "",
       templatesToPaths: importPath(view, "src/templates/paths.ts"),
     },
