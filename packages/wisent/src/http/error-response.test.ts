@@ -179,3 +179,19 @@ describe("errorResponse while the database is unavailable", () => {
     expect(res.status).toBe(500);
   });
 });
+
+describe("errorResponse for a value the database refuses", () => {
+  it("answers 400 with the database's reason (PostgreSQL 22021, a NUL byte in text)", async () => {
+    const nul = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
+      code: "22021",
+    });
+    const res = await appThrowing(nul, "production", spyLogger()).request("/widgets", {
+      headers: { accept: "application/json" },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: 'the database refused a value: invalid byte sequence for encoding "UTF8": 0x00',
+      code: 400,
+    });
+  });
+});

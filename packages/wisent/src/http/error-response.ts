@@ -3,6 +3,7 @@ import { html } from "hono/html";
 import { HTTPException } from "hono/http-exception";
 import { currentEnv } from "../app/environment.js";
 import { isDatabaseUnavailable } from "../data/database-unavailable.js";
+import { isInvalidDatabaseValue } from "../data/invalid-value.js";
 import "./context-vars.js";
 import { negotiateFormat } from "./format.js";
 import { HttpError } from "./http-error.js";
@@ -71,6 +72,15 @@ function describe(err: unknown): Described {
       status: err.status,
       message: err.message || statusText(err.status),
       headers,
+      expected: true,
+    };
+  }
+  if (isInvalidDatabaseValue(err)) {
+    const why = err instanceof Error ? err.message : String(err);
+    return {
+      status: 400,
+      message: `the database refused a value: ${why}`,
+      headers: new Headers(),
       expected: true,
     };
   }
