@@ -168,3 +168,32 @@ describe("csrf middleware", () => {
     expect((await res.json()).error).toBe(message);
   });
 });
+
+describe("csrf middleware, cross-site requests carrying a valid token", () => {
+  it.each([
+    [
+      { origin: "http://evil.test" },
+      "cross-site request refused (Origin http://evil.test does not match host shop.test)",
+    ],
+    [{ "sec-fetch-site": "cross-site" }, "cross-site request refused (Sec-Fetch-Site: cross-site)"],
+  ])(
+    "refuses a form post with its own session's token from %o with 403",
+    async (headers, message) => {
+      const hono = app();
+      const { token, cookie } = await tokenAndCookie(hono);
+      const res = await hono.request(
+        "http://shop.test/widgets",
+        form(cookie, `title=x&authenticity_token=${encodeURIComponent(token)}`, headers),
+      );
+      expect(res.status).toBe(403);
+      expect((await res.json()).error).toBe(message);
+      const sameOrigin = await hono.request(
+        "http://shop.test/widgets",
+        form(cookie, `title=x&authenticity_token=${encodeURIComponent(token)}`, {
+          origin: "http://shop.test",
+        }),
+      );
+      expect(await sameOrigin.text()).toBe("POST ok");
+    },
+  );
+});

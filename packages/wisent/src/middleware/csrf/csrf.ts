@@ -71,8 +71,9 @@ function checkSameOrigin(c: Context): void {
  * CSRF protection (DESIGN.md): a per-session secret, a masked token per page (`c.csrfToken()`,
  * `<CsrfField />`, `<CsrfMeta />`), checked on every unsafe method from the `X-CSRF-Token`
  * header or the `authenticity_token` form field. Bodies in JSON or XML need no token (browsers
- * cannot send them cross-site without CORS) but a cross-site `Origin`/`Sec-Fetch-Site` is
- * refused. Failures are 403 with the reason. Needs `session()` before it.
+ * cannot send them cross-site without CORS). A cross-site `Origin`/`Sec-Fetch-Site` is refused
+ * on every unsafe method, even with a valid token. Failures are 403 with the reason. Needs
+ * `session()` before it.
  *
  * @example
  * app.use(session());
@@ -85,12 +86,12 @@ export function csrf(): MiddlewareHandler {
     addPageHooks(c, { csrfToken: () => c.csrfToken() });
     if (SAFE_METHODS.has(c.req.method)) return next();
 
+    // Every unsafe request, token or not: a cross-site page must not replay a token it obtained
+    // (Rails' forgery_protection_origin_check).
+    checkSameOrigin(c);
     const contentType = c.req.header("content-type") ?? "";
     const bodyFormat = contentType ? formatOfMediaType(contentType) : undefined;
-    if (bodyFormat === "json" || bodyFormat === "xml") {
-      checkSameOrigin(c);
-      return next();
-    }
+    if (bodyFormat === "json" || bodyFormat === "xml") return next();
 
     const token = c.req.header(CSRF_HEADER) ?? (await rawFormField(c, CSRF_FIELD));
     if (!token) throw forbidden("CSRF token not found in request");
