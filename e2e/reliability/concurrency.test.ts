@@ -70,7 +70,7 @@ describe.each([
         distinct_ids: new Set(rows.map((r) => r.id)).size,
       });
     },
-    120_000,
+    SOAK ? 600_000 : 120_000,
   );
 
   it.skipIf(!available)(
@@ -108,7 +108,7 @@ describe.each([
         final: { title: row.title, description: row.description },
       });
     },
-    60_000,
+    SOAK ? 600_000 : 60_000,
   );
 });
 

@@ -24,63 +24,67 @@ describe(`fuzz: ${REQUESTS} generated requests (seed ${SEED})`, () => {
     await db?.drop();
   });
 
-  it("gets no 5xx, never crashes the server and keeps its memory bounded", async () => {
-    const ids: string[] = [];
-    for (let i = 0; i < 5; i++) {
-      const r = await sendJson(server.url, "POST", "/widgets", { title: `seed ${i}` });
-      ids.push((JSON.parse(r.body) as { id: string }).id);
-    }
-    const rng = new Prng(SEED);
-    const requests = Array.from({ length: REQUESTS }, () => generateRequest(rng, ids));
-    const rssBefore = server.rssKb();
-    const statuses: Record<string, number> = {};
-    const serverErrors: string[] = [];
-    let peakRss = rssBefore;
-    await pool(requests.length, 8, async (i) => {
-      const request = requests[i]!;
-      let status: number | string;
-      if (request.kind === "raw") {
-        status = rawStatus(await sendRaw(server.port, request.bytes, 2_000, 20)) || "closed";
-      } else {
-        try {
-          status = (
-            await send(server.url, request.path, {
-              method: request.method,
-              headers: request.headers,
-              ...(request.body ? { body: request.body } : {}),
-            })
-          ).status;
-        } catch (error) {
-          status = (error as NodeJS.ErrnoException).code ?? "error";
-        }
+  it(
+    "gets no 5xx, never crashes the server and keeps its memory bounded",
+    async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const r = await sendJson(server.url, "POST", "/widgets", { title: `seed ${i}` });
+        ids.push((JSON.parse(r.body) as { id: string }).id);
       }
-      statuses[status] = (statuses[status] ?? 0) + 1;
-      if (typeof status === "number" && status >= 500)
-        serverErrors.push(`#${i} ${request.label} -> ${status}`);
-      if (i % 250 === 0) peakRss = Math.max(peakRss, server.rssKb());
-    });
-    const rssAfter = server.rssKb();
-    const alive = await send(server.url, "/");
-    const unhandled = logLines(server).filter(
-      (l) => l.msg === "unhandled error" || l.level === "error",
-    );
+      const rng = new Prng(SEED);
+      const requests = Array.from({ length: REQUESTS }, () => generateRequest(rng, ids));
+      const rssBefore = server.rssKb();
+      const statuses: Record<string, number> = {};
+      const serverErrors: string[] = [];
+      let peakRss = rssBefore;
+      await pool(requests.length, 8, async (i) => {
+        const request = requests[i]!;
+        let status: number | string;
+        if (request.kind === "raw") {
+          status = rawStatus(await sendRaw(server.port, request.bytes, 2_000, 20)) || "closed";
+        } else {
+          try {
+            status = (
+              await send(server.url, request.path, {
+                method: request.method,
+                headers: request.headers,
+                ...(request.body ? { body: request.body } : {}),
+              })
+            ).status;
+          } catch (error) {
+            status = (error as NodeJS.ErrnoException).code ?? "error";
+          }
+        }
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        if (typeof status === "number" && status >= 500)
+          serverErrors.push(`#${i} ${request.label} -> ${status}`);
+        if (i % 250 === 0) peakRss = Math.max(peakRss, server.rssKb());
+      });
+      const rssAfter = server.rssKb();
+      const alive = await send(server.url, "/");
+      const unhandled = logLines(server).filter(
+        (l) => l.msg === "unhandled error" || l.level === "error",
+      );
 
-    report(`fuzz (seed ${SEED})`, {
-      requests: REQUESTS,
-      statuses,
-      server_errors: serverErrors.length,
-      rss_mb: { before: mb(rssBefore), peak: mb(peakRss), after: mb(rssAfter) },
-    });
-    for (const line of unhandled.slice(0, 10)) {
-      console.log(`server error on ${line.path}: ${line.error ?? line.msg}`);
-    }
-    expect(serverErrors.slice(0, 20)).toEqual([]);
-    expect(unhandled.slice(0, 5)).toEqual([]);
-    expect(server.child.exitCode).toBeNull();
-    expect(alive.status).toBe(200);
-    // Bounded: the bodies are capped at 1 MiB and nothing is kept per request.
-    expect(rssAfter).toBeLessThan(rssBefore + 256 * 1024);
-  }, 300_000);
+      report(`fuzz (seed ${SEED})`, {
+        requests: REQUESTS,
+        statuses,
+        server_errors: serverErrors.length,
+        rss_mb: { before: mb(rssBefore), peak: mb(peakRss), after: mb(rssAfter) },
+      });
+      for (const line of unhandled.slice(0, 10)) {
+        console.log(`server error on ${line.path}: ${line.error ?? line.msg}`);
+      }
+      expect(serverErrors.slice(0, 20)).toEqual([]);
+      expect(unhandled.slice(0, 5)).toEqual([]);
+      expect(server.child.exitCode).toBeNull();
+      expect(alive.status).toBe(200);
+      // Bounded: the bodies are capped at 1 MiB and nothing is kept per request.
+      expect(rssAfter).toBeLessThan(rssBefore + 256 * 1024);
+    },
+    SOAK ? 1_800_000 : 300_000,
+  );
 });
 
 const mb = (kb: number) => Math.round(kb / 1024);

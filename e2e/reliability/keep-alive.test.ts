@@ -32,64 +32,68 @@ describe(`${REQUESTS} keep-alive requests`, () => {
     return fds;
   }
 
-  it("leave no growth in open file descriptors", async () => {
-    const created = await send(server.url, "/widgets", {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ title: "kept" }),
-    });
-    const id = (JSON.parse(created.body) as { id: string }).id;
-    // A browser keeps its session cookie; without one every HTML page would seal a new session.
-    const home = await send(server.url, "/");
-    const cookie = String(home.headers["set-cookie"]?.[0]).split(";")[0]!;
-    const mix: [string, SendOptions][] = [
-      ["/widgets.json", {}],
-      [`/widgets/${id}`, { headers: { accept: "application/json" } }],
-      [`/widgets/${id}`, {}],
-      ["/", {}],
-      ["/robots.txt", {}],
-      ["/no/such/page", {}],
-      [
-        "/widgets",
-        {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json" },
-          body: JSON.stringify({ title: "kept too" }),
-        },
-      ],
-    ];
-    const run = async (count: number) => {
-      const agent = keepAliveAgent(CONNECTIONS);
-      const statuses: Record<number, number> = {};
-      let peak = 0;
-      await pool(count, CONNECTIONS, async (i) => {
-        const [path, options] = mix[i % mix.length]!;
-        const headers = { ...options.headers, cookie };
-        const reply = await send(server.url, path, { ...options, headers, agent });
-        statuses[reply.status] = (statuses[reply.status] ?? 0) + 1;
-        if (i % 500 === 0) peak = Math.max(peak, server.fdCount());
+  it(
+    "leave no growth in open file descriptors",
+    async () => {
+      const created = await send(server.url, "/widgets", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ title: "kept" }),
       });
-      agent.destroy();
-      return { statuses, peak };
-    };
+      const id = (JSON.parse(created.body) as { id: string }).id;
+      // A browser keeps its session cookie; without one every HTML page would seal a new session.
+      const home = await send(server.url, "/");
+      const cookie = String(home.headers["set-cookie"]?.[0]).split(";")[0]!;
+      const mix: [string, SendOptions][] = [
+        ["/widgets.json", {}],
+        [`/widgets/${id}`, { headers: { accept: "application/json" } }],
+        [`/widgets/${id}`, {}],
+        ["/", {}],
+        ["/robots.txt", {}],
+        ["/no/such/page", {}],
+        [
+          "/widgets",
+          {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json" },
+            body: JSON.stringify({ title: "kept too" }),
+          },
+        ],
+      ];
+      const run = async (count: number) => {
+        const agent = keepAliveAgent(CONNECTIONS);
+        const statuses: Record<number, number> = {};
+        let peak = 0;
+        await pool(count, CONNECTIONS, async (i) => {
+          const [path, options] = mix[i % mix.length]!;
+          const headers = { ...options.headers, cookie };
+          const reply = await send(server.url, path, { ...options, headers, agent });
+          statuses[reply.status] = (statuses[reply.status] ?? 0) + 1;
+          if (i % 500 === 0) peak = Math.max(peak, server.fdCount());
+        });
+        agent.destroy();
+        return { statuses, peak };
+      };
 
-    const before = server.fdCount();
-    await run(500); // warm-up: lazy modules, the database connection, statement cache
-    const baseline = await settledFds(before);
-    const rssBefore = server.rssKb();
-    const { statuses, peak } = await run(REQUESTS);
-    const after = await settledFds(baseline);
-    const rssAfter = server.rssKb();
+      const before = server.fdCount();
+      await run(500); // warm-up: lazy modules, the database connection, statement cache
+      const baseline = await settledFds(before);
+      const rssBefore = server.rssKb();
+      const { statuses, peak } = await run(REQUESTS);
+      const after = await settledFds(baseline);
+      const rssAfter = server.rssKb();
 
-    expect(Object.keys(statuses).filter((s) => Number(s) >= 500)).toEqual([]);
-    expect(statuses[404]).toBe(Math.ceil((REQUESTS - 5) / mix.length));
-    expect(after).toBeLessThanOrEqual(baseline);
-    report(`keep-alive requests`, {
-      requests: REQUESTS,
-      connections: CONNECTIONS,
-      statuses,
-      fds: { at_start: before, baseline, peak, after },
-      rss_kb: { before: rssBefore, after: rssAfter },
-    });
-  }, 300_000);
+      expect(Object.keys(statuses).filter((s) => Number(s) >= 500)).toEqual([]);
+      expect(statuses[404]).toBe(Math.ceil((REQUESTS - 5) / mix.length));
+      expect(after).toBeLessThanOrEqual(baseline);
+      report(`keep-alive requests`, {
+        requests: REQUESTS,
+        connections: CONNECTIONS,
+        statuses,
+        fds: { at_start: before, baseline, peak, after },
+        rss_kb: { before: rssBefore, after: rssAfter },
+      });
+    },
+    SOAK ? 1_800_000 : 300_000,
+  );
 });
