@@ -84,6 +84,13 @@ describe.each([
       check(xml.body, `xml ${title}`);
       expect(JSON.parse((await sendJson(server.url, "GET", path)).body).title).toBe(title);
     }
+    // A title that is no string at all (a JSON array nested 10,000 deep), re-rendered in the form.
+    const deep = await send(server.url, "/widgets", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/html" },
+      body: `{"title":${"[".repeat(10_000)}1${"]".repeat(10_000)}}`,
+    });
+    expect(deep.status).toBe(422);
     check((await browser.get("/widgets")).body, "index");
     check(
       (await browser.get(`/widgets?page=${encodeURIComponent(SCRIPTS[0]!)}`)).body,

@@ -3,6 +3,18 @@ import { negotiateFormat, paginationHeaders, Resource } from "wisent";
 import { Widget } from "../models/widget.mjs";
 import { Edit, Index, New, Show } from "../templates/widgets/views.mjs";
 
+/**
+ * The entered values to show again in a form with errors: only strings. A bound body can hold
+ * anything (a JSON array nested 100,000 deep as "title" overflowed the stack when JSX turned it
+ * into an attribute value).
+ */
+const entered = (attrs) =>
+  Object.fromEntries(
+    ["title", "description"]
+      .filter((key) => typeof attrs[key] === "string")
+      .map((key) => [key, attrs[key]]),
+  );
+
 /** The seven operations of the spec's Endpoints part, as `wisent g r widget ...` writes them. */
 export class WidgetsResource extends Resource {
   async list(c) {
@@ -32,7 +44,7 @@ export class WidgetsResource extends Resource {
     const checked = Widget.validate(attrs);
     if (!checked.ok) {
       return c.respond(422, {
-        html: () => h(New, { widget: attrs, errors: checked.errors }),
+        html: () => h(New, { widget: entered(attrs), errors: checked.errors }),
         json: checked.errors,
         xml: checked.errors,
       });
@@ -61,7 +73,7 @@ export class WidgetsResource extends Resource {
     });
     if (!checked.ok) {
       return c.respond(422, {
-        html: () => h(Edit, { widget: { ...widget, ...attrs }, errors: checked.errors }),
+        html: () => h(Edit, { widget: { ...widget, ...entered(attrs) }, errors: checked.errors }),
         json: checked.errors,
         xml: checked.errors,
       });
