@@ -29,3 +29,5 @@ app.post("/widgets", express.json(), (req, res) => {
   res.status(201).json(widget);
 });
 app.listen(Number(process.env.PORT), "127.0.0.1");
+// Exit on SIGTERM so `node --cpu-prof` writes its profile (bench/load/profile.mjs).
+process.on("SIGTERM", () => process.exit(0));

@@ -50,3 +50,5 @@ const server = createServer((req, res) => {
   send(res, 404, JSON_TYPE, '{"error":"not found"}');
 });
 server.listen(Number(process.env.PORT), "127.0.0.1");
+// Exit on SIGTERM so `node --cpu-prof` writes its profile (bench/load/profile.mjs).
+process.on("SIGTERM", () => process.exit(0));

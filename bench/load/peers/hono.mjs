@@ -29,3 +29,5 @@ app.post("/widgets", async (c) => {
   return errors ? c.json(errors, 422) : c.json(widget, 201);
 });
 serve({ fetch: app.fetch, port: Number(process.env.PORT), hostname: "127.0.0.1" });
+// Exit on SIGTERM so `node --cpu-prof` writes its profile (bench/load/profile.mjs).
+process.on("SIGTERM", () => process.exit(0));
