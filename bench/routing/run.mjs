@@ -145,7 +145,7 @@ for (const { n, dispatch, lookups } of rows) {
     `| ${n} | ${ns(dispatch.hono.median)} | ${ns(dispatch.wisent.median)} | ${(dispatch.wisent.median / dispatch.hono.median).toFixed(2)} | ${ns(dispatch.wisentTrie.median)} | ${ns(lookups.trie.median)} | ${ns(lookups.first.median)} |`,
   );
 }
-const scale = (key, pick) => (pick(at(1000)) / pick(at(10))).toFixed(2);
+const scale = (pick) => (pick(at(1000)) / pick(at(10))).toFixed(2);
 console.log(
-  `\nCost at 1000 resources / cost at 10: Wisent dispatch ${scale("w", (r) => r.dispatch.wisent.median)}x, bare Hono dispatch ${scale("h", (r) => r.dispatch.hono.median)}x, FirstMatchRouter lookup ${scale("f", (r) => r.lookups.first.median)}x, TrieRouter lookup ${scale("t", (r) => r.lookups.trie.median)}x.`,
+  `\nCost at 1000 resources / cost at 10: Wisent dispatch ${scale((r) => r.dispatch.wisent.median)}x, bare Hono dispatch ${scale((r) => r.dispatch.hono.median)}x, FirstMatchRouter lookup ${scale((r) => r.lookups.first.median)}x, TrieRouter lookup ${scale((r) => r.lookups.trie.median)}x.`,
 );
