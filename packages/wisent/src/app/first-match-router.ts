@@ -36,7 +36,8 @@ const ANY_BUCKET = "";
 export class FirstMatchRouter<T> implements Router<T> {
   readonly name = "FirstMatchRouter";
   readonly #routes: CompiledRoute<T>[] = [];
-  #candidates = new Map<string, CompiledRoute<T>[]>();
+  /** Candidates per method, then per first segment ("" for any other); built lazily. */
+  #candidates = new Map<string, Map<string, CompiledRoute<T>[]>>();
   readonly #staticFirstSegments = new Set<string>();
 
   add(method: string, path: string, handler: T): void {
@@ -48,23 +49,30 @@ export class FirstMatchRouter<T> implements Router<T> {
 
   match(method: string, path: string): Result<T> {
     const parts = splitPath(path);
-    const first = parts[0] ?? "";
-    const bucket = this.#staticFirstSegments.has(first) ? first : ANY_BUCKET;
-    const key = `${method} ${bucket}`;
-    let candidates = this.#candidates.get(key);
-    if (!candidates) {
-      candidates = this.#routes.filter(
-        (r) =>
-          (r.method === method || r.method === ALL) &&
-          (r.bucket === bucket || r.bucket === ANY_BUCKET),
-      );
-      this.#candidates.set(key, candidates);
+    let byBucket = this.#candidates.get(method);
+    if (!byBucket) {
+      byBucket = this.#bucketsFor(method);
+      this.#candidates.set(method, byBucket);
     }
+    const candidates = byBucket.get(parts[0] ?? ANY_BUCKET) ?? byBucket.get(ANY_BUCKET)!;
     for (const route of candidates) {
       const params = route.regex ? matchRegex(route, path) : matchSegments(route, parts);
       if (params) return [[[route.handler, params]]];
     }
     return [[]];
+  }
+
+  /** Every bucket's candidates for one method, in registration order. */
+  #bucketsFor(method: string): Map<string, CompiledRoute<T>[]> {
+    const forMethod = this.#routes.filter((r) => r.method === method || r.method === ALL);
+    const buckets = new Map<string, CompiledRoute<T>[]>();
+    for (const bucket of [ANY_BUCKET, ...this.#staticFirstSegments]) {
+      buckets.set(
+        bucket,
+        forMethod.filter((r) => r.bucket === bucket || r.bucket === ANY_BUCKET),
+      );
+    }
+    return buckets;
   }
 }
 
