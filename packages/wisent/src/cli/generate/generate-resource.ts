@@ -83,6 +83,22 @@ export function existingMigration(appDir: string, table: string): string | undef
   return readdirSync(folder).find((file) => pattern.test(file));
 }
 
+/**
+ * When a new migration is named: `now`, or one second after the newest existing migration when
+ * that is not earlier, so migrations made within one second (a parent, then its nested child)
+ * still run in the order they were generated.
+ */
+export function migrationTime(appDir: string, now: Date): Date {
+  const folder = join(appDir, "migrations");
+  if (!existsSync(folder)) return now;
+  const stamps = readdirSync(folder)
+    .map((file) => /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})_/.exec(file))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!));
+  const newest = Math.max(...stamps, Number.NEGATIVE_INFINITY);
+  return newest >= Math.floor(now.getTime() / 1000) * 1000 ? new Date(newest + 1000) : now;
+}
+
 /** The record (other than `except`) that wrote `path`. */
 function ownerOf(records: GeneratedRecords, path: string, except: string): string | undefined {
   return Object.keys(records).find((key) => key !== except && path in records[key]!.files);
@@ -165,7 +181,10 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     skipTemplates: options.skipTemplates,
     reuseModel,
     command,
-    migration: (options.force || reuseModel) && earlier ? earlier : (options.now ?? new Date()),
+    migration:
+      (options.force || reuseModel) && earlier
+        ? earlier
+        : migrationTime(appDir, options.now ?? new Date()),
   });
   if (!options.force && !reuseModel && !options.skipModel && !options.skipMigration && earlier) {
     throw new UsageError(
