@@ -1,0 +1,43 @@
+import type { ValidationErrors } from "wisent";
+
+/** What the image form shows: a stored image or the values just entered, and their errors. */
+export interface FormProps {
+  values: Record<string, unknown>;
+  errors?: ValidationErrors | undefined;
+}
+
+/** The image form's fields and its Save button, shared by New and Edit. */
+export function Form(props: FormProps) {
+  const { values, errors } = props;
+  return (
+    <>
+      {errors?.any() && (
+        <div class="alert alert-danger" role="alert">
+          <ul>
+            {Object.values(errors.errors)
+              .flat()
+              .map((message) => (
+                <li>{message}</li>
+              ))}
+          </ul>
+        </div>
+      )}
+      <div class="field">
+        <label for="image_caption">Caption</label>
+        <input
+          type="text"
+          id="image_caption"
+          name="caption"
+          value={text(values.caption)}
+          aria-invalid={errors?.get("caption").length ? "true" : undefined}
+        />
+      </div>
+      <button type="submit">Save</button>
+    </>
+  );
+}
+
+/** A value as the text of a field ("" for none). */
+function text(value: unknown): string {
+  return value === null || value === undefined ? "" : String(value);
+}

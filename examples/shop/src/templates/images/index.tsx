@@ -1,0 +1,60 @@
+import { Paginator, type PaginatorProps, usePage } from "wisent";
+import type { Image } from "../../models/image.js";
+import type { Widget } from "../../models/widget.js";
+import { usePaths } from "../paths.js";
+
+/** Props of the image list. */
+export interface IndexProps {
+  widget: Widget;
+  images: Image[];
+  paginator: PaginatorProps["paginator"];
+}
+
+/** GET /widgets/{widget_id}/images: the images, one page at a time. */
+export function Index(props: IndexProps) {
+  const { widget, images, paginator } = props;
+  const paths = usePaths();
+  return (
+    <>
+      <div class="page-header">
+        <h1>Images</h1>
+        <a class="btn" href={paths.newWidgetImagesPath({ widget_id: widget.id })}>
+          Create New Image
+        </a>
+      </div>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th>Caption</th>
+              <th>Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {images.map((image) => (
+              <tr>
+                <td>{image.caption}</td>
+                <td class="actions">
+                  <a href={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}>
+                    View
+                  </a>
+                  <a href={paths.editWidgetImagePath({ widget_id: widget.id, image_id: image.id })}>
+                    Edit
+                  </a>
+                  <a
+                    href={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}
+                    data-method="DELETE"
+                    data-confirm="Are you sure?"
+                  >
+                    Destroy
+                  </a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Paginator paginator={paginator} url={usePage().c.req.url} />
+    </>
+  );
+}

@@ -1,0 +1,45 @@
+import { raw } from "hono/html";
+import { type Layout as AppLayout, CsrfMeta, FlashMessages } from "wisent";
+import { usePaths } from "./paths.js";
+
+/**
+ * The page around every HTML view: head (stylesheet, script, CSRF meta tags), header, flash
+ * messages, the view in <main>. No inline scripts or styles, so a strict Content-Security-Policy holds.
+ */
+export const Layout: AppLayout = ({ page, children }) => {
+  const paths = usePaths();
+  return (
+    <>
+      {raw("<!DOCTYPE html>")}
+      <html lang={page.lang}>
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>{page.t("app.title")}</title>
+          <CsrfMeta />
+          <link rel="stylesheet" href="/assets/application.css" />
+          <script src="/assets/application.js" defer />
+        </head>
+        <body>
+          <a class="skip-link" href="#main">
+            {page.t("app.skip_to_content")}
+          </a>
+          <header class="site-header">
+            <nav class="container" aria-label={page.t("app.main_navigation")}>
+              <a class="brand" href={paths.rootPath()}>
+                {page.t("app.title")}
+              </a>
+            </nav>
+          </header>
+          <main id="main" class="container">
+            <FlashMessages />
+            {children}
+          </main>
+          <footer class="site-footer">
+            <p class="container">{page.t("app.footer")}</p>
+          </footer>
+        </body>
+      </html>
+    </>
+  );
+};

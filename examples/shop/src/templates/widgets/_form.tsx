@@ -1,0 +1,54 @@
+import type { ValidationErrors } from "wisent";
+
+/** What the widget form shows: a stored widget or the values just entered, and their errors. */
+export interface FormProps {
+  values: Record<string, unknown>;
+  errors?: ValidationErrors | undefined;
+}
+
+/** The widget form's fields and its Save button, shared by New and Edit. */
+export function Form(props: FormProps) {
+  const { values, errors } = props;
+  return (
+    <>
+      {errors?.any() && (
+        <div class="alert alert-danger" role="alert">
+          <ul>
+            {Object.values(errors.errors)
+              .flat()
+              .map((message) => (
+                <li>{message}</li>
+              ))}
+          </ul>
+        </div>
+      )}
+      <div class="field">
+        <label for="widget_title">Title</label>
+        <input
+          type="text"
+          id="widget_title"
+          name="title"
+          value={text(values.title)}
+          aria-invalid={errors?.get("title").length ? "true" : undefined}
+        />
+      </div>
+      <div class="field">
+        <label for="widget_description">Description</label>
+        <textarea
+          id="widget_description"
+          name="description"
+          rows={10}
+          aria-invalid={errors?.get("description").length ? "true" : undefined}
+        >
+          {text(values.description)}
+        </textarea>
+      </div>
+      <button type="submit">Save</button>
+    </>
+  );
+}
+
+/** A value as the text of a field ("" for none). */
+function text(value: unknown): string {
+  return value === null || value === undefined ? "" : String(value);
+}

@@ -1,0 +1,54 @@
+import { Paginator, type PaginatorProps, usePage } from "wisent";
+import type { Widget } from "../../models/widget.js";
+import { usePaths } from "../paths.js";
+
+/** Props of the widget list. */
+export interface IndexProps {
+  widgets: Widget[];
+  paginator: PaginatorProps["paginator"];
+}
+
+/** GET /widgets: the widgets, one page at a time. */
+export function Index(props: IndexProps) {
+  const { widgets, paginator } = props;
+  const paths = usePaths();
+  return (
+    <>
+      <div class="page-header">
+        <h1>Widgets</h1>
+        <a class="btn" href={paths.newWidgetsPath()}>
+          Create New Widget
+        </a>
+      </div>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th>Title</th>
+              <th>Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {widgets.map((widget) => (
+              <tr>
+                <td>{widget.title}</td>
+                <td class="actions">
+                  <a href={paths.widgetPath({ widget_id: widget.id })}>View</a>
+                  <a href={paths.editWidgetPath({ widget_id: widget.id })}>Edit</a>
+                  <a
+                    href={paths.widgetPath({ widget_id: widget.id })}
+                    data-method="DELETE"
+                    data-confirm="Are you sure?"
+                  >
+                    Destroy
+                  </a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Paginator paginator={paginator} url={usePage().c.req.url} />
+    </>
+  );
+}

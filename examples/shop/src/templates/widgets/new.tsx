@@ -1,0 +1,20 @@
+import { CsrfField } from "wisent";
+import { usePaths } from "../paths.js";
+import { Form, type FormProps } from "./_form.js";
+
+/** GET /widgets/new, and POST /widgets with errors: the form for a new widget. */
+export function New(props: FormProps) {
+  const paths = usePaths();
+  return (
+    <>
+      <h1>New Widget</h1>
+      <form action={paths.widgetsPath()} method="post">
+        <CsrfField />
+        <Form values={props.values} errors={props.errors} />
+      </form>
+      <a href={paths.widgetsPath()} class="btn btn-secondary" data-confirm="Are you sure?">
+        Cancel
+      </a>
+    </>
+  );
+}

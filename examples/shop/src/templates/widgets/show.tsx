@@ -1,0 +1,35 @@
+import type { Widget } from "../../models/widget.js";
+import { usePaths } from "../paths.js";
+
+/** Props of the widget page. */
+export interface ShowProps {
+  widget: Widget;
+}
+
+/** GET /widgets/{widget_id}: one widget. */
+export function Show(props: ShowProps) {
+  const { widget } = props;
+  const paths = usePaths();
+  return (
+    <>
+      <h1>Widget Details</h1>
+      <div class="actions-bar">
+        <a href={paths.widgetsPath()}>Back to all Widgets</a>
+        <a href={paths.editWidgetPath({ widget_id: widget.id })}>Edit</a>
+        <a
+          href={paths.widgetPath({ widget_id: widget.id })}
+          data-method="DELETE"
+          data-confirm="Are you sure?"
+        >
+          Destroy
+        </a>
+      </div>
+      <dl>
+        <dt>Title</dt>
+        <dd>{widget.title}</dd>
+        <dt>Description</dt>
+        <dd>{widget.description}</dd>
+      </dl>
+    </>
+  );
+}
