@@ -80,6 +80,14 @@ describe("Paginator (golden markup from Buffalo's tests)", () => {
     const html = render(1, 2, "/widgets/?per_page=5&q=x");
     expect(html).toContain('href="/widgets/?per_page=5&amp;q=x&amp;page=2"');
   });
+  it("links by path when given the full request URL (c.req.url), never to another origin", () => {
+    const html = render(1, 2, "http://localhost:3000/widgets?per_page=5");
+    expect(html).toContain('href="/widgets?per_page=5&amp;page=2"');
+    expect(html).not.toContain("localhost");
+    expect(render(1, 2, new URL("https://shop.example/w?q=1") as unknown as string)).toContain(
+      'href="/w?q=1&amp;page=2"',
+    );
+  });
 });
 
 describe("pageSlots", () => {

@@ -68,8 +68,13 @@ function Item(props: { href?: string; active?: boolean; text: Child; ariaLabel?:
 export function Paginator(props: PaginatorProps) {
   const { page, total_pages: total } = props.paginator;
   if (total <= 1) return null;
+  // Links stay on the page's own origin: a full request URL (`c.req.url`) becomes path + query.
+  const path =
+    typeof props.url === "string"
+      ? props.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "")
+      : `${props.url.pathname}${props.url.search}`;
   const href = (target: number) =>
-    target < 1 || target > total ? undefined : pageUrl(props.url, target);
+    target < 1 || target > total ? undefined : pageUrl(path || "/", target);
   return (
     <nav aria-label={props.label ?? "Pagination"}>
       <ul class="pagination">
