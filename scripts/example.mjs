@@ -14,7 +14,7 @@
  *   - Biome (the repository's own binary, the app's biome.json) formats the generated files, as
  *     the generator itself does when the app has its dependencies installed.
  * The check ignores the files the example's authors fill in (its tests, screenshots) and the
- * timestamps in migration file names.
+ * timestamps in migration file names (their order counts).
  */
 import { spawnSync } from "node:child_process";
 import {
@@ -85,12 +85,19 @@ function files(root, dir = root, out = new Map()) {
     if (IGNORED.some((re) => re.test(rel)) || IGNORED.some((re) => re.test(`${rel}/`))) continue;
     if (statSync(path).isDirectory()) files(root, path, out);
     else if (!FILLED_IN.some((re) => re.test(rel))) {
-      out.set(
-        rel.replace(/^migrations\/\d{14}_/, "migrations/<timestamp>_"),
-        readFileSync(path, "utf8"),
-      );
+      out.set(rel, readFileSync(path, "utf8"));
     }
   }
+  return out;
+}
+
+/** Migration timestamps differ per run; their order does not: `migrations/1_create_widgets.ts`. */
+function ordinalMigrations(map) {
+  const migrations = [...map.keys()].filter((k) => /^migrations\/\d{14}_/.test(k)).sort();
+  const out = new Map([...map].filter(([k]) => !migrations.includes(k)));
+  migrations.forEach((k, i) => {
+    out.set(k.replace(/^migrations\/\d{14}_/, `migrations/${i + 1}_`), map.get(k));
+  });
   return out;
 }
 
@@ -98,8 +105,8 @@ export function check() {
   if (!existsSync(cli)) throw new Error("packages/wisent is not built: run npm run build first");
   const temp = mkdtempSync(join(tmpdir(), "wisent-example-"));
   try {
-    const fresh = files(make(temp));
-    const ours = files(committed);
+    const fresh = ordinalMigrations(files(make(temp)));
+    const ours = ordinalMigrations(files(committed));
     const problems = [];
     for (const [path, text] of fresh) {
       if (!ours.has(path)) problems.push(`missing from examples/shop: ${path}`);
