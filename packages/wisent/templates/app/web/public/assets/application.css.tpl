@@ -172,6 +172,7 @@ code {
 }
 
 .alert {
+  margin-bottom: var(--space);
   border-radius: var(--radius);
   padding: 0.75rem 1rem;
   border-left: 4px solid currentColor;
@@ -225,6 +226,10 @@ tbody tr:nth-child(even) {
 td.actions {
   white-space: nowrap;
   text-align: right;
+}
+
+td.actions a + a {
+  margin-left: 0.9rem;
 }
 
 /* Detail lists (show pages). */
@@ -321,6 +326,12 @@ button {
   background: transparent;
   border-color: var(--danger);
   color: var(--danger);
+}
+
+/* The Cancel link under a form's Save button. */
+form + .btn,
+form + .button {
+  margin-top: 0.75rem;
 }
 
 .actions-bar {

@@ -1,0 +1,207 @@
+/**
+ * The example shop in a real browser: Debian's Chromium (/usr/bin/chromium) driven by
+ * playwright-core (never a downloaded browser). Creates, fails validation, edits, destroys with
+ * the confirmation accepted and dismissed, pages through 45 widgets, opens a widget's images, and
+ * saves screenshots of the main pages under examples/shop/test/screenshots/.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const CHROMIUM = "/usr/bin/chromium";
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+const shop = join(repo, "examples/shop");
+const cli = join(repo, "packages/wisent/dist/cli/main.js");
+const screenshots = join(shop, "test/screenshots");
+
+let server: ChildProcess | undefined;
+let browser: Browser | undefined;
+let base = "";
+let dataDir = "";
+const consoleProblems: string[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function page(): Promise<Page> {
+  const p = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
+  p.on("console", (m) => {
+    // Status lines for responses are checked below, by URL; everything else (CSP refusals,
+    // script errors) is a problem.
+    if (m.text().startsWith("Failed to load resource")) return;
+    if (m.type() === "error" || m.type() === "warning")
+      consoleProblems.push(`${m.type()}: ${m.text()}`);
+  });
+  p.on("response", (r) => {
+    const expected =
+      (r.status() === 422 && r.request().method() === "POST") ||
+      new URL(r.url()).pathname === "/favicon.ico";
+    if (r.status() >= 400 && !expected)
+      consoleProblems.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+  });
+  p.on("pageerror", (e) => consoleProblems.push(`pageerror: ${e.message}`));
+  return p;
+}
+
+const run = existsSync(CHROMIUM) ? describe : describe.skip;
+if (!existsSync(CHROMIUM))
+  console.warn(`skipping the browser tests: ${CHROMIUM} is missing (apt-get install chromium)`);
+
+run("the example shop in Chromium", () => {
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "shop-browser-"));
+    const env = {
+      ...process.env,
+      GO_ENV: "development",
+      DATABASE_URL: `sqlite:${join(dataDir, "shop.sqlite")}`,
+    };
+    const migrated = spawnSync(process.execPath, [cli, "migrate"], {
+      cwd: shop,
+      env,
+      encoding: "utf8",
+    });
+    if (migrated.status !== 0)
+      throw new Error(`migrate failed: ${migrated.stdout}${migrated.stderr}`);
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = spawn(process.execPath, [cli, "start", "--port", String(port)], {
+      cwd: shop,
+      env,
+      stdio: "ignore",
+    });
+    for (let i = 0; i < 150; i++) {
+      try {
+        await fetch(base);
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        // playwright gives every launch a fresh, empty user data dir of its own
+      ],
+    });
+    mkdirSync(screenshots, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.kill("SIGTERM");
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("creates a widget through the form and shows the flash", async () => {
+    const p = await page();
+    await p.goto(`${base}/widgets/new`);
+    await p.getByLabel("Title").fill("Browser widget");
+    await p.getByLabel("Description").fill("Made in Chromium");
+    await p.getByRole("button", { name: "Save" }).click();
+    await p.waitForURL(/\/widgets\/[0-9a-f-]{36}$/);
+    expect(await p.textContent("body")).toContain("Widget was successfully created.");
+    expect(await p.textContent("h1")).toBe("Widget Details");
+    await p.screenshot({ path: join(screenshots, "show.png"), fullPage: true });
+    await p.close();
+  });
+
+  it("shows the error for an empty title and keeps the description", async () => {
+    const p = await page();
+    await p.goto(`${base}/widgets/new`);
+    await p.getByLabel("Description").fill("Kept after the error");
+    await p.getByRole("button", { name: "Save" }).click();
+    await p.waitForSelector("text=Title can not be blank.");
+    expect(await p.getByLabel("Description").inputValue()).toBe("Kept after the error");
+    await p.screenshot({ path: join(screenshots, "new-with-errors.png"), fullPage: true });
+    await p.close();
+  });
+
+  it("edits a widget", async () => {
+    const p = await page();
+    await p.goto(`${base}/widgets`);
+    await p.getByRole("link", { name: "Edit" }).first().click();
+    await p.waitForSelector("h1:has-text('Edit Widget')");
+    await p.screenshot({ path: join(screenshots, "edit.png"), fullPage: true });
+    await p.getByLabel("Title").fill("Edited in Chromium");
+    await p.getByRole("button", { name: "Save" }).click();
+    await p.waitForSelector("text=Widget was successfully updated.");
+    expect(await p.textContent("body")).toContain("Edited in Chromium");
+    await p.close();
+  });
+
+  it("destroys from the index only when the confirmation is accepted", async () => {
+    const p = await page();
+    await p.goto(`${base}/widgets`);
+    const rows = () => p.locator("tbody tr").count();
+    const before = await rows();
+    p.once("dialog", (d) => void d.dismiss());
+    await p.getByRole("link", { name: "Destroy" }).first().click();
+    await p.waitForTimeout(300);
+    expect(p.url()).toBe(`${base}/widgets`);
+    expect(await rows()).toBe(before);
+    p.once("dialog", (d) => void d.accept());
+    await p.getByRole("link", { name: "Destroy" }).first().click();
+    await p.waitForSelector("text=Widget was successfully destroyed.");
+    expect(await rows()).toBe(before - 1);
+    await p.close();
+  });
+
+  it("pages through 45 widgets with the paginator", async () => {
+    const existing = (
+      (await (await fetch(`${base}/widgets.json?per_page=100`)).json()) as unknown[]
+    ).length;
+    for (let i = existing; i < 45; i++) {
+      const res = await fetch(`${base}/widgets`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ title: `Widget ${String(i).padStart(2, "0")}` }),
+      });
+      expect(res.status).toBe(201);
+    }
+    const p = await page();
+    await p.goto(`${base}/widgets`);
+    expect(await p.locator("tbody tr").count()).toBe(20);
+    await p.screenshot({ path: join(screenshots, "index.png"), fullPage: true });
+    await p.getByRole("link", { name: "3", exact: true }).click();
+    await p.waitForURL(/page=3/);
+    expect(await p.locator("tbody tr").count()).toBe(5);
+    await p.close();
+  });
+
+  it("opens a widget's images", async () => {
+    const [widget] = (await (await fetch(`${base}/widgets.json`)).json()) as { id: string }[];
+    const p = await page();
+    await p.goto(`${base}/widgets/${widget!.id}/images/new`);
+    await p.getByLabel("Caption").fill("Front view");
+    await p.getByRole("button", { name: "Save" }).click();
+    await p.waitForSelector("text=Image was successfully created.");
+    await p.goto(`${base}/widgets/${widget!.id}/images`);
+    expect(await p.textContent("body")).toContain("Front view");
+    await p.close();
+  });
+
+  it("logged no console errors (the pages satisfy their Content-Security-Policy)", () => {
+    expect(consoleProblems).toEqual([]);
+  });
+});
