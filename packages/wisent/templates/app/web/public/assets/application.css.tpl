@@ -228,7 +228,7 @@ td.actions {
   text-align: right;
 }
 
-td.actions a + a {
+td.actions > * + * {
   margin-left: 0.9rem;
 }
 

@@ -1,0 +1,287 @@
+/**
+ * Slow: real apps made by `wisent new --dev` in a temp folder, then checked the way their owner
+ * would (tsc, biome, vitest, routes, migrate, start). One web app and one API app are shared by
+ * all tests of this file; their node_modules is a link to the repository's (the same packages a
+ * `--dev` install links), so nothing is downloaded. App commands run the built CLI (dist/).
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./cli.js";
+import { memoryIO } from "./io.js";
+
+const run = promisify(execFile);
+const REPO = new URL("../../../../", import.meta.url).pathname;
+const BIN = join(REPO, "packages/wisent/dist/cli/main.js");
+const SLOW = 120_000;
+
+/** The environment of a person's shell: none of the parent Vitest's variables. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(VITEST|NODE_ENV$|GO_ENV$|DATABASE_URL$|PORT$|TEST$|FORCE_COLOR$)/.test(key))
+      env[key] = value;
+  }
+  return { ...env, NO_COLOR: "1", ...extra };
+}
+
+async function inApp(dir: string, file: string, args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [file, ...args], {
+      cwd: dir,
+      env: cleanEnv(env),
+      maxBuffer: 10 * 1024 * 1024,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+const tool = {
+  tsc: join(REPO, "node_modules/typescript/bin/tsc"),
+  biome: join(REPO, "node_modules/@biomejs/biome/bin/biome"),
+  vitest: join(REPO, "node_modules/vitest/vitest.mjs"),
+};
+
+async function newApp(root: string, name: string, flags: string[]): Promise<string> {
+  const { io, stderr } = memoryIO({ cwd: root });
+  const code = await runCli(["new", name, "--dev", "--skip-install", ...flags], io);
+  expect(stderr()).toBe("");
+  expect(code).toBe(0);
+  const dir = join(root, name);
+  symlinkSync(join(REPO, "node_modules"), join(dir, "node_modules"), "dir");
+  return dir;
+}
+
+/** Resolves with the first match of `pattern` in the child's stdout; rejects if it exits first. */
+function waitForOutput(
+  child: ChildProcess,
+  pattern: RegExp,
+  from = { text: "" },
+): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = pattern.exec(from.text);
+      if (match) {
+        cleanup();
+        resolve(match);
+      }
+    };
+    const onData = (chunk: Buffer) => {
+      from.text += chunk.toString();
+      check();
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`exited (${code}) before printing ${pattern}:\n${from.text}`));
+    };
+    const cleanup = () => {
+      child.stdout?.off("data", onData);
+      child.stderr?.off("data", onData);
+      child.off("exit", onExit);
+    };
+    // Both streams: a worker's death is reported on stderr, the new worker on stdout.
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.on("exit", onExit);
+    check();
+  });
+}
+
+function exitCode(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+}
+
+let root: string;
+beforeAll(() => {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" first`);
+  root = mkdtempSync(join(tmpdir(), "wisent-new-"));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
+  let app: string;
+  beforeAll(async () => {
+    app = await newApp(root, "shop", []);
+  }, SLOW);
+
+  it("type-checks", async () => {
+    const result = await inApp(app, tool.tsc, ["--noEmit"]);
+    expect(result.stdout + result.stderr).toBe("");
+    expect(result.code).toBe(0);
+  });
+
+  it("lints clean", async () => {
+    const result = await inApp(app, tool.biome, ["check", "--error-on-warnings", "."]);
+    const output = result.stdout + result.stderr;
+    // Biome prints its summary ("Checked N files ...") on stderr; warnings would fail the run.
+    expect(result.code, output).toBe(0);
+    expect(output).not.toMatch(/Found \d+ (warning|error|info)/);
+  });
+
+  it("passes its own tests", async () => {
+    const result = await inApp(app, tool.vitest, ["run"]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/Tests\s+2 passed/);
+  });
+
+  it("prints its routes without touching the database", async () => {
+    const table = await inApp(app, BIN, ["routes"]);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toBe(
+      [
+        "METHOD | HOST                  | PATH | ALIASES | NAME     | HANDLER",
+        "------ | ----                  | ---- | ------- | ----     | -------",
+        "GET    | http://127.0.0.1:3000 | /    |         | rootPath | HomeHandler",
+        "",
+      ].join("\n"),
+    );
+    const json = await inApp(app, BIN, ["routes", "--json"]);
+    expect(JSON.parse(json.stdout)).toEqual([
+      {
+        method: "GET",
+        host: "http://127.0.0.1:3000",
+        path: "/",
+        aliases: [],
+        name: "rootPath",
+        handler: "HomeHandler",
+      },
+    ]);
+    expect(existsSync(join(app, "db", "development.sqlite"))).toBe(false);
+  });
+
+  it("migrates up, reports status and migrates down with a hand-written migration", async () => {
+    writeFileSync(
+      join(app, "migrations", "20240101000000_create_notes.ts"),
+      [
+        'import { createTable, dropTable } from "wisent";',
+        "",
+        "type Db = Parameters<typeof createTable>[0];",
+        "",
+        "export async function up(db: Db): Promise<void> {",
+        '  await createTable(db, "notes", (t) => {',
+        '    t.uuid("id").primary();',
+        '    t.string("body");',
+        "    t.timestamps();",
+        "  });",
+        "}",
+        "",
+        "export async function down(db: Db): Promise<void> {",
+        '  await dropTable(db, "notes");',
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const before = await inApp(app, BIN, ["migrate", "status"]);
+    expect(before.stdout).toBe("down  20240101000000_create_notes\n");
+    const up = await inApp(app, BIN, ["migrate"]);
+    expect(up.code, up.stderr).toBe(0);
+    expect(up.stdout).toBe("migrated  20240101000000_create_notes\n");
+    const after = await inApp(app, BIN, ["migrate", "status"]);
+    expect(after.stdout).toMatch(/^up {4}20240101000000_create_notes {2}\d{4}-\d\d-\d\dT/);
+    expect(existsSync(join(app, "db", "development.sqlite"))).toBe(true);
+    const again = await inApp(app, BIN, ["migrate", "up"]);
+    expect(again.stdout).toBe("nothing to migrate (database sqlite:db/development.sqlite)\n");
+    const down = await inApp(app, BIN, ["migrate", "down", "--step", "1"]);
+    expect(down.stdout).toBe("reverted  20240101000000_create_notes\n");
+    const test = await inApp(app, BIN, ["migrate"], { GO_ENV: "test" });
+    expect(test.code).toBe(0);
+    expect(existsSync(join(app, "db", "test.sqlite"))).toBe(true);
+    const bad = await inApp(app, BIN, ["migrate", "down", "--step", "zero"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.split("\n")[0]).toBe(
+      'error: --step must be a whole number at least 1, got "zero"',
+    );
+  });
+
+  it("start serves / on 127.0.0.1 with a strict CSP, then drains and exits 0 on SIGTERM", async () => {
+    const child = spawn(process.execPath, [BIN, "start", "--port", "0"], {
+      cwd: app,
+      env: cleanEnv(),
+    });
+    try {
+      const [, url] = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      const res = await fetch(`${url}/`);
+      expect(res.status).toBe(200);
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("style-src 'self'");
+      expect(csp).not.toContain("unsafe-inline");
+      const html = await res.text();
+      expect(html).toContain("<h1>Welcome to Shop!</h1>");
+      expect(html).not.toMatch(/<script(?![^>]*\ssrc=)|<style|\sstyle=/);
+      expect((await fetch(`${url}/assets/application.js`)).status).toBe(200);
+      child.kill("SIGTERM");
+      expect(await exitCode(child)).toBe(0);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+
+  it("start --workers 2 shares the port, replaces a dead worker and exits 0 on SIGTERM", async () => {
+    const child = spawn(process.execPath, [BIN, "start", "--port", "0", "--workers", "2"], {
+      cwd: app,
+      env: cleanEnv(),
+    });
+    const output = { text: "" };
+    try {
+      const ready = await waitForOutput(
+        child,
+        /done {2}2 workers \(pids (\d+), (\d+)\) on port (\d+)/,
+        output,
+      );
+      const url = `http://127.0.0.1:${ready[3]}/`;
+      expect((await fetch(url)).status).toBe(200);
+      process.kill(Number(ready[1]), "SIGKILL");
+      const replaced = await waitForOutput(
+        child,
+        new RegExp(`worker ${ready[1]} died[\\s\\S]*done {2}2 workers \\(pids (\\d+), (\\d+)\\)`),
+        output,
+      );
+      expect([replaced[1], replaced[2]]).toContain(ready[2]);
+      expect([replaced[1], replaced[2]]).not.toContain(ready[1]);
+      expect((await fetch(url)).status).toBe(200);
+      child.kill("SIGTERM");
+      expect(await exitCode(child)).toBe(0);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+});
+
+describe("wisent new inventory --dev --api", { timeout: SLOW }, () => {
+  let app: string;
+  beforeAll(async () => {
+    app = await newApp(root, "inventory", ["--api"]);
+  }, SLOW);
+
+  it("type-checks, lints clean and passes its own tests", async () => {
+    const tsc = await inApp(app, tool.tsc, ["--noEmit"]);
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    const biome = await inApp(app, tool.biome, ["check", "--error-on-warnings", "."]);
+    expect(biome.code, biome.stdout + biome.stderr).toBe(0);
+    const vitest = await inApp(app, tool.vitest, ["run"]);
+    expect(vitest.code, vitest.stdout + vitest.stderr).toBe(0);
+    expect(vitest.stdout).toMatch(/Tests\s+2 passed/);
+  });
+
+  it("prints its routes", async () => {
+    const json = await inApp(app, BIN, ["routes", "--json"]);
+    expect(JSON.parse(json.stdout)).toEqual([
+      {
+        method: "GET",
+        host: "http://127.0.0.1:3000",
+        path: "/",
+        aliases: [],
+        name: "rootPath",
+        handler: "HomeHandler",
+      },
+    ]);
+  });
+});
