@@ -5,7 +5,7 @@
  * `--dev` install links), so nothing is downloaded. App commands run the built CLI (dist/).
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -198,6 +198,34 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
     expect(bad.stderr.split("\n")[0]).toBe(
       'error: --step must be a whole number at least 1, got "zero"',
     );
+  });
+
+  it("dev serves / and restarts when a source file changes", async () => {
+    // Its own process group, so the watcher and the server it runs go down together.
+    const child = spawn(process.execPath, [BIN, "dev"], {
+      cwd: app,
+      env: cleanEnv({ PORT: "0" }),
+      detached: true,
+    });
+    const output = { text: "" };
+    try {
+      const [, first] = await waitForOutput(
+        child,
+        /listening on (http:\/\/127\.0\.0\.1:\d+)/,
+        output,
+      );
+      expect((await fetch(`${first}/`)).status).toBe(200);
+      const home = join(app, "src/actions/home.ts");
+      writeFileSync(home, `${readFileSync(home, "utf8")}\n// touched by the dev test\n`);
+      const [, second] = await waitForOutput(
+        child,
+        /Restarting[\s\S]*listening on (http:\/\/127\.0\.0\.1:\d+)/,
+        output,
+      );
+      expect((await fetch(`${second}/`)).status).toBe(200);
+    } finally {
+      if (child.pid) process.kill(-child.pid, "SIGKILL");
+    }
   });
 
   it("start serves / on 127.0.0.1 with a strict CSP, then drains and exits 0 on SIGTERM", async () => {
