@@ -1,7 +1,7 @@
 // 5,000 generated requests (seeded, reproducible: FUZZ_SEED=<n>) of every kind of hostile input
 // at the app: zero 5xx, zero crashes, memory bounded.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqliteDatabase, type TestDatabase } from "./support/databases.js";
+import { EXAMPLE_MIGRATIONS, sqliteDatabase, type TestDatabase } from "./support/databases.js";
 import { report, SOAK } from "./support/figures.js";
 import { generateRequest } from "./support/fuzz-requests.js";
 import { pool, rawStatus, send, sendJson, sendRaw } from "./support/http.js";
@@ -16,8 +16,9 @@ describe(`fuzz: ${REQUESTS} generated requests (seed ${SEED})`, () => {
   let server: ServerProcess;
 
   beforeAll(async () => {
-    db = await sqliteDatabase();
-    server = await startServer({ databaseUrl: db.url });
+    // The example shop exactly as the CLI made it, started as a user starts it.
+    db = await sqliteDatabase(true, EXAMPLE_MIGRATIONS);
+    server = await startServer({ databaseUrl: db.url, app: "example" });
   });
   afterAll(async () => {
     await server?.stop();

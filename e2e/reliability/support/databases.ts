@@ -42,11 +42,19 @@ export async function migrate(url: string, folder = MIGRATIONS): Promise<string[
   }
 }
 
-/** A SQLite file in a temp folder, migrated unless `migrated` is false. */
-export async function sqliteDatabase(migrated = true): Promise<TestDatabase> {
+/** The example app's migrations (examples/shop, made by the CLI; TypeScript). */
+export const EXAMPLE_MIGRATIONS = fileURLToPath(
+  new URL("../../../examples/shop/migrations/", import.meta.url),
+);
+
+/**
+ * A SQLite file in a temp folder, migrated with `folder`'s migrations (the fixture's by default)
+ * unless `migrated` is false.
+ */
+export async function sqliteDatabase(migrated = true, folder = MIGRATIONS): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), "wisent-reliability-"));
   const url = `sqlite:${join(dir, "shop.sqlite")}`;
-  if (migrated) await migrate(url);
+  if (migrated) await migrate(url, folder);
   return {
     url,
     dialect: "sqlite",

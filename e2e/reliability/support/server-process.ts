@@ -3,6 +3,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const SERVER = fileURLToPath(new URL("../app/src/server.mjs", import.meta.url));
+const EXAMPLE = fileURLToPath(new URL("../../../examples/shop/", import.meta.url));
+const CLI = fileURLToPath(new URL("../../../packages/wisent/dist/cli/main.js", import.meta.url));
 
 /** A fixture server in its own process, with everything it printed. */
 export interface ServerProcess {
@@ -25,13 +27,20 @@ export interface ServerProcess {
 export interface ServerOptions {
   databaseUrl: string;
   env?: Record<string, string>;
-  /** Mount the test-only /faults routes. */
+  /** Mount the test-only /faults routes (fixture only). */
   faults?: boolean;
+  /**
+   * Which app: the fixture (default; it has the test-only fault routes), or the example shop
+   * made by the CLI, run as a user runs it (`wisent start` in examples/shop).
+   */
+  app?: "fixture" | "example";
 }
 
-/** Starts `app/src/server.mjs` on a free port and waits for its "listening" line. */
+/** Starts the app (see {@link ServerOptions.app}) on a free port and waits for its "listening" line. */
 export function startServer(options: ServerOptions): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [SERVER], {
+  const example = options.app === "example";
+  const child = spawn(process.execPath, example ? [CLI, "start"] : [SERVER], {
+    ...(example ? { cwd: EXAMPLE } : {}),
     env: {
       ...process.env,
       GO_ENV: "test",
@@ -60,7 +69,10 @@ export function startServer(options: ServerOptions): Promise<ServerProcess> {
       reject(new Error(`the fixture server exited (${code}) before listening:\n${out}`));
     child.once("exit", onExit);
     const onData = () => {
-      const match = /"msg":"listening","url":"(http:\/\/[^"]+)"/.exec(out);
+      // The fixture logs a JSON line; `wisent start` prints "<app> (<env>) listening on <url>".
+      const match =
+        /"msg":"listening","url":"(http:\/\/[^"]+)"/.exec(out) ??
+        /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (!match) return;
       child.stdout!.off("data", onData);
       child.off("exit", onExit);
