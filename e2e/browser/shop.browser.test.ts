@@ -151,19 +151,33 @@ run("the example shop in Chromium", () => {
   });
 
   it("destroys from the index only when the confirmation is accepted", async () => {
+    const extra = await fetch(`${base}/widgets`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ title: "Second widget" }),
+    });
+    expect(extra.status).toBe(201);
     const p = await page();
     await p.goto(`${base}/widgets`);
     const rows = () => p.locator("tbody tr").count();
     const before = await rows();
+    const destroy = p.getByRole("link", { name: "Destroy" });
+    const kept = await destroy.nth(0).getAttribute("href");
+    const gone = await destroy.nth(1).getAttribute("href");
+    // Every request that is not a GET: a dismissed confirmation must not send one.
+    const sent: string[] = [];
+    p.on("request", (r) => {
+      if (r.method() !== "GET") sent.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    });
     p.once("dialog", (d) => void d.dismiss());
-    await p.getByRole("link", { name: "Destroy" }).first().click();
-    await p.waitForTimeout(300);
-    expect(p.url()).toBe(`${base}/widgets`);
-    expect(await rows()).toBe(before);
+    await destroy.nth(0).click();
     p.once("dialog", (d) => void d.accept());
-    await p.getByRole("link", { name: "Destroy" }).first().click();
+    await destroy.nth(1).click();
     await p.waitForSelector("text=Widget was successfully destroyed.");
+    expect(sent).toEqual([`POST ${gone}`]);
     expect(await rows()).toBe(before - 1);
+    expect((await fetch(`${base}${kept}.json`)).status).toBe(200);
+    expect((await fetch(`${base}${gone}.json`)).status).toBe(404);
     await p.close();
   });
 
@@ -192,12 +206,15 @@ run("the example shop in Chromium", () => {
   it("opens a widget's images", async () => {
     const [widget] = (await (await fetch(`${base}/widgets.json`)).json()) as { id: string }[];
     const p = await page();
-    await p.goto(`${base}/widgets/${widget!.id}/images/new`);
+    await p.goto(`${base}/widgets/${widget!.id}/images`);
+    expect(await p.textContent("h1")).toBe("Images");
+    await p.getByRole("link", { name: "Create New Image" }).click();
     await p.getByLabel("Caption").fill("Front view");
     await p.getByRole("button", { name: "Save" }).click();
     await p.waitForSelector("text=Image was successfully created.");
-    await p.goto(`${base}/widgets/${widget!.id}/images`);
-    expect(await p.textContent("body")).toContain("Front view");
+    await p.getByRole("link", { name: "Back to all Images" }).click();
+    await p.waitForURL(`${base}/widgets/${widget!.id}/images`);
+    expect(await p.locator("tbody td").first().textContent()).toBe("Front view");
     await p.close();
   });
 

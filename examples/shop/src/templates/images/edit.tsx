@@ -24,14 +24,14 @@ export function Edit(props: EditProps) {
         <input type="hidden" name="_method" value="PUT" />
         <CsrfField />
         <Form values={props.values} errors={props.errors} />
+        <a
+          href={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}
+          class="btn btn-secondary"
+          data-confirm="Are you sure?"
+        >
+          Cancel
+        </a>
       </form>
-      <a
-        href={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}
-        class="btn btn-secondary"
-        data-confirm="Are you sure?"
-      >
-        Cancel
-      </a>
     </>
   );
 }

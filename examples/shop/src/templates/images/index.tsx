@@ -27,7 +27,7 @@ export function Index(props: IndexProps) {
           <thead>
             <tr>
               <th>Caption</th>
-              <th>Actions</th>
+              <th class="actions">Actions</th>
             </tr>
           </thead>
           <tbody>

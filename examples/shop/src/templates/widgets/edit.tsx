@@ -19,14 +19,14 @@ export function Edit(props: EditProps) {
         <input type="hidden" name="_method" value="PUT" />
         <CsrfField />
         <Form values={props.values} errors={props.errors} />
+        <a
+          href={paths.widgetPath({ widget_id: widget.id })}
+          class="btn btn-secondary"
+          data-confirm="Are you sure?"
+        >
+          Cancel
+        </a>
       </form>
-      <a
-        href={paths.widgetPath({ widget_id: widget.id })}
-        class="btn btn-secondary"
-        data-confirm="Are you sure?"
-      >
-        Cancel
-      </a>
     </>
   );
 }

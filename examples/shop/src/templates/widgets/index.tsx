@@ -25,7 +25,7 @@ export function Index(props: IndexProps) {
           <thead>
             <tr>
               <th>Title</th>
-              <th>Actions</th>
+              <th class="actions">Actions</th>
             </tr>
           </thead>
           <tbody>

@@ -11,10 +11,10 @@ export function New(props: FormProps) {
       <form action={paths.widgetsPath()} method="post">
         <CsrfField />
         <Form values={props.values} errors={props.errors} />
+        <a href={paths.widgetsPath()} class="btn btn-secondary" data-confirm="Are you sure?">
+          Cancel
+        </a>
       </form>
-      <a href={paths.widgetsPath()} class="btn btn-secondary" data-confirm="Are you sure?">
-        Cancel
-      </a>
     </>
   );
 }

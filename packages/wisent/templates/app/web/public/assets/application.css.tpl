@@ -152,7 +152,8 @@ code {
 }
 
 .site-footer p {
-  margin: 0;
+  margin-top: 0;
+  margin-bottom: 0;
 }
 
 .lead {
@@ -223,6 +224,7 @@ tbody tr:nth-child(even) {
   background: color-mix(in srgb, var(--bg) 50%, var(--surface));
 }
 
+th.actions,
 td.actions {
   white-space: nowrap;
   text-align: right;
@@ -328,10 +330,10 @@ button {
   color: var(--danger);
 }
 
-/* The Cancel link under a form's Save button. */
-form + .btn,
-form + .button {
-  margin-top: 0.75rem;
+/* The Cancel link beside a form's Save button. */
+button[type="submit"] + .btn,
+button[type="submit"] + .button {
+  margin-left: 0.5rem;
 }
 
 .actions-bar {
