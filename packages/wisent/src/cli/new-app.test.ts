@@ -58,7 +58,7 @@ async function newApp(root: string, name: string, flags: string[]): Promise<stri
   return dir;
 }
 
-/** Resolves with the first match of `pattern` in the child's stdout; rejects if it exits first. */
+/** Resolves with the first match of `pattern` in the child's output (stdout and stderr); rejects if it exits first. */
 function waitForOutput(
   child: ChildProcess,
   pattern: RegExp,
