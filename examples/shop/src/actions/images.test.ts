@@ -65,7 +65,7 @@ describe("ImagesResource (nested under widgets)", () => {
     const { browser, json } = clients(app);
     const res = await browser.post(`/widgets/${widgetId}/images`, { form: { caption: "Top" } });
     expect(res.status).toBe(303);
-    const location = res.headers.get("location")!;
+    const location = res.headers.get("location") ?? "";
     expect(location).toMatch(new RegExp(`^/widgets/${widgetId}/images/[0-9a-f-]{36}$`));
     expect(await (await browser.get(location)).text()).toContain("Image was successfully created.");
 
@@ -118,5 +118,82 @@ describe("ImagesResource (nested under widgets)", () => {
     const deleted = await json.delete(`/widgets/${widgetId}/images/${b.id}`);
     expect(await deleted.json()).toMatchObject({ id: b.id });
     expect((await json.get(`/widgets/${widgetId}/images/${b.id}`)).status).toBe(404);
+  });
+
+  it("every operation in XML, scoped to the widget", async () => {
+    const { xml } = clients(app);
+    const send = (body: string) => ({ body, headers: { "content-type": "application/xml" } });
+    const created = await xml.post(
+      `/widgets/${widgetId}/images`,
+      send("<image><caption>X</caption></image>"),
+    );
+    expect(created.status).toBe(201);
+    const doc = await created.text();
+    expect(doc).toContain("<caption>X</caption>");
+    expect(doc).toContain(`<widget_id>${widgetId}</widget_id>`);
+    const id = /<id>([^<]+)<\/id>/.exec(doc)?.[1] ?? "";
+    expect(id).toMatch(UUID);
+
+    expect(await (await xml.get(`/widgets/${widgetId}/images/${id}`)).text()).toContain(
+      "<caption>X</caption>",
+    );
+    const updated = await xml.put(
+      `/widgets/${widgetId}/images/${id}`,
+      send("<image><caption>Y</caption></image>"),
+    );
+    expect(updated.status).toBe(200);
+    expect(await updated.text()).toContain("<caption>Y</caption>");
+    const invalid = await xml.put(
+      `/widgets/${widgetId}/images/${id}`,
+      send("<image><caption></caption></image>"),
+    );
+    expect(invalid.status).toBe(422);
+    expect(await invalid.text()).toContain(
+      '<error field="caption">Caption can not be blank.</error>',
+    );
+    expect((await xml.delete(`/widgets/${otherWidgetId}/images/${id}`)).status).toBe(404);
+    const destroyed = await xml.delete(`/widgets/${widgetId}/images/${id}`);
+    expect(destroyed.status).toBe(200);
+    expect(await destroyed.text()).toContain("<caption>Y</caption>");
+    expect((await xml.get(`/widgets/${widgetId}/images/${id}`)).status).toBe(404);
+  });
+
+  it("HTML: 422 re-renders the form with the error, flashes on update and destroy, 404 pages", async () => {
+    const image = await createImage("Flashy");
+    const { browser } = clients(app);
+    const invalid = await browser.post(`/widgets/${widgetId}/images`, { form: { caption: " " } });
+    expect(invalid.status).toBe(422);
+    const form = await invalid.text();
+    expect(form).toContain("<h1>New Image</h1>");
+    expect(form).toContain("Caption can not be blank.");
+
+    const updated = await browser.post(`/widgets/${widgetId}/images/${image.id}`, {
+      form: { _method: "PUT", caption: "Renamed" },
+    });
+    expect(await (await browser.follow(updated)).text()).toContain(
+      "Image was successfully updated.",
+    );
+    const destroyed = await browser.post(`/widgets/${widgetId}/images/${image.id}`, {
+      form: { _method: "DELETE" },
+    });
+    const list = await (await browser.follow(destroyed)).text();
+    expect(list).toContain("Image was successfully destroyed.");
+    expect(list).not.toContain("Renamed");
+
+    const missing = await browser.get(`/widgets/${MISSING}/images/new`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("content-type")).toContain("text/html");
+    expect((await browser.get(`/widgets/${widgetId}/images/${image.id}`)).status).toBe(404);
+  });
+
+  it("List: paginated like every list (X-Pagination, per_page)", async () => {
+    const { json } = clients(app);
+    for (let i = 0; i < 3; i++) await createImage(`Paged ${i}`);
+    const res = await json.get(`/widgets/${widgetId}/images`, { query: { per_page: 2 } });
+    expect(((await res.json()) as unknown[]).length).toBe(2);
+    expect(JSON.parse(res.headers.get("x-pagination") ?? "null")).toMatchObject({
+      page: 1,
+      per_page: 2,
+    });
   });
 });

@@ -32,7 +32,7 @@ describe("WidgetsResource", () => {
     const page1 = await json.get("/widgets");
     const rows = (await page1.json()) as unknown[];
     expect(rows).toHaveLength(20);
-    expect(JSON.parse(page1.headers.get("x-pagination")!)).toMatchObject({
+    expect(JSON.parse(page1.headers.get("x-pagination") ?? "null")).toMatchObject({
       page: 1,
       per_page: 20,
       total_entries_size: 25,
@@ -87,7 +87,7 @@ describe("WidgetsResource", () => {
       form: { title: "Form widget", description: "From a form" },
     });
     expect(res.status).toBe(303);
-    const location = res.headers.get("location")!;
+    const location = res.headers.get("location") ?? "";
     expect(location).toMatch(/^\/widgets\/[0-9a-f-]{36}$/);
     const page = await (await browser.get(location)).text();
     expect(page).toContain("Widget was successfully created.");
@@ -202,5 +202,116 @@ describe("WidgetsResource", () => {
     expect(await deleted.json()).toMatchObject({ id: b.id, title: "Doomed B" });
     expect((await json.get(`/widgets/${b.id}`)).status).toBe(404);
     expect((await json.delete(`/widgets/${b.id}`)).status).toBe(404);
+  });
+
+  it("List: the HTML paginator links pages, keeps per_page, marks the current page", async () => {
+    const { browser } = clients(app);
+    const html = await (await browser.get("/widgets?page=2&per_page=5")).text();
+    expect(html).toMatch(/<nav[^>]*class="pagination"|class="pagination"/);
+    expect(html).toContain('href="/widgets?page=1&amp;per_page=5"');
+    expect(html).toContain('href="/widgets?page=3&amp;per_page=5"');
+    expect(html).toMatch(/href="\/widgets\?page=2&amp;per_page=5" aria-current="page">2</);
+    expect(html).toMatch(/href="\/widgets\?page=3&amp;per_page=5" aria-label="Next page"/);
+    const beyond = await browser.get("/widgets?page=999");
+    expect(beyond.status).toBe(200);
+    expect(await beyond.text()).not.toContain("<td>");
+  });
+
+  it("Update and Destroy in XML: the record back, 422 with the errors, 404 when missing", async () => {
+    const widget = await createWidget("XML before", "kept");
+    const { xml } = clients(app);
+    const updated = await xml.put(`/widgets/${widget.id}`, {
+      body: "<widget><title>XML after</title></widget>",
+      headers: { "content-type": "application/xml" },
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.headers.get("content-type")).toContain("application/xml");
+    const doc = await updated.text();
+    expect(doc).toContain("<title>XML after</title>");
+    expect(doc).toContain(`<id>${widget.id}</id>`);
+
+    const invalid = await xml.put(`/widgets/${widget.id}`, {
+      body: "<widget><title></title></widget>",
+      headers: { "content-type": "application/xml" },
+    });
+    expect(invalid.status).toBe(422);
+    expect(await invalid.text()).toContain('<error field="title">Title can not be blank.</error>');
+
+    const destroyed = await xml.delete(`/widgets/${widget.id}`);
+    expect(destroyed.status).toBe(200);
+    expect(await destroyed.text()).toContain("<title>XML after</title>");
+    const gone = await xml.get(`/widgets/${widget.id}`);
+    expect(gone.status).toBe(404);
+    expect(gone.headers.get("content-type")).toContain("application/xml");
+  });
+
+  it("Update: 422 re-renders the edit form with what was entered, not what is stored", async () => {
+    const widget = await createWidget("Stored title", "Stored description");
+    const { browser } = clients(app);
+    const res = await browser.post(`/widgets/${widget.id}`, {
+      form: { _method: "PUT", title: "", description: "Entered description" },
+    });
+    expect(res.status).toBe(422);
+    const html = await res.text();
+    expect(html).toContain("Title can not be blank.");
+    expect(html).toContain("Entered description");
+    expect(html).not.toContain("Stored description");
+    expect(html).toMatch(/<input[^>]*name="title"[^>]*aria-invalid="true"/);
+    const stored = (await (await clients(app).json.get(`/widgets/${widget.id}`)).json()) as {
+      title: string;
+    };
+    expect(stored.title).toBe("Stored title");
+  });
+
+  it("Flash: shown on the next page only, once", async () => {
+    const { browser } = clients(app);
+    const res = await browser.post("/widgets", { form: { title: "Flash once" } });
+    expect(await browser.flash()).toEqual({ success: ["Widget was successfully created."] });
+    const first = await (await browser.follow(res)).text();
+    expect(first).toMatch(/class="alert alert-success"[^>]*>\s*Widget was successfully created\./);
+    const again = await (await browser.get(res.headers.get("location") ?? "/")).text();
+    expect(again).not.toContain("Widget was successfully created.");
+  });
+
+  it("Session: the cookie is _shop_session, HttpOnly, SameSite=Lax, for the whole site", async () => {
+    const { browser } = clients(app);
+    expect(browser.sessionCookieName).toBe("_shop_session");
+    const res = await browser.get("/widgets/new");
+    const cookie = res.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/^_shop_session=[^;]+/);
+    expect(cookie).toMatch(/; HttpOnly/i);
+    expect(cookie).toMatch(/; SameSite=Lax/i);
+    expect(cookie).toMatch(/; Path=\//i);
+    expect(cookie).not.toMatch(/; Secure/i);
+  });
+
+  it("CSRF: a forged token, a token from another session, and a cross-site JSON post are refused", async () => {
+    const { browser } = clients(app);
+    await browser.get("/widgets/new");
+    const forged = await browser.post("/widgets", {
+      form: { title: "Forged", authenticity_token: "not-the-token" },
+      csrf: false,
+    });
+    expect(forged.status).toBe(403);
+
+    const other = clients(app).browser;
+    const othersToken = await other.csrfToken();
+    const stolen = await browser.post("/widgets", {
+      form: { title: "Stolen", authenticity_token: othersToken },
+      csrf: false,
+    });
+    expect(stolen.status).toBe(403);
+
+    const crossSite = await clients(app).json.post("/widgets", {
+      json: { title: "Cross" },
+      headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+    });
+    expect(crossSite.status).toBe(403);
+    const titles = (
+      (await (await clients(app).json.get("/widgets?per_page=100")).json()) as { title: string }[]
+    ).map((w) => w.title);
+    expect(titles).not.toContain("Forged");
+    expect(titles).not.toContain("Stolen");
+    expect(titles).not.toContain("Cross");
   });
 });
