@@ -9,8 +9,10 @@
  *   wisent g r widget title description:nulls.Text
  *   wisent g r image caption --parent widget
  * then two repository-only adjustments, both mechanical:
- *   - package.json depends on the published ranges instead of --dev's absolute file: links, since
- *     examples/shop is an npm workspace of this repository (npm links the local wisent);
+ *   - package.json's link to wisent is relative (`file:../../packages/wisent`) instead of --dev's
+ *     absolute one, and hono and zod take the framework's ranges instead of absolute links into
+ *     this checkout's node_modules, so the example works from any clone: it is an npm workspace of
+ *     this repository, and `npm ci` at the root links wisent and installs the rest;
  *   - Biome (the repository's own binary, the app's biome.json) formats the generated files, as
  *     the generator itself does when the app has its dependencies installed.
  * The check ignores the files the example's authors fill in (its tests, screenshots) and the
@@ -67,7 +69,7 @@ export function make(parent) {
   const wisent = JSON.parse(readFileSync(join(repo, "packages/wisent/package.json"), "utf8"));
   pkg.dependencies = {
     ...pkg.dependencies,
-    wisent: `^${wisent.version}`,
+    wisent: "file:../../packages/wisent",
     hono: wisent.dependencies.hono,
     zod: wisent.dependencies.zod,
   };
