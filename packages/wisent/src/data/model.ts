@@ -6,7 +6,13 @@ import { singularize } from "../naming/inflection.js";
 import type { AnyDB } from "./any-db.js";
 import type { DialectName } from "./database-url.js";
 import { dialectOf } from "./dialect-of.js";
-import { type PageParams, type Paginated, pageRequest } from "./pagination.js";
+import {
+  type PageParams,
+  type Paginated,
+  pageRequest,
+  paginatorOf,
+  totalShownByPage,
+} from "./pagination.js";
 import { isUuid, uuidv7 } from "./uuid.js";
 import { type Validated, validate } from "./validation.js";
 
@@ -159,20 +165,13 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
       const { page, per_page, offset } = pageRequest(params);
       const sqls = statements(db);
       const { rows } = await db.executeQuery<Rec>(withParameters(sqls.page, [per_page, offset]));
-      // As `paginate`: a short page shows the total, so the count query is only run otherwise.
-      let total = offset + rows.length;
-      if (rows.length === per_page || (rows.length === 0 && page > 1)) {
+      // As `paginate`: the count query runs only when the page does not show the total.
+      let total = totalShownByPage(page, per_page, offset, rows.length);
+      if (total === undefined) {
         const counted = await db.executeQuery<{ count: unknown }>(sqls.count);
         total = Number(counted.rows[0]?.count ?? 0);
       }
-      const paginator = {
-        page,
-        per_page,
-        offset,
-        total_entries_size: total,
-        current_entries_size: rows.length,
-        total_pages: Math.ceil(total / per_page),
-      };
+      const paginator = paginatorOf(page, per_page, offset, rows.length, total);
       return { rows, paginator } satisfies Paginated<Rec>;
     },
     async create(db, attrs) {

@@ -71,12 +71,8 @@ export async function paginate<DB, TB extends keyof DB, Row>(
 ): Promise<Paginated<Row>> {
   const { page, per_page, offset } = pageRequest(params);
   const rows = await query.limit(per_page).offset(offset).execute();
-  let total: number;
-  if (rows.length > 0 && rows.length < per_page) {
-    total = offset + rows.length;
-  } else if (rows.length === 0 && page === 1) {
-    total = 0;
-  } else {
+  let total = totalShownByPage(page, per_page, offset, rows.length);
+  if (total === undefined) {
     const counted = await query
       .clearSelect()
       .clearOrderBy()
@@ -85,15 +81,38 @@ export async function paginate<DB, TB extends keyof DB, Row>(
     // PostgreSQL returns COUNT as a string (bigint); MySQL and SQLite as a number.
     total = Number((counted as { count?: unknown } | undefined)?.count ?? 0);
   }
+  return { rows, paginator: paginatorOf(page, per_page, offset, rows.length, total) };
+}
+
+/**
+ * The total number of entries when one page already shows it (a short page, or an empty first
+ * page), else `undefined`: the caller must count.
+ */
+export function totalShownByPage(
+  page: number,
+  perPage: number,
+  offset: number,
+  rowCount: number,
+): number | undefined {
+  if (rowCount > 0 && rowCount < perPage) return offset + rowCount;
+  if (rowCount === 0 && page === 1) return 0;
+  return undefined;
+}
+
+/** The paginator of a page with `rowCount` rows out of `total`. */
+export function paginatorOf(
+  page: number,
+  perPage: number,
+  offset: number,
+  rowCount: number,
+  total: number,
+): Paginator {
   return {
-    rows,
-    paginator: {
-      page,
-      per_page,
-      offset,
-      total_entries_size: total,
-      current_entries_size: rows.length,
-      total_pages: Math.ceil(total / per_page),
-    },
+    page,
+    per_page: perPage,
+    offset,
+    total_entries_size: total,
+    current_entries_size: rowCount,
+    total_pages: Math.ceil(total / perPage),
   };
 }
