@@ -6,12 +6,12 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, waitForServer } from "../support/server.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const repo = fileURLToPath(new URL("../..", import.meta.url));
@@ -24,17 +24,6 @@ let browser: Browser | undefined;
 let base = "";
 let dataDir = "";
 const consoleProblems: string[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function page(): Promise<Page> {
   const p = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
@@ -82,14 +71,7 @@ run("the example shop in Chromium", () => {
       env,
       stdio: "ignore",
     });
-    for (let i = 0; i < 150; i++) {
-      try {
-        await fetch(base);
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    await waitForServer(base, { child: server });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [

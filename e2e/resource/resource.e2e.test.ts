@@ -10,13 +10,13 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../packages/wisent/src/cli/cli.js";
 import { memoryIO } from "../../packages/wisent/src/cli/io.js";
+import { freePort, waitForServer } from "../support/server.js";
 import { appTree, runIn } from "./app-files.js";
 import { BrowserClient } from "./browser-client.js";
 
@@ -43,29 +43,6 @@ async function wisent(cwd: string, argv: string[], input?: string) {
   const io = memoryIO({ cwd, input });
   const code = await runCli(argv, io.io);
   return { code, stdout: io.stdout(), stderr: io.stderr() };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForServer(url: string): Promise<void> {
-  for (let i = 0; i < 150; i++) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`server did not answer on ${url}`);
 }
 
 beforeAll(async () => {
@@ -161,7 +138,7 @@ describe("a generated app, end to end", () => {
       env: { ...process.env, HOST: "127.0.0.1", NO_COLOR: "1" },
       stdio: "ignore",
     });
-    await waitForServer(`${base}/`);
+    await waitForServer(`${base}/`, { child: server });
     const browser = new BrowserClient(base);
 
     // List (HTML): heading, link to the form, pagination headers.

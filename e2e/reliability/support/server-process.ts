@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { waitForOutput } from "../../support/server.js";
 
 const SERVER = fileURLToPath(new URL("../app/src/server.mjs", import.meta.url));
 const EXAMPLE = fileURLToPath(new URL("../../../examples/shop/", import.meta.url));
@@ -64,39 +65,33 @@ export function startServer(options: ServerOptions): Promise<ServerProcess> {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) =>
-      reject(new Error(`the fixture server exited (${code}) before listening:\n${out}`));
-    child.once("exit", onExit);
-    const onData = () => {
-      // The fixture logs a JSON line; `wisent start` prints "<app> (<env>) listening on <url>".
-      const match =
-        /"msg":"listening","url":"(http:\/\/[^"]+)"/.exec(out) ??
-        /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (!match) return;
-      child.stdout!.off("data", onData);
-      child.off("exit", onExit);
-      const url = match[1]!;
-      const pid = child.pid!;
-      resolve({
-        url,
-        port: Number(new URL(url).port),
-        pid,
-        child,
-        output: () => out,
-        exited,
-        async stop(signal = "SIGTERM") {
-          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-          return exited;
-        },
-        fdCount: () => readdirSync(`/proc/${pid}/fd`).length,
-        rssKb: () => {
-          const status = readFileSync(`/proc/${pid}/status`, "utf8");
-          return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
-        },
-      });
+  // The fixture logs a JSON line; `wisent start` prints "<app> (<env>) listening on <url>".
+  const listening =
+    /"msg":"listening","url":"(http:\/\/[^"]+)"|listening on (http:\/\/127\.0\.0\.1:\d+)/;
+  const ready = waitForOutput(child, listening, 60_000).catch((error: Error) => {
+    child.kill("SIGKILL");
+    throw new Error(`the server did not start listening: ${error.message}`);
+  });
+  return ready.then(({ match }) => {
+    const url = (match[1] ?? match[2])!;
+    const pid = child.pid!;
+    return {
+      url,
+      port: Number(new URL(url).port),
+      pid,
+      child,
+      output: () => out,
+      exited,
+      async stop(signal = "SIGTERM") {
+        if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+        return exited;
+      },
+      fdCount: () => readdirSync(`/proc/${pid}/fd`).length,
+      rssKb: () => {
+        const status = readFileSync(`/proc/${pid}/status`, "utf8");
+        return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+      },
     };
-    child.stdout!.on("data", onData);
   });
 }
 
