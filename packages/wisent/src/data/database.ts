@@ -16,7 +16,13 @@ import {
   maskDatabaseUrl,
   parseDatabaseUrl,
 } from "./database-url.js";
-import { type SqliteOptions, sqliteDialect } from "./sqlite-dialect.js";
+import { type SqliteOptions, sqliteDialect, WisentSqliteDialect } from "./sqlite-dialect.js";
+import { allowDirectSqlite, sqliteRequestTransaction } from "./sqlite-request-transaction.js";
+import {
+  kyselyTransaction,
+  type TransactionHandle,
+  type TransactionIntent,
+} from "./transaction-handle.js";
 
 /** Options of `openDatabase`. */
 export interface DatabaseOptions extends SqliteOptions {
@@ -42,6 +48,7 @@ export interface DatabaseOptions extends SqliteOptions {
 export class Database<DB = AnyDB> {
   /** The Kysely instance: query builder, schema builder, migrations. */
   readonly kysely: Kysely<DB>;
+  readonly #sqlite: WisentSqliteDialect | undefined;
 
   constructor(
     kysely: Kysely<DB>,
@@ -49,8 +56,12 @@ export class Database<DB = AnyDB> {
     readonly dialect: DialectName,
     /** The URL with its password masked, for messages and logs. */
     readonly url: string,
+    /** Wisent's SQLite dialect under `kysely`, for its cheaper request transactions. */
+    sqlite?: WisentSqliteDialect,
   ) {
     this.kysely = kysely;
+    this.#sqlite = sqlite;
+    if (sqlite) allowDirectSqlite(kysely, sqlite);
   }
 
   /**
@@ -73,9 +84,28 @@ export class Database<DB = AnyDB> {
     return this.kysely.startTransaction().execute();
   }
 
+  /**
+   * Begins the transaction of one request (the `transaction` middleware's): `write` says the
+   * request may change data. On SQLite it holds the one connection until it ends, and its BEGIN
+   * waits for the first statement (IMMEDIATE when writing); elsewhere it is Kysely's
+   * controlled transaction on a pooled connection.
+   *
+   * @example
+   * const { trx, commit } = await db.beginRequest({ write: true });
+   * await Widget.create(trx, { title: "Hammer" });
+   * await commit();
+   */
+  beginRequest(intent: TransactionIntent): Promise<TransactionHandle<DB>> {
+    return this.#sqlite
+      ? sqliteRequestTransaction(this.kysely, this.#sqlite, intent)
+      : kyselyTransaction(this.kysely);
+  }
+
   /** Closes every connection. The Database cannot be used afterwards. */
   async close(): Promise<void> {
     await this.kysely.destroy();
+    // Request transactions open SQLite without Kysely, which then has nothing to close.
+    await this.#sqlite?.driver.destroy();
   }
 }
 
@@ -137,7 +167,8 @@ function createDatabase<DB>(url: string | undefined, options: DatabaseOptions, l
   } catch (cause) {
     throw new Error(`cannot open database ${masked}: ${describeCause(cause)}`, { cause });
   }
-  return new Database<DB>(new Kysely<DB>({ dialect }), target.dialect, masked);
+  const sqlite = dialect instanceof WisentSqliteDialect ? dialect : undefined;
+  return new Database<DB>(new Kysely<DB>({ dialect }), target.dialect, masked, sqlite);
 }
 
 const PG_DATE = 1082;

@@ -13,6 +13,7 @@ import {
   paginatorOf,
   totalShownByPage,
 } from "./pagination.js";
+import { directSqlite } from "./sqlite-request-transaction.js";
 import { isUuid, uuidv7 } from "./uuid.js";
 import { type Validated, validate } from "./validation.js";
 
@@ -140,8 +141,17 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     }
     return found;
   };
-  const withParameters = (q: CompiledQuery, parameters: unknown[]): CompiledQuery =>
-    CompiledQuery.raw(q.sql, parameters);
+  // On a SQLite request transaction the statement runs on the connection it holds, skipping
+  // Kysely's executor (a few microseconds of promises per query against a 5 us read).
+  const rowsOf = async <R>(
+    db: Queryable,
+    q: CompiledQuery,
+    parameters: unknown[],
+  ): Promise<R[]> => {
+    const rows = directSqlite(db)?.rows<R>(q.sql, parameters);
+    if (rows) return rows;
+    return (await db.executeQuery<R>(CompiledQuery.raw(q.sql, parameters))).rows;
+  };
   const notFound = (id: string) =>
     new HttpError(404, `${name} not found: ${id.length > 100 ? `${id.slice(0, 100)}...` : id}`);
 
@@ -154,9 +164,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     async find(db, id) {
       const key = String(id);
       if (!isUuid(key)) throw notFound(key);
-      const { rows } = await db.executeQuery<Rec>(
-        withParameters(statements(db).find, [key.toLowerCase()]),
-      );
+      const rows = await rowsOf<Rec>(db, statements(db).find, [key.toLowerCase()]);
       if (!rows[0]) throw notFound(key);
       return rows[0];
     },
@@ -164,12 +172,12 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     async paginate(db, params) {
       const { page, per_page, offset } = pageRequest(params);
       const sqls = statements(db);
-      const { rows } = await db.executeQuery<Rec>(withParameters(sqls.page, [per_page, offset]));
+      const rows = await rowsOf<Rec>(db, sqls.page, [per_page, offset]);
       // As `paginate`: the count query runs only when the page does not show the total.
       let total = totalShownByPage(page, per_page, offset, rows.length);
       if (total === undefined) {
-        const counted = await db.executeQuery<{ count: unknown }>(sqls.count);
-        total = Number(counted.rows[0]?.count ?? 0);
+        const counted = await rowsOf<{ count: unknown }>(db, sqls.count, []);
+        total = Number(counted[0]?.count ?? 0);
       }
       const paginator = paginatorOf(page, per_page, offset, rows.length, total);
       return { rows, paginator } satisfies Paginated<Rec>;

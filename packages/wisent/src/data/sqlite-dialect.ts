@@ -2,16 +2,17 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import {
-  CompiledQuery,
-  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
   type DialectAdapter,
   type Driver,
+  type Kysely,
+  type QueryCompiler,
   SqliteAdapter,
-  SqliteDialect,
-  type SqliteDialectConfig,
-  SqliteDriver,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
 } from "kysely";
-import { cacheStatements } from "./sqlite-statement-cache.js";
+import { WisentSqliteDriver } from "./sqlite-driver.js";
 
 /** Options of the embedded SQLite database. */
 export interface SqliteOptions {
@@ -19,18 +20,6 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
   /** Prepared statements kept per connection, keyed by SQL text (default 500; 0 turns caching off). */
   statementCacheSize?: number;
-}
-
-/**
- * Transactions start with BEGIN IMMEDIATE: a deferred transaction that reads and then writes can
- * fail at once with SQLITE_BUSY when another process (another `wisent start` worker) holds the
- * write lock, and the busy timeout does not help there. In one process Kysely's connection mutex
- * already runs transactions one at a time.
- */
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
-  }
 }
 
 /**
@@ -46,30 +35,33 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
-class WisentSqliteDialect extends SqliteDialect {
-  readonly #config: SqliteDialectConfig;
-  constructor(config: SqliteDialectConfig) {
-    super(config);
-    this.#config = config;
+/** Kysely's SQLite dialect on Wisent's driver; `driver` is the one instance Kysely runs on. */
+export class WisentSqliteDialect implements Dialect {
+  constructor(readonly driver: WisentSqliteDriver) {}
+  createDriver(): Driver {
+    return this.driver;
   }
-  override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler();
   }
-  override createAdapter(): DialectAdapter {
+  createAdapter(): DialectAdapter {
     return new TransactionalDdlSqliteAdapter();
+  }
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new SqliteIntrospector(db);
   }
 }
 
 /**
- * Opens a SQLite file (creating its folder) with WAL, a busy timeout and foreign keys on, and
- * returns the Kysely dialect for it. With `lazy`, the file is opened on the first query instead
- * (so importing an app's `db.ts` touches nothing, e.g. for `wisent routes`).
+ * The Kysely dialect of a SQLite file (its folder created) with WAL, a busy timeout and foreign
+ * keys on. The file is opened on the first query, so importing an app's `db.ts` touches nothing
+ * (e.g. for `wisent routes`); `lazy: false` opens it at once.
  */
 export function sqliteDialect(
   file: string,
   options: SqliteOptions = {},
   lazy = false,
-): SqliteDialect {
+): WisentSqliteDialect {
   const open = () => {
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
     const db = new BetterSqlite3(file, { timeout: options.busyTimeoutMs ?? 5000 });
@@ -77,8 +69,12 @@ export function sqliteDialect(
     db.pragma("foreign_keys = ON");
     // WAL makes NORMAL durable against application crashes; only a power loss can drop the last commits.
     db.pragma("synchronous = NORMAL");
-    const cacheSize = options.statementCacheSize ?? 500;
-    return cacheSize > 0 ? cacheStatements(db, cacheSize) : db;
+    return db;
   };
-  return new WisentSqliteDialect({ database: lazy ? async () => open() : open() });
+  const driver = new WisentSqliteDriver({
+    open,
+    statementCacheSize: options.statementCacheSize ?? 500,
+  });
+  if (!lazy) driver.connection();
+  return new WisentSqliteDialect(driver);
 }

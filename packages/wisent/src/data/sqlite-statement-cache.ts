@@ -97,6 +97,7 @@ export function cacheStatements(db: BetterSqlite3.Database, maxStatements = 500)
         cache.clear();
         return statement;
       }
+      if (maxStatements <= 0) return statement;
       if (cache.size >= maxStatements) cache.delete(cache.keys().next().value as string);
       cache.set(sql, statement);
       return statement;

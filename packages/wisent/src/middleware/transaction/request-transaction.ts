@@ -1,6 +1,7 @@
-import type { ControlledTransaction, Transaction } from "kysely";
+import type { Transaction } from "kysely";
 import type { AnyDB } from "../../data/any-db.js";
 import type { Database } from "../../data/database.js";
+import type { TransactionHandle, TransactionIntent } from "../../data/transaction-handle.js";
 
 /**
  * The transaction of one request, begun on the first `get()` only: a request that never touches
@@ -8,10 +9,15 @@ import type { Database } from "../../data/database.js";
  * the body is still arriving.
  */
 export class RequestTransaction<DB = AnyDB> {
-  #begun: Promise<ControlledTransaction<DB>> | undefined;
+  #begun: Promise<TransactionHandle<DB>> | undefined;
+  #trx: Promise<Transaction<DB>> | undefined;
   #finished = false;
 
-  constructor(private readonly database: Database<DB> | Promise<Database<DB>>) {}
+  constructor(
+    private readonly database: Database<DB> | Promise<Database<DB>>,
+    /** `write: false` for GET and HEAD requests (on SQLite they begin with a deferred BEGIN). */
+    private readonly intent: TransactionIntent = { write: true },
+  ) {}
 
   /** True once `get()` has been called. */
   get begun(): boolean {
@@ -23,41 +29,43 @@ export class RequestTransaction<DB = AnyDB> {
     if (this.#finished) {
       return Promise.reject(new Error("the request's transaction has already finished"));
     }
-    this.#begun ??= Promise.resolve(this.database).then((db) => db.begin());
-    return this.#begun;
+    if (!this.#trx) {
+      const database = this.database;
+      this.#begun =
+        database instanceof Promise
+          ? database.then((db) => db.beginRequest(this.intent))
+          : database.beginRequest(this.intent);
+      this.#trx = this.#begun.then((handle) => handle.trx);
+    }
+    return this.#trx;
   }
 
   /** Commits if begun; on failure rolls back (releasing the connection) and rethrows. */
   async commit(): Promise<void> {
-    const trx = await this.#settle();
-    if (!trx) return;
+    const handle = await this.#settle();
+    if (!handle) return;
     try {
-      await trx.commit().execute();
+      await handle.commit();
     } catch (error) {
-      // Kysely keeps the connection when COMMIT fails; ROLLBACK releases it in any case.
-      await trx
-        .rollback()
-        .execute()
-        .catch(() => {});
+      await handle.rollback().catch(() => {});
       throw error;
     }
   }
 
   /** Rolls back if begun; a failed rollback is logged, never thrown over the original error. */
   async rollback(): Promise<void> {
-    const trx = await this.#settle();
-    if (!trx) return;
+    const handle = await this.#settle();
+    if (!handle) return;
     try {
-      await trx.rollback().execute();
+      await handle.rollback();
     } catch (error) {
       console.error("database error on rolling back transaction:", error);
     }
   }
 
-  async #settle(): Promise<ControlledTransaction<DB> | undefined> {
+  async #settle(): Promise<TransactionHandle<DB> | undefined> {
     this.#finished = true;
     if (!this.#begun) return undefined;
-    // A failed BEGIN already surfaced to the handler; there is nothing to end.
     return this.#begun.catch(() => undefined);
   }
 }

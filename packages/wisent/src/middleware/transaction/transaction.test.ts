@@ -125,7 +125,7 @@ describe.each(DIALECTS)("transaction middleware on %s", (dialect) => {
   });
 
   run("begins no transaction for a request that never asks for one", async () => {
-    const begin = vi.spyOn(t.db, "begin");
+    const begin = vi.spyOn(t.db, "beginRequest");
     const seen: RequestTransaction[] = [];
     const res = await widgetsApp(t.db, seen).request("/ping");
     expect(await res.text()).toBe("pong");
@@ -174,16 +174,16 @@ describe.each(DIALECTS)("transaction middleware on %s", (dialect) => {
   });
 
   run("turns a failed commit into a 500, logs the cause and releases the connection", async () => {
-    const begin = t.db.begin.bind(t.db);
-    vi.spyOn(t.db, "begin").mockImplementationOnce(async () => {
-      const trx = await begin();
-      trx.commit = () =>
-        ({
-          execute: async () => {
-            throw new Error("disk full");
-          },
-        }) as unknown as ReturnType<typeof trx.commit>;
-      return trx;
+    const beginRequest = t.db.beginRequest.bind(t.db);
+    vi.spyOn(t.db, "beginRequest").mockImplementationOnce(async (intent) => {
+      const handle = await beginRequest(intent);
+      return {
+        trx: handle.trx,
+        commit: async () => {
+          throw new Error("disk full");
+        },
+        rollback: () => handle.rollback(),
+      };
     });
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     const app = widgetsApp(t.db);

@@ -45,7 +45,10 @@ Object.defineProperty(Context.prototype, "tx", {
  */
 export function transaction(database: Database | Promise<Database>): MiddlewareHandler {
   return async (c, next) => {
-    const scope = new RequestTransaction(database);
+    const method = c.req.method;
+    const scope = new RequestTransaction(database, {
+      write: method !== "GET" && method !== "HEAD",
+    });
     c.set("tx", scope);
     try {
       await next();

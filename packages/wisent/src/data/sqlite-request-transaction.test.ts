@@ -1,0 +1,139 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { type KyselyPlugin, sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "./database.js";
+import { migrateUp } from "./migrations.js";
+import { directSqlite } from "./sqlite-request-transaction.js";
+import { MIGRATIONS, Widget } from "./test-support/widget.js";
+
+let dir: string;
+let file: string;
+let db: Database;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "wisent-sqlite-request-tx-"));
+  file = join(dir, "app.sqlite");
+  db = await openDatabase(`sqlite:${file}`);
+  await migrateUp(db, MIGRATIONS);
+  await Widget.create(db.kysely, { title: "Seeded" });
+});
+afterAll(async () => {
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Whether another process-like connection can take SQLite's write lock right now. */
+function writeLockFree(): boolean {
+  const other = new BetterSqlite3(file, { timeout: 0 });
+  try {
+    other.exec("begin immediate");
+    other.exec("rollback");
+    return true;
+  } catch (error) {
+    expect((error as { code?: string }).code).toBe("SQLITE_BUSY");
+    return false;
+  } finally {
+    other.close();
+  }
+}
+
+describe("request transactions on SQLite", () => {
+  it("begin nothing until the first statement", async () => {
+    const { trx, commit } = await db.beginRequest({ write: true });
+    expect(trx.isTransaction).toBe(true);
+    expect(writeLockFree()).toBe(true);
+    await commit();
+  });
+
+  it("take only a read lock for a reading request (deferred BEGIN)", async () => {
+    const { trx, commit } = await db.beginRequest({ write: false });
+    expect((await Widget.all(trx)).map((w) => w.title)).toEqual(["Seeded"]);
+    expect(writeLockFree()).toBe(true);
+    await commit();
+  });
+
+  it("take the write lock at once for a writing request, even when it reads first", async () => {
+    const { trx, commit } = await db.beginRequest({ write: true });
+    await Widget.all(trx);
+    expect(writeLockFree()).toBe(false);
+    await commit();
+    expect(writeLockFree()).toBe(true);
+  });
+
+  it("take the write lock when a reading request writes first", async () => {
+    const { trx, rollback } = await db.beginRequest({ write: false });
+    await Widget.create(trx, { title: "Unsaved" });
+    expect(writeLockFree()).toBe(false);
+    await rollback();
+    expect((await Widget.all(db.kysely)).map((w) => w.title)).toEqual(["Seeded"]);
+  });
+
+  it("refuse queries and a second end once ended", async () => {
+    const { trx, commit } = await db.beginRequest({ write: false });
+    await commit();
+    await expect(Widget.all(trx)).rejects.toThrow("the request's transaction has already finished");
+    await expect(Widget.find(trx, "0190a6d2-7b3c-7a01-9f3e-5c1d2e3f4a5b")).rejects.toThrow(
+      "the request's transaction has already finished",
+    );
+    await expect(commit()).rejects.toThrow("the request's transaction has already finished");
+  });
+
+  it("run one at a time, Kysely's own queries and the model's queueing behind them", async () => {
+    const [seeded] = await Widget.all(db.kysely);
+    const first = await db.beginRequest({ write: true });
+    await Widget.create(first.trx, { title: "First" });
+    const order: string[] = [];
+    const second = db.beginRequest({ write: true }).then((handle) => {
+      order.push("second begun");
+      return handle;
+    });
+    const outside = Widget.all(db.kysely).then((rows) => {
+      order.push("outside read");
+      return rows;
+    });
+    const found = Widget.find(db.kysely, seeded!.id).then((widget) => {
+      order.push("outside find");
+      return widget;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).toEqual([]);
+    await first.rollback();
+    const handle = await second;
+    expect(order).toEqual(["second begun"]);
+    await handle.commit();
+    expect((await outside).map((w) => w.title)).toEqual(["Seeded"]);
+    expect((await found).title).toBe("Seeded");
+    expect(order).toEqual(["second begun", "outside read", "outside find"]);
+  });
+
+  it("end a transaction that SQLite already rolled back without failing", async () => {
+    const { trx, rollback } = await db.beginRequest({ write: true });
+    await sql`select 1`.execute(trx);
+    await sql`rollback`.execute(trx);
+    await rollback();
+    expect(writeLockFree()).toBe(true);
+  });
+
+  it("let the model read on the held connection only when no plugin must see the rows", async () => {
+    const [seeded] = await Widget.all(db.kysely);
+    const { trx, commit } = await db.beginRequest({ write: false });
+    const plugin: KyselyPlugin = {
+      transformQuery: ({ node }) => node,
+      transformResult: async ({ result }) => ({
+        ...result,
+        rows: result.rows.map((row) => ({ ...row, title: `seen: ${String(row.title)}` })),
+      }),
+    };
+    expect(directSqlite(trx)).toBeDefined();
+    expect(directSqlite(db.kysely)).toBeDefined();
+    expect(directSqlite(db.kysely.withPlugin(plugin))).toBeUndefined();
+    const withPlugin = trx.withPlugin(plugin);
+    expect(directSqlite(withPlugin)).toBeUndefined();
+    expect((await Widget.find(withPlugin, seeded!.id)).title).toBe("seen: Seeded");
+    expect((await Widget.find(trx, seeded!.id)).title).toBe("Seeded");
+    await commit();
+  });
+});

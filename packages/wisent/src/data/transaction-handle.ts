@@ -1,0 +1,26 @@
+import type { Kysely, Transaction } from "kysely";
+
+/**
+ * A transaction begun for one request: the Kysely transaction handlers query through, and how
+ * to end it. Ending it twice, or querying after it ended, is refused.
+ */
+export interface TransactionHandle<DB> {
+  readonly trx: Transaction<DB>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
+
+/** What a request transaction is for: `write` when the request may change data (not GET/HEAD). */
+export interface TransactionIntent {
+  readonly write: boolean;
+}
+
+/** Kysely's own controlled transaction, for the pooled databases (PostgreSQL, MySQL). */
+export async function kyselyTransaction<DB>(kysely: Kysely<DB>): Promise<TransactionHandle<DB>> {
+  const trx = await kysely.startTransaction().execute();
+  return {
+    trx,
+    commit: () => trx.commit().execute(),
+    rollback: () => trx.rollback().execute(),
+  };
+}
