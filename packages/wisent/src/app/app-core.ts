@@ -1,6 +1,6 @@
 import type { Handler, Hono, MiddlewareHandler } from "hono";
 import { errorResponse } from "../http/error-response.js";
-import { composeRoute } from "./compose.js";
+import { composeRoute, phased } from "./compose.js";
 import type { RouteRegistry } from "./route-registry.js";
 import type { WisentRuntime } from "./runtime.js";
 
@@ -13,6 +13,22 @@ export interface AppCore {
 
 type LooseOn = (method: string, path: string, ...handlers: Handler[]) => unknown;
 
+/** The runtime step every route starts with, one per App (made once, not per route or request). */
+const runtimeSteps = new WeakMap<WisentRuntime, MiddlewareHandler>();
+
+function runtimeStep(runtime: WisentRuntime): MiddlewareHandler {
+  let step = runtimeSteps.get(runtime);
+  if (!step) {
+    step = phased({
+      before: (c) => {
+        c.set("wisent", runtime);
+      },
+    });
+    runtimeSteps.set(runtime, step);
+  }
+  return step;
+}
+
 /**
  * Registers a route on Hono as a single handler: the route's middleware and handler composed,
  * with the app's runtime set on the context first (`c.get("wisent")`).
@@ -24,11 +40,13 @@ export function addHonoRoute(
   middleware: readonly MiddlewareHandler[],
   handler: Handler,
 ): void {
-  const composed = composeRoute(middleware, handler, errorResponse);
   const runtime = core.runtime;
-  const route: Handler = (c, next) => {
-    c.set("wisent", runtime);
-    return composed(c, next);
-  };
+  const route: Handler =
+    middleware.length === 0
+      ? (c, next) => {
+          c.set("wisent", runtime);
+          return handler(c, next);
+        }
+      : composeRoute([runtimeStep(runtime), ...middleware], handler, errorResponse);
   (core.hono.on as unknown as LooseOn).call(core.hono, method, path, route);
 }

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { describe, expect, it } from "vitest";
 import { HttpError } from "../http/http-error.js";
 import { App } from "./app.js";
+import { passThrough, phased } from "./compose.js";
 
 describe("route middleware composition", () => {
   it("lets middleware see the handler's response after next(), and change it", async () => {
@@ -107,5 +108,114 @@ describe("a handler that answers with something other than a Response", () => {
     app.get("/x", (c) => c.text("x"));
     const res = await app.fetch(new Request("http://localhost/x"));
     expect(res.status).toBe(500);
+  });
+});
+
+describe("phased middleware", () => {
+  it("answers synchronously when every layer is phased and the handler is synchronous", () => {
+    const app = new App({ name: "t" });
+    app.use(passThrough);
+    app.use(phased({ before: (c) => c.set("language", "de"), after: (c) => c.header("X-A", "1") }));
+    app.get("/x", (c) => c.text(String(c.get("language"))));
+    const res = app.fetch(new Request("http://localhost/x"));
+    // A Response, not a promise of one: Hono's Node adapter then writes it at once.
+    expect(res).toBeInstanceOf(Response);
+  });
+
+  it("runs before in order down the chain and after in reverse, sync or async", async () => {
+    const order: string[] = [];
+    const app = new App({ name: "t" });
+    app.use(
+      phased({
+        before: async () => {
+          order.push("before 1");
+        },
+        after: () => {
+          order.push("after 1");
+        },
+      }),
+    );
+    app.use(async (_c, next) => {
+      order.push("around before");
+      await next();
+      order.push("around after");
+    });
+    app.use(
+      phased({
+        before: () => {
+          order.push("before 2");
+        },
+        after: async (c) => {
+          order.push(`after 2 saw ${c.res.status}`);
+        },
+      }),
+    );
+    app.get("/x", (c) => {
+      order.push("handler");
+      return c.text("x", 201);
+    });
+    const res = await app.fetch(new Request("http://localhost/x"));
+    expect(res.status).toBe(201);
+    expect(order).toEqual([
+      "before 1",
+      "around before",
+      "before 2",
+      "handler",
+      "after 2 saw 201",
+      "around after",
+      "after 1",
+    ]);
+  });
+
+  it("lets before answer (skipping the rest and its own after)", async () => {
+    const seen: string[] = [];
+    const app = new App({ name: "t" });
+    app.use(
+      phased({
+        before: (c) => c.text("blocked", 403),
+        after: () => {
+          seen.push("after");
+        },
+      }),
+    );
+    app.get("/x", (c) => c.text("handler"));
+    const res = await app.fetch(new Request("http://localhost/x"));
+    expect([res.status, await res.text(), seen]).toEqual([403, "blocked", []]);
+  });
+
+  it("turns an error in before or after into the error response above it", async () => {
+    const statuses: number[] = [];
+    const app = new App({ name: "t" });
+    app.use(async (c, next) => {
+      await next();
+      statuses.push(c.res.status);
+    });
+    app.use(
+      phased({
+        before: (c) => {
+          if (c.req.path === "/before") throw new HttpError(409, "before");
+        },
+        after: async (c) => {
+          if (c.req.path === "/after") throw new HttpError(410, "after");
+        },
+      }),
+    );
+    app.get("/before", (c) => c.text("no"));
+    app.get("/after", (c) => c.text("no"));
+    const json = { headers: { Accept: "application/json" } };
+    expect((await app.fetch(new Request("http://localhost/before", json))).status).toBe(409);
+    expect((await app.fetch(new Request("http://localhost/after", json))).status).toBe(410);
+    expect(statuses).toEqual([409, 410]);
+  });
+
+  it("works as a plain Hono middleware too", async () => {
+    const { Hono } = await import("hono");
+    const hono = new Hono();
+    hono.use(
+      phased({ before: (c) => c.set("language", "fr"), after: (c) => c.header("X-A", "1") }),
+    );
+    hono.get("/", (c) => c.text(String(c.get("language"))));
+    const res = await hono.request("/");
+    expect([await res.text(), res.headers.get("x-a")]).toEqual(["fr", "1"]);
   });
 });

@@ -6,7 +6,6 @@ import { type Format, formatOfMediaType, MEDIA_TYPES } from "./media-types.js";
 export type { Format } from "./media-types.js";
 
 const FORMATS: readonly Format[] = ["html", "json", "xml"];
-const negotiated = new WeakMap<Context, Format>();
 /** The commonest one-type Accept headers, answered without parsing. */
 const EXACT_ACCEPT = new Map<string, Format>([
   ["application/json", "json"],
@@ -58,6 +57,41 @@ function judge(format: Format, ranges: MediaRange[]) {
   return best;
 }
 
+/** What an Accept header says on its own: its ranges and the format it names explicitly, if any. */
+interface AcceptVerdict {
+  ranges: MediaRange[];
+  explicit: Format | undefined;
+}
+
+/** Accept headers repeat (one per client kind), so their verdicts are remembered, boundedly. */
+const verdicts = new Map<string, AcceptVerdict>();
+const MAX_VERDICTS = 200;
+
+function verdictOf(accept: string): AcceptVerdict {
+  let verdict = verdicts.get(accept);
+  if (verdict) return verdict;
+  const ranges = parseAccept(accept);
+  let explicit: { format: Format; q: number; index: number } | undefined;
+  for (const format of FORMATS) {
+    const found = judge(format, ranges);
+    if (!found || found.specificity < 2 || found.q <= 0) continue;
+    if (
+      !explicit ||
+      found.q > explicit.q ||
+      (found.q === explicit.q && found.index < explicit.index)
+    ) {
+      explicit = { format, q: found.q, index: found.index };
+    }
+  }
+  verdict = { ranges, explicit: explicit?.format };
+  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+  verdicts.set(accept, verdict);
+  return verdict;
+}
+
+/** Where a request's negotiated format is kept (a private key among the context's variables). */
+const NEGOTIATED = Symbol("wisent.format") as unknown as "wisent";
+
 /**
  * Picks the response format of a request, as DESIGN.md orders it:
  * 1. the path extension (`/widgets/1.json`, stripped by the App before routing);
@@ -71,57 +105,44 @@ function judge(format: Format, ranges: MediaRange[]) {
  * app.get("/ping", (c) => (negotiateFormat(c) === "json" ? c.json({ ok: true }) : c.text("ok")));
  */
 export function negotiateFormat(c: Context): Format {
-  const cached = negotiated.get(c);
+  const cached = c.get(NEGOTIATED) as unknown as Format | undefined;
   if (cached) return cached;
   const format = decide(c);
-  negotiated.set(c, format);
+  c.set(NEGOTIATED, format as never);
   return format;
 }
 
 function decide(c: Context): Format {
-  const fromPath = pathFormatOf(c.req.raw);
+  const raw = c.req.raw;
+  const fromPath = pathFormatOf(raw);
   if (fromPath) return fromPath;
 
-  const requested = c.req.url.includes("?") ? c.req.query("format") : undefined;
-  if (requested !== undefined && requested !== "") {
-    const format = requested.toLowerCase();
-    if ((FORMATS as readonly string[]).includes(format)) return format as Format;
-    throw new HttpError(406, `unknown format "${requested}": use html, json or xml`);
-  }
-
-  const fallbacks: Format[] = [];
-  const contentType = c.req.header("content-type");
-  const fromBody = contentType ? formatOfMediaType(contentType) : undefined;
-  if (fromBody === "json" || fromBody === "xml") fallbacks.push(fromBody);
-  const isApi = c.get("wisent")?.api === true;
-  fallbacks.push(isApi ? "json" : "html", ...FORMATS);
-
-  const accept = c.req.header("accept");
-  if (!accept || accept.trim() === "") return fallbacks[0]!;
-  const exact = EXACT_ACCEPT.get(accept);
-  if (exact) return exact;
-  const ranges = parseAccept(accept);
-  if (ranges.length === 0) return fallbacks[0]!;
-
-  let explicit: { format: Format; q: number; index: number } | undefined;
-  for (const format of FORMATS) {
-    const verdict = judge(format, ranges);
-    if (!verdict || verdict.specificity < 2 || verdict.q <= 0) continue;
-    if (
-      !explicit ||
-      verdict.q > explicit.q ||
-      (verdict.q === explicit.q && verdict.index < explicit.index)
-    ) {
-      explicit = { format, q: verdict.q, index: verdict.index };
+  if (raw.url.includes("?")) {
+    const requested = c.req.query("format");
+    if (requested !== undefined && requested !== "") {
+      const format = requested.toLowerCase();
+      if ((FORMATS as readonly string[]).includes(format)) return format as Format;
+      throw new HttpError(406, `unknown format "${requested}": use html, json or xml`);
     }
   }
-  if (explicit) return explicit.format;
 
-  for (const format of fallbacks) {
-    const verdict = judge(format, ranges);
-    if (verdict && verdict.q > 0) return format;
+  const headers = raw.headers;
+  const accept = headers.get("accept");
+  const exact = accept ? EXACT_ACCEPT.get(accept) : undefined;
+  if (exact) return exact;
+  const verdict = accept && accept.trim() !== "" ? verdictOf(accept) : undefined;
+  if (verdict?.explicit) return verdict.explicit;
+
+  const contentType = headers.get("content-type");
+  const fromBody = contentType ? formatOfMediaType(contentType) : undefined;
+  const fallback: Format = c.get("wisent")?.api === true ? "json" : "html";
+  const first: Format = fromBody === "json" || fromBody === "xml" ? fromBody : fallback;
+  if (!verdict || verdict.ranges.length === 0) return first;
+  for (const format of [first, fallback, ...FORMATS]) {
+    const found = judge(format, verdict.ranges);
+    if (found && found.q > 0) return format;
   }
   // Nothing we make is acceptable (e.g. `Accept: image/png`): answer the default rather than 406,
   // as browsers and tools send odd Accept headers; respond() still refuses unoffered formats.
-  return fallbacks[0]!;
+  return first;
 }

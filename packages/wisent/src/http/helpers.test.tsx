@@ -185,8 +185,8 @@ describe("c.respond", () => {
     addPageHooks(c, {
       readFlash: () => ({ success: ["Saved <ok>"] }),
       csrfToken: () => "tok",
-      lang: "de",
-      t: (key) => `T(${key})`,
+      lang: () => "de",
+      t: (_c, key) => `T(${key})`,
     });
     await next();
   });

@@ -22,13 +22,14 @@ export interface Page {
 
 /**
  * Hooks the middleware install so pages can reach their data without the http layer importing
- * them (flash, CSRF and i18n each register one on the context).
+ * them (flash, CSRF and i18n each register one on the context). Each hook takes the request's
+ * context, so a middleware registers the same constant object on every request.
  */
 export interface PageHooks {
-  readFlash?: () => FlashByKind;
-  csrfToken?: () => string;
-  lang?: string;
-  t?: (key: string, vars?: Record<string, unknown>) => string;
+  readFlash?: (c: Context) => FlashByKind;
+  csrfToken?: (c: Context) => string;
+  lang?: (c: Context) => string | undefined;
+  t?: (c: Context, key: string, vars?: Record<string, unknown>) => string;
 }
 
 declare module "hono" {
@@ -38,40 +39,49 @@ declare module "hono" {
   }
 }
 
-/** Adds page data providers for this request (used by the flash, CSRF and i18n middleware). */
+/** Hooks merged for one request (the constants middleware register are never changed). */
+const MERGED = Symbol("wisent.mergedPageHooks");
+type MergedHooks = PageHooks & { [MERGED]?: true };
+
+/**
+ * Adds page data providers for this request (used by the flash, CSRF and i18n middleware).
+ * `hooks` should be a constant: it is kept as is when it is the request's first.
+ */
 export function addPageHooks(c: Context, hooks: PageHooks): void {
-  const current = c.get("pageHooks");
+  const current = c.get("pageHooks") as MergedHooks | undefined;
   if (!current) {
     c.set("pageHooks", hooks);
     return;
   }
-  if (hooks.readFlash) current.readFlash = hooks.readFlash;
-  if (hooks.csrfToken) current.csrfToken = hooks.csrfToken;
-  if (hooks.lang !== undefined) current.lang = hooks.lang;
-  if (hooks.t) current.t = hooks.t;
+  const merged: MergedHooks = current[MERGED] ? current : { ...current, [MERGED]: true };
+  if (hooks.readFlash) merged.readFlash = hooks.readFlash;
+  if (hooks.csrfToken) merged.csrfToken = hooks.csrfToken;
+  if (hooks.lang) merged.lang = hooks.lang;
+  if (hooks.t) merged.t = hooks.t;
+  if (merged !== current) c.set("pageHooks", merged);
 }
 
 /** The page data of a request; each part is computed when first read. */
 export function pageOf(c: Context): Page {
-  const hooks = () => c.get("pageHooks") ?? {};
+  const hooks = (): PageHooks => c.get("pageHooks") ?? {};
   let flash: FlashByKind | undefined;
   let token: string | undefined | null = null;
   return {
     get flash() {
-      flash ??= hooks().readFlash?.() ?? {};
+      flash ??= hooks().readFlash?.(c) ?? {};
       return flash;
     },
     get csrfToken() {
-      if (token === null) token = hooks().csrfToken?.();
+      if (token === null) token = hooks().csrfToken?.(c);
       return token;
     },
     csrfParam: "authenticity_token",
     get lang() {
-      return hooks().lang ?? "en-US";
+      return hooks().lang?.(c) ?? "en-US";
     },
     t(key, vars) {
       const translate = hooks().t;
-      return translate ? translate(key, vars) : key;
+      return translate ? translate(c, key, vars) : key;
     },
     c,
   };

@@ -1,6 +1,7 @@
 import { Context, type MiddlewareHandler } from "hono";
 import type { Child, FC } from "hono/jsx";
 import type { StatusCode } from "hono/utils/http-status";
+import { phased } from "../app/compose.js";
 import { singularize } from "../naming/index.js";
 import { negotiateFormat } from "./format.js";
 import { HttpError } from "./http-error.js";
@@ -51,10 +52,11 @@ declare module "hono" {
  * app.use(layout(AppLayout));
  */
 export function layout(component: Layout): MiddlewareHandler {
-  return async (c, next) => {
-    c.set("layout", component);
-    await next();
-  };
+  return phased({
+    before: (c) => {
+      c.set("layout", component);
+    },
+  });
 }
 
 /** `/widgets/:widget_id/edit` -> `widget`: the last static segment that names a collection. */

@@ -54,6 +54,12 @@ describe("csrf token masking", () => {
 });
 
 describe("csrf middleware", () => {
+  it("makes no secret (and writes no session) for a request that never asks for a token", async () => {
+    const res = await app().request("/widgets", { headers: { accept: "application/json" } });
+    expect(await res.text()).toBe("GET ok");
+    expect(res.headers.get("set-cookie")).toBeNull();
+  });
+
   it("lets safe methods through without a token", async () => {
     for (const method of ["GET", "HEAD", "OPTIONS"]) {
       expect((await app().request("/widgets", { method })).status).toBe(200);

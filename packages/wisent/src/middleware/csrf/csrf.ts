@@ -1,8 +1,9 @@
 import { Context, type MiddlewareHandler } from "hono";
+import { phased } from "../../app/compose.js";
 import { rawFormField } from "../../http/body.js";
 import { HttpError } from "../../http/http-error.js";
 import { formatOfMediaType } from "../../http/media-types.js";
-import { addPageHooks } from "../../http/page.js";
+import { addPageHooks, type PageHooks } from "../../http/page.js";
 import "../session/session.js";
 import { maskCsrfToken, newCsrfSecret, verifyCsrfToken } from "./csrf-token.js";
 
@@ -80,25 +81,36 @@ function checkSameOrigin(c: Context): void {
  * app.use(csrf());
  */
 export function csrf(): MiddlewareHandler {
-  return async (c, next) => {
-    const store = c.get("session");
-    if (!store) throw new Error("csrf() needs the session() middleware before it");
-    addPageHooks(c, { csrfToken: () => c.csrfToken() });
-    if (SAFE_METHODS.has(c.req.method)) return next();
+  return phased({ before: checkCsrf });
+}
 
-    // Every unsafe request, token or not: a cross-site page must not replay a token it obtained
-    // (Rails' forgery_protection_origin_check).
-    checkSameOrigin(c);
-    const contentType = c.req.header("content-type") ?? "";
-    const bodyFormat = contentType ? formatOfMediaType(contentType) : undefined;
-    if (bodyFormat === "json" || bodyFormat === "xml") return next();
+/** A token is masked only when a page asks for one (`<CsrfMeta />`, `<CsrfField />`). */
+const CSRF_HOOKS: PageHooks = { csrfToken: (c) => c.csrfToken() };
 
-    const token = c.req.header(CSRF_HEADER) ?? (await rawFormField(c, CSRF_FIELD));
+function checkCsrf(c: Context): Promise<void> | undefined {
+  const store = c.get("session");
+  if (!store) throw new Error("csrf() needs the session() middleware before it");
+  addPageHooks(c, CSRF_HOOKS);
+  if (SAFE_METHODS.has(c.req.method)) return undefined;
+
+  // Every unsafe request, token or not: a cross-site page must not replay a token it obtained
+  // (Rails' forgery_protection_origin_check).
+  checkSameOrigin(c);
+  const contentType = c.req.header("content-type") ?? "";
+  const bodyFormat = contentType ? formatOfMediaType(contentType) : undefined;
+  if (bodyFormat === "json" || bodyFormat === "xml") return undefined;
+
+  const verify = (token: string | undefined) => {
     if (!token) throw forbidden("CSRF token not found in request");
     const secret = store.get<string>(CSRF_FIELD);
     if (typeof secret !== "string" || !verifyCsrfToken(token, secret)) {
       throw forbidden("CSRF token invalid");
     }
-    return next();
   };
+  const header = c.req.header(CSRF_HEADER);
+  if (header !== undefined) {
+    verify(header);
+    return undefined;
+  }
+  return rawFormField(c, CSRF_FIELD).then(verify);
 }

@@ -1,5 +1,6 @@
 import { Context, type MiddlewareHandler } from "hono";
-import { addPageHooks, type FlashByKind } from "../../http/page.js";
+import { phased } from "../../app/compose.js";
+import { addPageHooks, type FlashByKind, type PageHooks } from "../../http/page.js";
 import "../session/session.js";
 
 /** Session key holding the flash messages not yet shown. */
@@ -71,9 +72,13 @@ Object.defineProperty(Context.prototype, "takeFlash", {
  * app.use(flashMessages());
  */
 export function flashMessages(): MiddlewareHandler {
-  return async (c, next) => {
-    sessionOf(c);
-    addPageHooks(c, { readFlash: () => c.takeFlash() });
-    await next();
-  };
+  return phased({
+    before: (c) => {
+      sessionOf(c);
+      addPageHooks(c, FLASH_HOOKS);
+    },
+  });
 }
+
+/** Messages are read (and the session touched) only when a page shows them. */
+const FLASH_HOOKS: PageHooks = { readFlash: (c) => c.takeFlash() };

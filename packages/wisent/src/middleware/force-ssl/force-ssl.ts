@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { passThrough, phased } from "../../app/compose.js";
 import { isProduction } from "../../app/environment.js";
 
 /** Options of {@link forceSSL}. */
@@ -42,15 +43,19 @@ function hstsValue(hsts: ForceSSLOptions["hsts"]): string | undefined {
 export function forceSSL(options: ForceSSLOptions = {}): MiddlewareHandler {
   const enabled = options.enabled ?? isProduction();
   const hsts = hstsValue(options.hsts);
-  if (!enabled) return (_c, next) => next();
-  return async (c, next) => {
-    if (!isSecureRequest(c)) {
+  if (!enabled) return passThrough;
+  return phased({
+    before: (c) => {
+      if (isSecureRequest(c)) return undefined;
       const url = new URL(c.req.url);
       url.protocol = "https:";
       const status = c.req.method === "GET" || c.req.method === "HEAD" ? 301 : 308;
       return c.redirect(url.toString(), status);
-    }
-    await next();
-    if (hsts) c.header("Strict-Transport-Security", hsts);
-  };
+    },
+    after: hsts
+      ? (c) => {
+          c.header("Strict-Transport-Security", hsts);
+        }
+      : undefined,
+  });
 }

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Hono } from "hono";
-import { describe, expect, it } from "vitest";
+import i18next from "i18next";
+import { describe, expect, it, vi } from "vitest";
 import type { Logger } from "../../http/logger.js";
 import { session } from "../session/session.js";
 import { i18n } from "./i18n.js";
@@ -115,6 +116,33 @@ describe("i18n middleware", () => {
       headers: { cookie: sessionCookie, "accept-language": "de" },
     });
     expect(await bySession.text()).toBe("fr-FR|Widget was successfully created.|Bienvenue, Ada !");
+  });
+
+  it("makes its i18next instance only when something is translated", async () => {
+    const made = vi.spyOn(i18next, "createInstance");
+    try {
+      const hono = app();
+      hono.get("/json", (c) => c.json({ language: c.get("language") }));
+      const res = await hono.request("/json", { headers: { "accept-language": "de" } });
+      expect(await res.json()).toEqual({ language: "de" });
+      expect(made).not.toHaveBeenCalled();
+      await hono.request("/");
+      await hono.request("/", { headers: { "accept-language": "de" } });
+      expect(made).toHaveBeenCalledTimes(1);
+    } finally {
+      made.mockRestore();
+    }
+  });
+
+  it("puts every request in the only language there is", async () => {
+    const hono = new Hono();
+    hono.use(session({ secret: "i".repeat(32), appName: "shop" }));
+    hono.use(i18n({ messages: { "en-US": { hi: "Hello" } } }));
+    hono.get("/", (c) => c.text(`${c.get("language")}|${c.t("hi")}`));
+    const res = await hono.request("/", {
+      headers: { cookie: "lang=fr-FR", "accept-language": "de" },
+    });
+    expect(await res.text()).toBe("en-US|Hello");
   });
 
   it("returns a missing key as itself and logs it once", async () => {

@@ -1,6 +1,7 @@
 import { Context, type MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import i18next, { type TFunction } from "i18next";
+import i18next, { type i18n as I18nInstance, type TFunction } from "i18next";
+import { phased } from "../../app/compose.js";
 import "../../http/context-vars.js";
 import { type Logger, sharedLogger } from "../../http/logger.js";
 import { addPageHooks, type PageHooks } from "../../http/page.js";
@@ -37,20 +38,37 @@ export interface I18nOptions {
   logger?: Logger;
 }
 
-const translators = new WeakMap<Context, TFunction>();
+/** One language of one `i18n()`: what a request in that language translates with. */
+interface Translations {
+  readonly language: string;
+  t(key: string, vars?: Record<string, unknown>): string;
+}
+
+/** Where a request's {@link Translations} are kept (a private key among the context's variables). */
+const TRANSLATIONS = Symbol("wisent.translations") as unknown as "language";
 
 function t(this: Context, key: string, vars?: Record<string, unknown>): string {
-  const translate = translators.get(this);
-  if (!translate) return key;
-  return translate(key, vars ?? {}) as string;
+  const translations = this.get(TRANSLATIONS) as unknown as Translations | undefined;
+  return translations ? translations.t(key, vars) : key;
 }
 
 Object.defineProperty(Context.prototype, "t", { value: t, configurable: true, writable: true });
 
+/** The page's `lang` and `t` for layouts, read only when a page renders them. */
+const I18N_HOOKS: PageHooks = {
+  lang: (c) => c.get("language"),
+  t: (c, key, vars) => c.t(key, vars),
+};
+
+/** Accept-Language headers repeat (one per browser setting), so their parses are remembered. */
+const MAX_REMEMBERED = 200;
+
 /**
  * Translations with i18next. The language of a request is the first of: cookie `lang`, session
  * `lang`, `Accept-Language` (by q-value), the default `en-US`, that the app has messages for.
- * Sets `c.get("language")`, `c.t(key, vars)` and the page's `lang`/`t` for layouts.
+ * Sets `c.get("language")`, `c.t(key, vars)` and the page's `lang`/`t` for layouts. The i18next
+ * instance is made on the first translation, so requests that translate nothing (JSON APIs,
+ * static files) never pay for it; with messages in one language only, nothing is parsed.
  *
  * @example
  * app.use(i18n({ directory: new URL("./locales", import.meta.url).pathname }));
@@ -69,46 +87,80 @@ export function i18n(options: I18nOptions = {}): MiddlewareHandler {
 
   const reported = new Set<string>();
   let currentLogger: Logger | undefined;
-  const instance = i18next.createInstance();
-  instance.init({
-    initAsync: false,
-    resources: Object.fromEntries(
-      supported.map((language) => [language, { translation: languages[language] ?? {} }]),
-    ),
-    lng: defaultLanguage,
-    fallbackLng: defaultLanguage,
-    supportedLngs: false,
-    keySeparator: false,
-    nsSeparator: false,
-    interpolation: { escapeValue: false },
-    returnNull: false,
-    saveMissing: true,
-    missingKeyHandler: (lngs, _ns, key) => {
-      const id = `${lngs.join(",")}:${key}`;
-      if (reported.has(id)) return;
-      reported.add(id);
-      (options.logger ?? currentLogger ?? sharedLogger()).warn({
-        msg: `missing translation: ${key}`,
-        key,
-        languages: lngs,
-      });
-    },
-  });
-  const fixed = new Map(supported.map((language) => [language, instance.getFixedT(language)]));
+  let instance: I18nInstance | undefined;
+  const makeInstance = (): I18nInstance => {
+    const made = i18next.createInstance();
+    made.init({
+      initAsync: false,
+      resources: Object.fromEntries(
+        supported.map((language) => [language, { translation: languages[language] ?? {} }]),
+      ),
+      lng: defaultLanguage,
+      fallbackLng: defaultLanguage,
+      supportedLngs: false,
+      keySeparator: false,
+      nsSeparator: false,
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      saveMissing: true,
+      missingKeyHandler: (lngs, _ns, key) => {
+        const id = `${lngs.join(",")}:${key}`;
+        if (reported.has(id)) return;
+        reported.add(id);
+        (options.logger ?? currentLogger ?? sharedLogger()).warn({
+          msg: `missing translation: ${key}`,
+          key,
+          languages: lngs,
+        });
+      },
+    });
+    return made;
+  };
+  const translationsFor = (language: string): Translations => {
+    let fixed: TFunction | undefined;
+    return {
+      language,
+      t(key, vars) {
+        if (!fixed) {
+          instance ??= makeInstance();
+          fixed = instance.getFixedT(language);
+        }
+        return fixed(key, vars ?? {}) as string;
+      },
+    };
+  };
+  const byLanguage = new Map(supported.map((language) => [language, translationsFor(language)]));
+  const only = supported.length === 1 ? byLanguage.get(defaultLanguage) : undefined;
 
-  return async (c, next) => {
+  const fromAcceptLanguage = new Map<string, string[]>();
+  const preferred = (header: string | undefined): string[] => {
+    if (!header) return [];
+    let tags = fromAcceptLanguage.get(header);
+    if (!tags) {
+      tags = parseAcceptLanguage(header);
+      if (fromAcceptLanguage.size >= MAX_REMEMBERED) fromAcceptLanguage.clear();
+      fromAcceptLanguage.set(header, tags);
+    }
+    return tags;
+  };
+  const languageOf = (c: Context): string => {
     const candidates: string[] = [];
     const cookie = c.req.raw.headers.has("cookie") ? getCookie(c, "lang") : undefined;
     if (cookie) candidates.push(cookie);
     const fromSession = c.get("session")?.get<string>("lang");
     if (typeof fromSession === "string" && fromSession) candidates.push(fromSession);
-    candidates.push(...parseAcceptLanguage(c.req.header("accept-language")));
-    const language = matchLanguage(candidates, supported) ?? defaultLanguage;
-    const translate = fixed.get(language)!;
-    currentLogger = c.get("logger");
-    translators.set(c, translate);
-    c.set("language", language);
-    addPageHooks(c, { lang: language, t: translate as NonNullable<PageHooks["t"]> });
-    await next();
+    candidates.push(...preferred(c.req.header("accept-language")));
+    return matchLanguage(candidates, supported) ?? defaultLanguage;
   };
+
+  return phased({
+    before: (c) => {
+      // One language: every request is in it, whatever the cookie, session or header say.
+      const translations = only ?? byLanguage.get(languageOf(c))!;
+      currentLogger = c.get("logger");
+      c.set(TRANSLATIONS, translations as never);
+      c.set("language", translations.language);
+      addPageHooks(c, I18N_HOOKS);
+    },
+  });
 }

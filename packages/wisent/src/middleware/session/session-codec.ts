@@ -44,6 +44,24 @@ function expiryOf(sealed: string): number {
 }
 
 /**
+ * The contents of a sealed cookie opened before, as JSON, without opening it again; undefined
+ * when it was not opened (recently) or has expired. Synchronous: a returning browser's request
+ * needs no promise to find its session.
+ */
+export function openedSessionJson(
+  sealed: string,
+  passwords: readonly SessionPassword[],
+): string | undefined {
+  const cache = cacheFor(passwords);
+  const hit = cache.get(sealed);
+  if (!hit) return undefined;
+  cache.delete(sealed);
+  if (hit.expires <= Date.now()) return undefined;
+  cache.set(sealed, hit);
+  return hit.json;
+}
+
+/**
  * Opens a sealed cookie value with any of the passwords. Anything tampered, expired, sealed with
  * an unknown secret or not an object gives undefined (a fresh session), never an error.
  */
@@ -51,15 +69,8 @@ export async function unsealSession(
   sealed: string,
   passwords: readonly SessionPassword[],
 ): Promise<SessionData | undefined> {
-  const cache = cacheFor(passwords);
-  const hit = cache.get(sealed);
-  if (hit) {
-    cache.delete(sealed);
-    if (hit.expires > Date.now()) {
-      cache.set(sealed, hit);
-      return JSON.parse(hit.json) as SessionData;
-    }
-  }
+  const json = openedSessionJson(sealed, passwords);
+  if (json !== undefined) return JSON.parse(json) as SessionData;
   const hash: Record<string, string> = {};
   for (const { id, secret } of passwords) hash[id] = secret;
   let data: unknown;
@@ -69,6 +80,7 @@ export async function unsealSession(
     return undefined;
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) return undefined;
+  const cache = cacheFor(passwords);
   cache.set(sealed, { json: JSON.stringify(data), expires: expiryOf(sealed) });
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return data as SessionData;

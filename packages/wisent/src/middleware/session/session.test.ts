@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { WisentRuntime } from "../../app/runtime.js";
 import { session } from "./session.js";
 import { sealSession, unsealSession } from "./session-codec.js";
@@ -48,6 +48,23 @@ describe("session", () => {
   it("writes no cookie when nothing changed", async () => {
     const res = await counterApp().request("/read");
     expect(res.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("opens a returning browser's cookie without parsing it when nothing reads the session", async () => {
+    const app = counterApp();
+    app.get("/nothing", (c) => c.text("nothing"));
+    const cookie = cookieOf(await app.request("/count"));
+    await app.request("/read", { headers: { cookie } }); // opened once, now remembered
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const res = await app.request("/nothing", { headers: { cookie } });
+      expect([await res.text(), res.headers.get("set-cookie")]).toEqual(["nothing", null]);
+      expect(parse).not.toHaveBeenCalled();
+      expect(await (await app.request("/read", { headers: { cookie } })).text()).toBe("1");
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it("is Secure in production", async () => {

@@ -1,10 +1,19 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
+import { phased } from "../../app/compose.js";
 import { currentEnv } from "../../app/environment.js";
 import { sharedLogger } from "../../http/logger.js";
 import { underscore } from "../../naming/index.js";
-import { type SessionData, sealSession, unsealSession } from "./session-codec.js";
+import {
+  openedSessionJson,
+  type SessionData,
+  sealSession,
+  unsealSession,
+} from "./session-codec.js";
 import { resolveSessionPasswords, type SessionPassword } from "./session-secrets.js";
+
+/** Makes a session from an opened cookie's JSON (set by the class's static block). */
+let fromJson: (json: string) => Session;
 
 /** 30 days, as Buffalo. */
 const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
@@ -16,16 +25,35 @@ const MAX_COOKIE_BYTES = 4096;
  * back (one Set-Cookie) only when something changed.
  */
 export class Session {
-  #data: SessionData;
+  #data: SessionData | undefined;
+  /** The opened cookie's JSON, parsed on first use (a request that reads nothing parses nothing). */
+  #json: string | undefined;
   #changed = false;
 
   constructor(data: SessionData = {}) {
     this.#data = data;
   }
 
+  static {
+    fromJson = (json) => {
+      const session = new Session();
+      session.#data = undefined;
+      session.#json = json;
+      return session;
+    };
+  }
+
+  get #values(): SessionData {
+    if (this.#data === undefined) {
+      this.#data = JSON.parse(this.#json!) as SessionData;
+      this.#json = undefined;
+    }
+    return this.#data;
+  }
+
   /** The value stored under `key`. */
   get<T = unknown>(key: string): T | undefined {
-    return this.#data[key] as T | undefined;
+    return this.#values[key] as T | undefined;
   }
 
   /** Stores a JSON-serialisable value. */
@@ -34,20 +62,21 @@ export class Session {
       this.delete(key);
       return;
     }
-    this.#data[key] = value;
+    this.#values[key] = value;
     this.#changed = true;
   }
 
   /** Removes a key. */
   delete(key: string): void {
-    if (!(key in this.#data)) return;
-    delete this.#data[key];
+    const values = this.#values;
+    if (!(key in values)) return;
+    delete values[key];
     this.#changed = true;
   }
 
   /** Empties the session (e.g. on sign-out). */
   clear(): void {
-    if (Object.keys(this.#data).length === 0) return;
+    if (Object.keys(this.#values).length === 0) return;
     this.#data = {};
     this.#changed = true;
   }
@@ -58,7 +87,7 @@ export class Session {
   }
 
   toJSON(): SessionData {
-    return { ...this.#data };
+    return { ...this.#values };
   }
 }
 
@@ -138,18 +167,44 @@ export function session(options: SessionOptions = {}): MiddlewareHandler {
     return passwords;
   };
 
-  return async (c, next) => {
-    const appName = c.get("wisent")?.name;
-    const name = options.cookieName ?? sessionCookieName(options.appName ?? appName ?? "wisent");
-    const passwords = passwordsFor(appName);
-    const sealed = c.req.raw.headers.has("cookie") ? getCookie(c, name) : undefined;
-    const data = sealed ? await unsealSession(sealed, passwords) : undefined;
-    const current = new Session(data ?? {});
-    c.set("session", current);
-    await next();
-    if (!current.changed) return;
-    await writeSession(c, name, current, passwords, { maxAge, secure });
-  };
+  const cookieNameFor = (appName: string | undefined): string =>
+    options.cookieName ?? sessionCookieName(options.appName ?? appName ?? "wisent");
+
+  return phased({
+    before: (c) => {
+      const appName = c.get("wisent")?.name;
+      // Resolved on every request (a Map lookup): the fallback secret's warning comes with the first.
+      const passwords = passwordsFor(appName);
+      const sealed = c.req.raw.headers.has("cookie")
+        ? getCookie(c, cookieNameFor(appName))
+        : undefined;
+      if (!sealed) return start(c, new Session());
+      const json = openedSessionJson(sealed, passwords);
+      if (json !== undefined) return start(c, fromJson(json));
+      return unsealSession(sealed, passwords).then((data) => start(c, new Session(data ?? {})));
+    },
+    after: (c) => {
+      const current = c.get(OPENED);
+      if (!current?.changed) return undefined;
+      const appName = c.get("wisent")?.name;
+      return writeSession(c, cookieNameFor(appName), current, passwordsFor(appName), {
+        maxAge,
+        secure,
+      });
+    },
+  });
+}
+
+/**
+ * The session this middleware opened, under a private key: the one written back, even if a
+ * handler sets another `session` variable.
+ */
+const OPENED = Symbol("wisent.openedSession") as unknown as "session";
+
+function start(c: Context, current: Session): undefined {
+  c.set("session", current);
+  c.set(OPENED, current);
+  return undefined;
 }
 
 async function writeSession(
