@@ -1,14 +1,15 @@
 /**
- * Memory: resident set of one Wisent web app process after 10,000 and after 100,000 requests
- * (HTML show and index pages with a session cookie, rendered in the layout). Goal: within 10%.
+ * Memory: resident set of one Wisent web app process (examples/shop under `wisent start`) after
+ * 10,000 and after 100,000 requests (HTML show and index pages with a session cookie, rendered in
+ * the layout). Goal: within 10%.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { seedWidgets } from "./lib/seed.mjs";
-import { residentMiB, startServer } from "./lib/servers.mjs";
+import { residentMiB } from "./lib/servers.mjs";
 import { runWrk, writeScript } from "./lib/wrk.mjs";
-import { VARIANTS, variantEnv, workloads } from "./throughput.mjs";
+import { startVariant, variantEnv, variantNamed, workloads } from "./throughput.mjs";
 
 /** Runs the mixed script until `target` requests in total have been answered. */
 async function loadUntil(server, script, done, target) {
@@ -22,12 +23,12 @@ async function loadUntil(server, script, done, target) {
 
 export async function memory() {
   const dir = mkdtempSync(join(tmpdir(), "wisent-memory-"));
-  const web = VARIANTS.find((v) => v.name === "wisent-web");
+  const web = variantNamed("wisent-web");
   let server;
   try {
     const file = join(dir, "app.sqlite");
     const ids = await seedWidgets(`sqlite:${file}`);
-    server = await startServer(web.script, { port: 4370, env: variantEnv(file) });
+    server = await startVariant(web, { port: 4370, env: variantEnv(file) });
     const first = await fetch(`${server.url}/widgets`, { headers: { Accept: "text/html" } });
     await first.text();
     const cookie = first.headers.getSetCookie()[0].split(";")[0];

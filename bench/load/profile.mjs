@@ -6,24 +6,30 @@
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { seedWidgets } from "./lib/seed.mjs";
-import { startServer } from "./lib/servers.mjs";
 import { runWrk, writeScript } from "./lib/wrk.mjs";
-import { SESSION_SECRET, VARIANTS, variantEnv, workloads } from "./throughput.mjs";
+import {
+  seedFiles,
+  startVariant,
+  VARIANTS,
+  variantEnv,
+  variantNamed,
+  workloads,
+} from "./throughput.mjs";
 
 const [variantName = "wisent-api", workloadName = "json-show", secondsArg = "5"] =
   process.argv.slice(2);
-const variant = VARIANTS.find((v) => v.name === variantName);
+const variant = variantNamed(variantName);
 if (!variant) {
   console.error(`unknown variant ${variantName}: ${VARIANTS.map((v) => v.name).join(", ")}`);
   process.exit(2);
 }
 const dir = mkdtempSync(join(tmpdir(), "wisent-profile-"));
 const file = join(dir, "app.sqlite");
-const ids = await seedWidgets(`sqlite:${file}`);
-copyFileSync(file, join(dir, "seeded.sqlite"));
+const { ids, base } = await seedFiles(dir);
+copyFileSync(base(variant), file);
 const profiles = join(dir, "profiles");
-const server = await startServer(variant.script, {
+// A Wisent app runs under `wisent start`: the profile covers the CLI's process, which is the server.
+const server = await startVariant(variant, {
   port: 4390,
   env: variantEnv(file),
   nodeArgs: ["--cpu-prof", "--cpu-prof-dir", profiles],
@@ -34,7 +40,6 @@ if (variant.name === "wisent-web") {
   await res.text();
   cookie = (res.headers.getSetCookie()[0] ?? "").split(";")[0];
 }
-void SESSION_SECRET;
 const workload = workloads(ids, cookie).find((w) => w.name === workloadName);
 if (!workload) {
   console.error(`unknown workload ${workloadName}`);
@@ -68,7 +73,7 @@ const group = (url) => {
   if (url.includes("/packages/wisent/"))
     return `wisent/${url.split("/packages/wisent/dist/")[1] ?? url}`;
   if (url.startsWith("node:")) return url;
-  return url.replace(/^file:\/\/.*\/bench\//, "bench/");
+  return url.replace(/^file:\/\/.*?\/(bench|examples)\//, "$1/");
 };
 const byGroup = new Map();
 const byFn = new Map();

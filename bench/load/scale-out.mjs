@@ -1,24 +1,23 @@
 /**
  * Scale-out on PostgreSQL (a throwaway database on the local server, WISENT_BENCH_POSTGRES_URL,
- * default postgres://postgres@127.0.0.1:5432/test): the API app with 1 and 2 worker processes
- * (node:cluster), JSON show and JSON create, interleaved rounds; then 200 parallel creates from
- * 4 client processes must leave exactly 200 rows (asserted). Not pinned: 2 workers need both cores.
+ * default postgres://postgres@127.0.0.1:5432/test, migrated by the generated API app's own
+ * `wisent migrate`): the API app under `wisent start --workers 1` and `--workers 2`, JSON show and
+ * JSON create, interleaved rounds; then 200 parallel creates from 4 client processes must leave
+ * exactly 200 rows (asserted). Not pinned: 2 workers need both cores.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import { openDatabase } from "wisent";
+import { apiApp } from "./lib/apps.mjs";
 import { fmtMs, fmtRatio, fmtRps, pairRatio, spread } from "./lib/report.mjs";
 import { seedWidgets } from "./lib/seed.mjs";
-import { startServer } from "./lib/servers.mjs";
 import { runWrk, writeScript } from "./lib/wrk.mjs";
-import { VARIANTS, workloads } from "./throughput.mjs";
+import { startVariant, variantNamed, workloads } from "./throughput.mjs";
 
-const CLUSTER = fileURLToPath(new URL("./apps/cluster.mjs", import.meta.url));
-const api = VARIANTS.find((v) => v.name === "wisent-api");
+const api = variantNamed("wisent-api");
 
 /** 4 client processes x 50 parallel POSTs with a marker title; returns the statuses. */
 async function parallelCreates(url, marker) {
@@ -63,15 +62,17 @@ export async function scaleOut({ rounds = 3, seconds = 3, warmup = 2, connection
   const dir = mkdtempSync(join(tmpdir(), "wisent-scale-"));
   const servers = {};
   try {
-    const ids = await seedWidgets(url.href);
-    const env = { DATABASE_URL: url.href, GO_ENV: "development", POOL_SIZE: "10" };
+    const ids = await seedWidgets(url.href, { app: apiApp() });
+    const env = { DATABASE_URL: url.href, GO_ENV: "development" };
     let port = 4400;
     for (const workers of [1, 2]) {
-      servers[workers] = await startServer(CLUSTER, {
+      // Ready once `wisent start` says every worker listens ("done  2 workers (pids ...)").
+      servers[workers] = await startVariant(api, {
         port: port++,
-        env: { ...env, WORKERS: String(workers) },
+        env,
         unpinned: true,
-        args: [api.script],
+        args: ["--workers", String(workers)],
+        ready: workers === 1 ? /listening on/ : new RegExp(`done\\s+${workers} workers`),
       });
     }
     const [show, , create] = workloads(ids, "");
@@ -98,7 +99,7 @@ export async function scaleOut({ rounds = 3, seconds = 3, warmup = 2, connection
       }
     }
     const lines = [
-      "| workload | workers | req/s median (min-max) | p99 median | 2 workers vs 1 |",
+      "| workload | `wisent start --workers` | req/s median (min-max) | p99 median | 2 workers vs 1 |",
       "|---|---|---|---|---|",
     ];
     for (const kind of ["show", "create"]) {

@@ -7,34 +7,38 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { API_APP, apiApp, CLI, SHOP } from "./lib/apps.mjs";
 import { fmtMs, fmtRatio, fmtRps, pairRatio, spread } from "./lib/report.mjs";
-import { seedWidgets } from "./lib/seed.mjs";
+import { makeWidgets, seedWidgets } from "./lib/seed.mjs";
 import { cpuSeconds, startServer } from "./lib/servers.mjs";
 import { runWrk, writeScript } from "./lib/wrk.mjs";
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 export const SESSION_SECRET = "load-bench-session-secret-".padEnd(64, "x");
 
-/** The six variants; `html: false` for the API app (it has no views). */
-export const VARIANTS = [
+/**
+ * The six variants; `html: false` for the API app (it has no views). The Wisent apps (`app`: the
+ * folder) are made by the CLI and run with `wisent start` there (see lib/apps.mjs).
+ */
+const ALL_VARIANTS = [
   { name: "floor", label: "raw node:http (floor)", script: here("./peers/floor.mjs") },
-  {
-    name: "wisent-api",
-    label: "Wisent API app",
-    script: here("./apps/api/src/server.mjs"),
-    wisent: true,
-    html: false,
-  },
-  {
-    name: "wisent-web",
-    label: "Wisent web app",
-    script: here("./apps/web/src/server.mjs"),
-    wisent: true,
-  },
+  { name: "wisent-api", label: "Wisent API app", app: API_APP, wisent: true, html: false },
+  { name: "wisent-web", label: "Wisent web app", app: SHOP, wisent: true },
   { name: "hono", label: "bare Hono", script: here("./peers/hono.mjs") },
   { name: "fastify", label: "Fastify 5", script: here("./peers/fastify.mjs") },
   { name: "express", label: "Express 5", script: here("./peers/express.mjs") },
 ];
+
+/** `BENCH_VARIANTS=floor,hono,wisent-api` (and `BENCH_WORKLOADS=json-show`) narrow a run while tuning. */
+const only = (list, env) => {
+  const names = (env ?? "").split(",").filter(Boolean);
+  return names.length === 0 ? list : list.filter((item) => names.includes(item.name));
+};
+export const VARIANTS = only(ALL_VARIANTS, process.env.BENCH_VARIANTS);
+/** A variant by name, whatever BENCH_VARIANTS says (for the other phases). */
+export const variantNamed = (name) => ALL_VARIANTS.find((v) => v.name === name);
+/** The Wisent apps (API, web). */
+export const WISENT_VARIANTS = ALL_VARIANTS.filter((v) => v.wisent);
 
 const JSON_HEADERS = { Accept: "application/json" };
 const HTML_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
@@ -86,6 +90,38 @@ export function workloads(ids, cookie) {
   ];
 }
 
+/**
+ * Starts a variant's server (see lib/servers.mjs startServer for `options`): a peer's script, or
+ * `wisent start` in a Wisent app's folder (extra `args` such as `--workers 2` follow `start`).
+ */
+export function startVariant(variant, { args = [], ...options }) {
+  if (variant.name === "wisent-api") apiApp();
+  return variant.app
+    ? startServer(CLI, { ...options, args: ["start", ...args], cwd: variant.app })
+    : startServer(variant.script, { ...options, args });
+}
+
+/**
+ * Seeds one SQLite file per app (each migrated by its own app) with the same widgets, so every
+ * variant's copy holds the same rows; returns { ids, fileFor(variant) }.
+ */
+export async function seedFiles(dir, rows = 10_000) {
+  const widgets = makeWidgets(rows);
+  const bases = {};
+  let ids;
+  for (const [key, app] of [
+    ["web", SHOP],
+    ["api", apiApp()],
+  ]) {
+    const file = join(dir, `base-${key}.sqlite`);
+    ids = await seedWidgets(`sqlite:${file}`, { app, widgets });
+    for (const suffix of ["-wal", "-shm"]) if (existsSync(file + suffix)) rmSync(file + suffix);
+    bases[key] = file;
+  }
+  // The peers read the widgets table only: they take the web app's file.
+  return { ids, base: (variant) => (variant.app === API_APP ? bases.api : bases.web) };
+}
+
 /** Environment of a variant's server against its own copy of the database file. */
 export function variantEnv(file) {
   return {
@@ -126,28 +162,29 @@ export async function throughput({
   const dir = mkdtempSync(join(tmpdir(), "wisent-load-"));
   const servers = new Map();
   try {
-    const base = join(dir, "base.sqlite");
-    const ids = await seedWidgets(`sqlite:${base}`, rows);
-    for (const suffix of ["-wal", "-shm"]) if (existsSync(base + suffix)) rmSync(base + suffix);
+    const { ids, base } = await seedFiles(dir, rows);
     let port = 4310;
     for (const variant of VARIANTS) {
       const file = join(dir, `${variant.name}.sqlite`);
-      copyFileSync(base, file);
+      copyFileSync(base(variant), file);
       servers.set(
         variant.name,
-        await startServer(variant.script, { port: port++, env: variantEnv(file) }),
+        await startVariant(variant, { port: port++, env: variantEnv(file) }),
       );
     }
     // A returning browser: the web app's session cookie, sent by every HTML request to every variant.
-    const first = await fetch(`${servers.get("wisent-web").url}/widgets`, {
-      headers: { Accept: HTML_ACCEPT },
-    });
-    await first.text();
-    const cookie = (first.headers.getSetCookie()[0] ?? "").split(";")[0];
-    if (!cookie.startsWith("_shop_session="))
-      throw new Error(`no session cookie from the web app: ${cookie}`);
+    let cookie = "";
+    if (servers.has("wisent-web")) {
+      const first = await fetch(`${servers.get("wisent-web").url}/widgets`, {
+        headers: { Accept: HTML_ACCEPT },
+      });
+      await first.text();
+      cookie = (first.headers.getSetCookie()[0] ?? "").split(";")[0];
+      if (!cookie.startsWith("_shop_session="))
+        throw new Error(`no session cookie from the web app: ${cookie}`);
+    }
 
-    const loads = workloads(ids, cookie);
+    const loads = only(workloads(ids, cookie), process.env.BENCH_WORKLOADS);
     const runs = [];
     for (const workload of loads) {
       const script = writeScript(dir, workload.name, workload);
@@ -220,6 +257,7 @@ function summarise(loads, results) {
   }
   const goals = [];
   for (const [workload, a, b, target] of GOALS) {
+    if (!results[workload]?.[a] || !results[workload][b]) continue;
     const r = pairRatio(results[workload][a], results[workload][b]);
     goals.push({
       text: `${workload}: ${a} / ${b} >= ${target}`,
@@ -229,7 +267,7 @@ function summarise(loads, results) {
   }
   for (const workload of loads) {
     for (const variant of VARIANTS.filter((v) => v.wisent)) {
-      if (!results[workload.name][variant.name]) continue;
+      if (!results[workload.name][variant.name] || !results[workload.name].express) continue;
       const r = pairRatio(results[workload.name][variant.name], results[workload.name].express);
       goals.push({
         text: `${workload.name}: ${variant.name} / express >= 2`,

@@ -1,33 +1,42 @@
-/** Makes the widgets table (the app's own migration) and fills it with `rows` widgets, once per run. */
-import { fileURLToPath } from "node:url";
-import { migrateUp, openDatabase, uuidv7 } from "wisent";
+/**
+ * Makes the widgets table with an app's own migrations (`wisent migrate` in the app's folder) and
+ * fills it with widgets, once per run. Every database of a run gets the same rows (same ids).
+ */
+import { openDatabase, uuidv7 } from "wisent";
+import { migrateApp, SHOP } from "./apps.mjs";
 
-export const MIGRATIONS = fileURLToPath(new URL("../apps/web/migrations", import.meta.url));
+/** `rows` widgets (ids, titles, a description on two of three, timestamps a millisecond apart). */
+export function makeWidgets(rows = 10_000) {
+  const start = Date.now() - rows;
+  const widgets = [];
+  for (let i = 0; i < rows; i++) {
+    const at = new Date(start + i);
+    widgets.push({
+      id: uuidv7(at.getTime()),
+      title: `Widget ${i + 1}`,
+      description: i % 3 === 0 ? null : `Description of widget ${i + 1}, a fine thing.`,
+      created_at: at,
+      updated_at: at,
+    });
+  }
+  return widgets;
+}
 
-/** Seeds the database at `url`; returns the ids in creation order. */
-export async function seedWidgets(url, rows = 10_000) {
+/**
+ * Migrates the database at `url` with `app`'s migrations (examples/shop's by default) and inserts
+ * `widgets` (or 10,000 new ones); returns the ids in creation order.
+ */
+export async function seedWidgets(url, { app = SHOP, widgets = makeWidgets() } = {}) {
+  migrateApp(app, url);
   const db = await openDatabase(url);
   try {
-    await migrateUp(db, MIGRATIONS);
-    const ids = [];
-    const start = Date.now() - rows;
-    for (let from = 0; from < rows; from += 500) {
-      const chunk = [];
-      for (let i = from; i < Math.min(rows, from + 500); i++) {
-        const at = new Date(start + i);
-        const id = uuidv7(at.getTime());
-        ids.push(id);
-        chunk.push({
-          id,
-          title: `Widget ${i + 1}`,
-          description: i % 3 === 0 ? null : `Description of widget ${i + 1}, a fine thing.`,
-          created_at: at,
-          updated_at: at,
-        });
-      }
-      await db.kysely.insertInto("widgets").values(chunk).execute();
+    for (let from = 0; from < widgets.length; from += 500) {
+      await db.kysely
+        .insertInto("widgets")
+        .values(widgets.slice(from, from + 500))
+        .execute();
     }
-    return ids;
+    return widgets.map((w) => w.id);
   } finally {
     await db.close();
   }

@@ -4,8 +4,11 @@ import { readFileSync } from "node:fs";
 import { onCore, SERVER_CORE } from "./cpus.mjs";
 
 /**
- * Spawns `node <script>` with `env`; resolves { pid, url, stop(), stderr() } once `probePath`
- * answers. Server stdout (request logs) goes to /dev/null, as a log shipper would take it away.
+ * Spawns `node <script> <args>` (in `cwd`) with `env`; resolves { pid, url, stop(), stderr() }
+ * once `probePath` answers and, when `ready` is given, once stdout has printed a line matching it
+ * (e.g. `wisent start --workers 2`'s "done  2 workers"; stdout is then read and dropped).
+ * Otherwise server stdout (request logs) goes to /dev/null, as a log shipper would take it away.
+ * stop() ends the workers a server forked too, should it have to kill the server.
  */
 export async function startServer(
   script,
@@ -15,6 +18,8 @@ export async function startServer(
     probePath = "/widgets?per_page=1",
     nodeArgs = [],
     args: scriptArgs = [],
+    cwd,
+    ready,
     unpinned = false,
   },
 ) {
@@ -23,9 +28,20 @@ export async function startServer(
     ? [process.execPath, argv]
     : onCore(SERVER_CORE, process.execPath, argv);
   const child = spawn(command, args, {
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
-    stdio: ["ignore", "ignore", "pipe"],
+    cwd,
+    env: { ...process.env, NO_COLOR: "1", ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", ready ? "pipe" : "ignore", "pipe"],
   });
+  let stdout = "";
+  let isReady = !ready;
+  if (ready) {
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (d) => {
+      if (isReady) return;
+      stdout = (stdout + d).slice(-20_000);
+      if (ready.test(stdout)) isReady = true;
+    });
+  }
   let stderr = "";
   child.stderr.on("data", (d) => {
     stderr += d;
@@ -41,33 +57,51 @@ export async function startServer(
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   for (;;) {
-    if (exited) throw new Error(`${script} exited before answering:\n${stderr}`);
+    if (exited) throw new Error(`${argv.join(" ")} exited before answering:\n${stdout}${stderr}`);
     if (performance.now() - started > 20_000) {
-      child.kill("SIGKILL");
-      throw new Error(`${script} did not answer within 20 s:\n${stderr}`);
+      killTree(child.pid);
+      throw new Error(`${argv.join(" ")} did not answer within 20 s:\n${stdout}${stderr}`);
     }
     try {
       const res = await fetch(url + probePath);
       await res.arrayBuffer();
-      break;
+      if (isReady) break;
     } catch {
-      await new Promise((r) => setTimeout(r, 5));
+      // not listening yet
     }
+    await new Promise((r) => setTimeout(r, 5));
   }
   return {
     pid: child.pid,
     url,
     stderr: () => stderr,
-    /** SIGTERM, then SIGKILL after 5 s; resolves when the process is gone. */
+    /** SIGTERM, then SIGKILL (with its child processes) after 5 s; resolves once it is gone. */
     async stop() {
       if (exited) return exit;
       child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      const timer = setTimeout(() => killTree(child.pid), 5000);
       const result = await exit;
       clearTimeout(timer);
       return result;
     },
   };
+}
+
+/** SIGKILL to `pid` and the processes it started (a supervisor's workers), Linux /proc. */
+function killTree(pid) {
+  let children = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean);
+  } catch {
+    // gone, or no /proc
+  }
+  for (const p of [pid, ...children.map(Number)]) {
+    try {
+      process.kill(p, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
 }
 
 /** Resident memory of a process in MiB (Linux /proc). */

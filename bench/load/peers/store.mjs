@@ -5,8 +5,8 @@
 import BetterSqlite3 from "better-sqlite3";
 import { jsx as h } from "hono/jsx";
 import { paginationHeaders, uuidv7 } from "wisent";
-import { Widget } from "../apps/web/src/models/widget.mjs";
-import { Index, Show } from "../apps/web/src/templates/widgets.mjs";
+import { Index, Show } from "./views.mjs";
+import { Widget } from "./widget.mjs";
 
 const file = process.env.DATABASE_FILE;
 if (!file) throw new Error("DATABASE_FILE is not set");

@@ -1,7 +1,7 @@
 import { defineModel } from "wisent";
 import { z } from "zod";
 
-/** Widget: the `widgets` table (title, description), as `wisent g r` writes src/models/widget.ts. */
+/** The peers' Widget: the zod schema `wisent g r widget title description:nulls.Text` writes. */
 export const Widget = defineModel({
   table: "widgets",
   schema: z.object({

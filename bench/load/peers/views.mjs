@@ -1,3 +1,7 @@
+// The peers' widget views (index and show), hand-written with hono/jsx calls after the pages
+// `wisent g r widget` generated when the load bench was first written. The Wisent web variant
+// now renders examples/shop's own generated templates, which carry more markup (skip link,
+// header navigation, footer, translated labels): compare HTML figures with that in mind.
 import { jsx as h } from "hono/jsx";
 import { CsrfField, Paginator } from "wisent";
 
