@@ -70,8 +70,10 @@ export { CsrfField, CsrfMeta, FlashMessages } from "./http/components.js";
 export { errorResponse, statusText } from "./http/error-response.js";
 export { type Format, negotiateFormat } from "./http/format.js";
 export {
+  batchedLines,
   defaultLogger,
   jsonLogger,
+  type LineSink,
   type LogEntry,
   type Logger,
   silentLogger,

@@ -10,9 +10,23 @@ export const FILTERED_KEY_PARTS = [
 
 export const FILTERED = "[FILTERED]";
 
+// The same few keys (`page`, `widget_id`, form fields) come with every request: remember the
+// answer per list of parts, for a bounded number of keys (hostile requests invent endless ones).
+const verdicts = new WeakMap<readonly string[], Map<string, boolean>>();
+const MAX_REMEMBERED_KEYS = 1000;
+
 function isSensitive(key: string, parts: readonly string[]): boolean {
+  let known = verdicts.get(parts);
+  if (!known) {
+    known = new Map();
+    verdicts.set(parts, known);
+  }
+  const remembered = known.get(key);
+  if (remembered !== undefined) return remembered;
   const normalized = key.toLowerCase().replace(/[^a-z0-9]/g, "");
-  return parts.some((part) => normalized.includes(part));
+  const sensitive = parts.some((part) => normalized.includes(part));
+  if (known.size < MAX_REMEMBERED_KEYS) known.set(key, sensitive);
+  return sensitive;
 }
 
 /**
@@ -44,7 +58,9 @@ function filterAt(params: unknown, parts: readonly string[], depth: number): unk
   }
   if (params === null || typeof params !== "object") return params;
   const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(params as Record<string, unknown>)) {
+  for (const key in params) {
+    if (!Object.hasOwn(params, key)) continue;
+    const value = (params as Record<string, unknown>)[key];
     result[key] = isSensitive(key, parts) ? FILTERED : filterAt(value, parts, depth + 1);
   }
   return result;

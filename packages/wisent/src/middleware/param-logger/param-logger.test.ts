@@ -42,6 +42,17 @@ describe("filterParams", () => {
   ])("%s", (_name, input, expected) => {
     expect(filterParams(input)).toEqual(expected);
   });
+
+  it("filters the same however many distinct keys came before (its memory is bounded)", () => {
+    const many = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`field_${i}`, "v"]));
+    filterParams(many);
+    expect(filterParams({ field_2999: "v", new_password: "x", NEW_TOKEN_2: "y" })).toEqual({
+      field_2999: "v",
+      new_password: "[FILTERED]",
+      NEW_TOKEN_2: "[FILTERED]",
+    });
+    expect(filterParams({ apiToken: "y" }, ["secret"])).toEqual({ apiToken: "y" });
+  });
 });
 
 describe("paramLogger", () => {

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { parsedBodyIfRead } from "../../http/body.js";
 import "../../http/context-vars.js";
-import { defaultLogger, type Logger } from "../../http/logger.js";
+import { defaultLogger, type LogEntry, type Logger } from "../../http/logger.js";
 import { FILTERED_KEY_PARTS, filterParams } from "./filter-params.js";
 import { REQUEST_ID_HEADER, requestIdFrom } from "./request-id.js";
 
@@ -13,10 +13,8 @@ export interface ParamLoggerOptions {
   filter?: readonly string[];
 }
 
-function queryParams(url: string): Record<string, string | string[]> {
+function queryParams(url: string, queryAt: number): Record<string, string | string[]> {
   const result: Record<string, string | string[]> = {};
-  const queryAt = url.indexOf("?");
-  if (queryAt === -1) return result;
   for (const [key, value] of new URLSearchParams(url.slice(queryAt + 1))) {
     const existing = result[key];
     if (existing === undefined) result[key] = value;
@@ -24,6 +22,15 @@ function queryParams(url: string): Record<string, string | string[]> {
   }
   return result;
 }
+
+/** Query and path parameters of the request, query first (a path parameter wins a clash). */
+function requestParams(url: string, pathParams: Record<string, string>): Record<string, unknown> {
+  const queryAt = url.indexOf("?");
+  if (queryAt === -1) return pathParams;
+  return { ...queryParams(url, queryAt), ...pathParams };
+}
+
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /**
  * Logs one structured line per request: method, path, status, duration, request id, and the
@@ -54,7 +61,7 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
     } finally {
       if (c.res.headers.get(REQUEST_ID_HEADER) !== requestId)
         c.header(REQUEST_ID_HEADER, requestId);
-      let pathParams: Record<string, string> = {};
+      let pathParams = NO_PARAMS;
       try {
         pathParams = c.req.param() as Record<string, string>;
       } catch {
@@ -63,17 +70,18 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
       const body = parsedBodyIfRead(c);
       const form = body ? await body.catch(() => undefined) : undefined;
       const status = c.res.status;
-      const { method, path } = c.req;
-      const entry = {
+      const method = c.req.method;
+      const path = c.req.path;
+      const entry: LogEntry = {
         msg: `${method} ${path} ${status}`,
         request_id: requestId,
         method,
         path,
         status,
         duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-        params: filterParams({ ...queryParams(c.req.url), ...pathParams }, filter),
-        ...(form && Object.keys(form).length > 0 ? { form: filterParams(form, filter) } : {}),
+        params: filterParams(requestParams(c.req.url, pathParams), filter),
       };
+      if (form && Object.keys(form).length > 0) entry.form = filterParams(form, filter);
       if (status >= 500) logger.error(entry);
       else logger.info(entry);
     }
