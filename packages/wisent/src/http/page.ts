@@ -32,55 +32,50 @@ export interface PageHooks {
   t?: (c: Context, key: string, vars?: Record<string, unknown>) => string;
 }
 
-declare module "hono" {
-  interface ContextVariableMap {
-    /** Page data providers installed by the flash, CSRF and i18n middleware. */
-    pageHooks: PageHooks | undefined;
-  }
-}
+/** Each kind of hook under its own private key among the context's variables (no merging). */
+const HOOK_KEYS = {
+  readFlash: Symbol("wisent.page.readFlash"),
+  csrfToken: Symbol("wisent.page.csrfToken"),
+  lang: Symbol("wisent.page.lang"),
+  t: Symbol("wisent.page.t"),
+} as const;
 
-/** Hooks merged for one request (the constants middleware register are never changed). */
-const MERGED = Symbol("wisent.mergedPageHooks");
-type MergedHooks = PageHooks & { [MERGED]?: true };
+type HookKey = keyof typeof HOOK_KEYS;
 
 /**
  * Adds page data providers for this request (used by the flash, CSRF and i18n middleware).
- * `hooks` should be a constant: it is kept as is when it is the request's first.
+ * `hooks` should be a constant object: nothing is allocated per request.
  */
 export function addPageHooks(c: Context, hooks: PageHooks): void {
-  const current = c.get("pageHooks") as MergedHooks | undefined;
-  if (!current) {
-    c.set("pageHooks", hooks);
-    return;
-  }
-  const merged: MergedHooks = current[MERGED] ? current : { ...current, [MERGED]: true };
-  if (hooks.readFlash) merged.readFlash = hooks.readFlash;
-  if (hooks.csrfToken) merged.csrfToken = hooks.csrfToken;
-  if (hooks.lang) merged.lang = hooks.lang;
-  if (hooks.t) merged.t = hooks.t;
-  if (merged !== current) c.set("pageHooks", merged);
+  if (hooks.readFlash) c.set(HOOK_KEYS.readFlash as never, hooks.readFlash as never);
+  if (hooks.csrfToken) c.set(HOOK_KEYS.csrfToken as never, hooks.csrfToken as never);
+  if (hooks.lang) c.set(HOOK_KEYS.lang as never, hooks.lang as never);
+  if (hooks.t) c.set(HOOK_KEYS.t as never, hooks.t as never);
+}
+
+function hook<K extends HookKey>(c: Context, kind: K): PageHooks[K] {
+  return c.get(HOOK_KEYS[kind] as never) as PageHooks[K];
 }
 
 /** The page data of a request; each part is computed when first read. */
 export function pageOf(c: Context): Page {
-  const hooks = (): PageHooks => c.get("pageHooks") ?? {};
   let flash: FlashByKind | undefined;
   let token: string | undefined | null = null;
   return {
     get flash() {
-      flash ??= hooks().readFlash?.(c) ?? {};
+      flash ??= hook(c, "readFlash")?.(c) ?? {};
       return flash;
     },
     get csrfToken() {
-      if (token === null) token = hooks().csrfToken?.(c);
+      if (token === null) token = hook(c, "csrfToken")?.(c);
       return token;
     },
     csrfParam: "authenticity_token",
     get lang() {
-      return hooks().lang?.(c) ?? "en-US";
+      return hook(c, "lang")?.(c) ?? "en-US";
     },
     t(key, vars) {
-      const translate = hooks().t;
+      const translate = hook(c, "t");
       return translate ? translate(c, key, vars) : key;
     },
     c,
