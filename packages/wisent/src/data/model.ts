@@ -1,11 +1,10 @@
-import { CompiledQuery, type Kysely, type SelectQueryBuilder } from "kysely";
+import type { Kysely, SelectQueryBuilder } from "kysely";
 import type { z } from "zod";
 import { HttpError } from "../http/http-error.js";
 import type { ValidationErrors } from "../http/validation-errors.js";
 import { singularize } from "../naming/inflection.js";
 import type { AnyDB } from "./any-db.js";
-import type { DialectName } from "./database-url.js";
-import { dialectOf } from "./dialect-of.js";
+import { ModelStatements } from "./model-statements.js";
 import {
   type PageParams,
   type Paginated,
@@ -13,7 +12,6 @@ import {
   paginatorOf,
   totalShownByPage,
 } from "./pagination.js";
-import { directSqlite } from "./sqlite-request-transaction.js";
 import { isUuid, uuidv7 } from "./uuid.js";
 import { type Validated, validate } from "./validation.js";
 
@@ -121,37 +119,8 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
   };
   const query = (db: Queryable) =>
     db.selectFrom(table).selectAll() as unknown as SelectQueryBuilder<AnyDB, AnyDB, Rec>;
-  // find and paginate run on every show and list: compile their SQL once per dialect and only
-  // swap the parameters, which removes most of Kysely's per-query cost (building and compiling).
-  type Compiled = { find: CompiledQuery; page: CompiledQuery; count: CompiledQuery };
-  const compiled = new Map<DialectName, Compiled>();
-  const statements = (db: Queryable): Compiled => {
-    const dialect = dialectOf(db);
-    let found = compiled.get(dialect);
-    if (!found) {
-      found = {
-        find: query(db).where("id", "=", "").compile(),
-        page: query(db).orderBy("id").limit(1).offset(0).compile(),
-        count: db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as("count"))
-          .compile(),
-      };
-      compiled.set(dialect, found);
-    }
-    return found;
-  };
-  // On a SQLite request transaction the statement runs on the connection it holds, skipping
-  // Kysely's executor (a few microseconds of promises per query against a 5 us read).
-  const rowsOf = async <R>(
-    db: Queryable,
-    q: CompiledQuery,
-    parameters: unknown[],
-  ): Promise<R[]> => {
-    const rows = directSqlite(db)?.rows<R>(q.sql, parameters);
-    if (rows) return rows;
-    return (await db.executeQuery<R>(CompiledQuery.raw(q.sql, parameters))).rows;
-  };
+  // Every request runs these: compiled once (per dialect and column list), parameters swapped.
+  const statements = new ModelStatements(table);
   const notFound = (id: string) =>
     new HttpError(404, `${name} not found: ${id.length > 100 ? `${id.slice(0, 100)}...` : id}`);
 
@@ -164,21 +133,17 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     async find(db, id) {
       const key = String(id);
       if (!isUuid(key)) throw notFound(key);
-      const rows = await rowsOf<Rec>(db, statements(db).find, [key.toLowerCase()]);
-      if (!rows[0]) throw notFound(key);
-      return rows[0];
+      const [row] = (await statements.find(db, key.toLowerCase())) as Rec[];
+      if (!row) throw notFound(key);
+      return row;
     },
     all: async (db) => (await query(db).orderBy("id").execute()) as Rec[],
     async paginate(db, params) {
       const { page, per_page, offset } = pageRequest(params);
-      const sqls = statements(db);
-      const rows = await rowsOf<Rec>(db, sqls.page, [per_page, offset]);
+      const rows = (await statements.page(db, per_page, offset)) as Rec[];
       // As `paginate`: the count query runs only when the page does not show the total.
       let total = totalShownByPage(page, per_page, offset, rows.length);
-      if (total === undefined) {
-        const counted = await rowsOf<{ count: unknown }>(db, sqls.count, []);
-        total = Number(counted[0]?.count ?? 0);
-      }
+      total ??= await statements.count(db);
       const paginator = paginatorOf(page, per_page, offset, rows.length, total);
       return { rows, paginator } satisfies Paginated<Rec>;
     },
@@ -186,7 +151,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
       const data = checked(attrs);
       const now = new Date();
       const record = { ...data, id: uuidv7(now.getTime()), created_at: now, updated_at: now };
-      await db.insertInto(table).values(toRow(record)).execute();
+      await statements.insert(db, toRow(record));
       return record as Rec;
     },
     async update(db, record, attrs) {
@@ -194,11 +159,11 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
       for (const field of fields) current[field] = (record as Record<string, unknown>)[field];
       const data = checked({ ...current, ...attrs });
       const changes = { ...data, updated_at: new Date() };
-      await db.updateTable(table).set(toRow(changes)).where("id", "=", record.id).execute();
+      await statements.update(db, record.id, toRow(changes));
       return { ...record, ...changes } as Rec;
     },
     async destroy(db, record) {
-      await db.deleteFrom(table).where("id", "=", record.id).execute();
+      await statements.destroy(db, record.id);
       return record;
     },
   };

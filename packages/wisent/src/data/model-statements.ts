@@ -1,0 +1,129 @@
+import { CompiledQuery } from "kysely";
+import type { DialectName } from "./database-url.js";
+import { dialectOf } from "./dialect-of.js";
+import type { Queryable } from "./model.js";
+import { directSqlite } from "./sqlite-request-transaction.js";
+
+/** The compiled statements of one table on one dialect. */
+interface DialectStatements {
+  find: string;
+  page: string;
+  count: string;
+  destroy: string;
+  /** Inserts and updates by their column list (`title,description,id,...`). */
+  insert: Map<string, string>;
+  update: Map<string, string>;
+}
+
+// Column lists come from the schema's output, so a table has a handful; the bound keeps a
+// schema with many optional fields from growing without end.
+const MAX_SHAPES = 64;
+
+/**
+ * The SQL a model runs on every request, compiled by Kysely once per dialect (and per column
+ * list for writes) instead of built and compiled per query: only the parameters change.
+ * `run` executes on a SQLite request transaction's held connection when it can.
+ */
+export class ModelStatements {
+  readonly #byDialect = new Map<DialectName, DialectStatements>();
+
+  constructor(private readonly table: string) {}
+
+  /** Rows of `select * ... where id = ?`. */
+  find(db: Queryable, id: string): Promise<unknown[]> {
+    return run(db, this.#of(db).find, [id]);
+  }
+
+  /** Rows of one page, oldest first. */
+  page(db: Queryable, limit: number, offset: number): Promise<unknown[]> {
+    return run(db, this.#of(db).page, [limit, offset]);
+  }
+
+  /** The number of rows in the table. */
+  async count(db: Queryable): Promise<number> {
+    const [row] = (await run(db, this.#of(db).count, [])) as { count: unknown }[];
+    return Number(row?.count ?? 0);
+  }
+
+  /** Inserts one row (its keys in order; undefined values are left out, as Kysely does). */
+  async insert(db: Queryable, row: Record<string, unknown>): Promise<void> {
+    const { keys, values } = defined(row);
+    const hit = this.#of(db).insert.get(keys);
+    if (hit) return void (await run(db, hit, values));
+    const compiled = db.insertInto(this.table).values(row).compile();
+    remember(this.#of(db).insert, keys, compiled, values);
+    await run(db, compiled.sql, compiled.parameters as unknown[]);
+  }
+
+  /** Sets the row's columns where `id` matches. */
+  async update(db: Queryable, id: string, changes: Record<string, unknown>): Promise<void> {
+    const { keys, values } = defined(changes);
+    values.push(id);
+    const hit = this.#of(db).update.get(keys);
+    if (hit) return void (await run(db, hit, values));
+    const compiled = db.updateTable(this.table).set(changes).where("id", "=", id).compile();
+    remember(this.#of(db).update, keys, compiled, values);
+    await run(db, compiled.sql, compiled.parameters as unknown[]);
+  }
+
+  /** Deletes the row with this id. */
+  async destroy(db: Queryable, id: string): Promise<void> {
+    await run(db, this.#of(db).destroy, [id]);
+  }
+
+  #of(db: Queryable): DialectStatements {
+    const dialect = dialectOf(db);
+    let statements = this.#byDialect.get(dialect);
+    if (!statements) {
+      const all = db.selectFrom(this.table).selectAll();
+      statements = {
+        find: all.where("id", "=", "").compile().sql,
+        page: all.orderBy("id").limit(1).offset(0).compile().sql,
+        count: db
+          .selectFrom(this.table)
+          .select((eb) => eb.fn.countAll().as("count"))
+          .compile().sql,
+        destroy: db.deleteFrom(this.table).where("id", "=", "").compile().sql,
+        insert: new Map(),
+        update: new Map(),
+      };
+      this.#byDialect.set(dialect, statements);
+    }
+    return statements;
+  }
+}
+
+function defined(row: Record<string, unknown>): { keys: string; values: unknown[] } {
+  const names: string[] = [];
+  const values: unknown[] = [];
+  for (const key in row) {
+    const value = row[key];
+    if (value === undefined || !Object.hasOwn(row, key)) continue;
+    names.push(key);
+    values.push(value);
+  }
+  return { keys: names.join(","), values };
+}
+
+/**
+ * Keeps the SQL of a write for its column list, when its parameters are exactly our values in
+ * order: then a later row with the same columns needs only its own values bound.
+ */
+function remember(
+  shapes: Map<string, string>,
+  keys: string,
+  compiled: CompiledQuery,
+  values: unknown[],
+): void {
+  const parameters = compiled.parameters;
+  const same =
+    parameters.length === values.length && parameters.every((p, i) => Object.is(p, values[i]));
+  if (same && shapes.size < MAX_SHAPES) shapes.set(keys, compiled.sql);
+}
+
+/** Runs SQL with parameters: directly on a SQLite request transaction's connection, else via Kysely. */
+async function run(db: Queryable, sql: string, parameters: unknown[]): Promise<unknown[]> {
+  const rows = directSqlite(db)?.rows<unknown>(sql, parameters);
+  if (rows) return rows;
+  return (await db.executeQuery(CompiledQuery.raw(sql, parameters))).rows;
+}
