@@ -111,10 +111,34 @@ async function sqliteRows() {
       list: async () => [list.all(20, 20), count.get()],
     };
     const stock = new Kysely({ dialect: new SqliteDialect({ database: new BetterSqlite3(file) }) });
+    const begin = driver.prepare("begin");
+    const commit = driver.prepare("commit");
     const rows = await suite("SQLite", db, ids, raw, {
       show: {
         "stock Kysely (no cache)": async (it) => {
           for (let i = 0; i < it; i++) await Widget.find(stock, ids[i % ids.length]);
+        },
+        // What a GET request runs: its transaction, the find, the commit.
+        "raw, in begin/commit": async (it) => {
+          for (let i = 0; i < it; i++) {
+            begin.run();
+            show.get(ids[i % ids.length]);
+            commit.run();
+          }
+        },
+        "Wisent, in a request transaction": async (it) => {
+          for (let i = 0; i < it; i++) {
+            const { trx, commit } = await db.beginRequest({ write: false });
+            await Widget.find(trx, ids[i % ids.length]);
+            await commit();
+          }
+        },
+        "stock Kysely, in a controlled transaction": async (it) => {
+          for (let i = 0; i < it; i++) {
+            const trx = await stock.startTransaction().execute();
+            await Widget.find(trx, ids[i % ids.length]);
+            await trx.commit().execute();
+          }
         },
       },
       list: {

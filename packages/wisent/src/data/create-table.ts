@@ -46,7 +46,7 @@ export class ColumnBuilder {
 /**
  * Portable column types: each method picks the type that reads back the same JS value on SQLite,
  * PostgreSQL and MySQL/MariaDB (uuid: string, boolean: boolean, timestamp: Date, date: "YYYY-MM-DD",
- * json: parsed value, decimal: as the driver returns it).
+ * json: parsed value, decimal: number).
  */
 export class TableBuilder {
   readonly columns: ColumnSpec[] = [];

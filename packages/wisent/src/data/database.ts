@@ -172,6 +172,7 @@ function createDatabase<DB>(url: string | undefined, options: DatabaseOptions, l
 }
 
 const PG_DATE = 1082;
+const PG_NUMERIC = 1700;
 
 function postgresDialect(url: string, options: DatabaseOptions): PostgresDialect {
   const pool = new pg.Pool({
@@ -180,10 +181,13 @@ function postgresDialect(url: string, options: DatabaseOptions): PostgresDialect
     types: {
       // A DATE is a calendar day: keep "2024-05-01" instead of a Date at local midnight,
       // the same string SQLite and MySQL (dateStrings) return.
+      // A DECIMAL is a number, as the generated model types say and as SQLite returns it.
       getTypeParser: ((oid: number, format?: "text" | "binary") =>
         oid === PG_DATE
           ? (value: string) => value
-          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+          : oid === PG_NUMERIC
+            ? (value: string) => Number(value)
+            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
   // An idle client losing its server emits "error"; unhandled, it would crash the process.
@@ -200,6 +204,8 @@ function mysqlDialect(url: string, options: DatabaseOptions): MysqlDialect {
     timezone: "Z",
     dateStrings: ["DATE"],
     supportBigNumbers: true,
+    // A DECIMAL is a number, as on PostgreSQL and SQLite (mysql2 returns strings by default).
+    decimalNumbers: true,
     // BOOLEAN is TINYINT(1): read it back as a boolean, as on PostgreSQL.
     typeCast(field: TypeCastField, next: TypeCastNext) {
       if (field.type === "TINY" && field.length === 1) {
