@@ -1,3 +1,5 @@
+import { Hono } from "hono";
+import { NONCE, secureHeaders } from "hono/secure-headers";
 import { describe, expect, it } from "vitest";
 import { App } from "../../app/app.js";
 import { HttpError } from "../../http/http-error.js";
@@ -78,5 +80,54 @@ describe("securityHeaders()", () => {
 
   it("keeps the exported default frozen", () => {
     expect(Object.isFrozen(DEFAULT_CONTENT_SECURITY_POLICY)).toBe(true);
+  });
+
+  it.each([
+    ["the defaults", {}],
+    ["a CSP merged over the defaults", { contentSecurityPolicy: { styleSrc: ["'self'"] } }],
+    ["no CSP and other values", { contentSecurityPolicy: false, xFrameOptions: "SAMEORIGIN" }],
+    ["headers switched on and off", { crossOriginEmbedderPolicy: true, xXssProtection: false }],
+    ["HSTS given", { strictTransportSecurity: "max-age=60" }],
+    ["a header given as undefined", { xDnsPrefetchControl: undefined }],
+    ["X-Powered-By kept", { removePoweredBy: false }],
+    [
+      "report-only CSP (Hono's own code)",
+      { contentSecurityPolicyReportOnly: { defaultSrc: ["'self'"] } },
+    ],
+    ["permissions policy (Hono's own code)", { permissionsPolicy: { camera: false } }],
+    ["overwrite: false (Hono's own code)", { overwrite: false }],
+  ] as const)("sends exactly what Hono's secureHeaders would with %s", async (_, options) => {
+    const headersOf = async (middleware: ReturnType<typeof securityHeaders>) => {
+      const app = new App({ name: "shop", env: "test" });
+      app.use(middleware);
+      app.get("/", (c) =>
+        c.json({ ok: true }, 200, { "X-Powered-By": "x", "X-Frame-Options": "mine" }),
+      );
+      return [...(await app.fetch(new Request("http://localhost/"))).headers];
+    };
+    const { contentSecurityPolicy, ...rest } = options as Record<string, unknown>;
+    const expected = secureHeaders({
+      referrerPolicy: "strict-origin-when-cross-origin",
+      xFrameOptions: "DENY",
+      strictTransportSecurity: false,
+      ...rest,
+      ...(contentSecurityPolicy === false
+        ? {}
+        : {
+            contentSecurityPolicy: {
+              ...DEFAULT_CONTENT_SECURITY_POLICY,
+              ...(contentSecurityPolicy as object),
+            },
+          }),
+    });
+    expect(await headersOf(securityHeaders(options as never))).toEqual(await headersOf(expected));
+  });
+
+  it("leaves a per-request nonce to Hono", async () => {
+    const hono = new Hono();
+    hono.use(securityHeaders({ contentSecurityPolicy: { scriptSrc: [NONCE] } }));
+    hono.get("/", (c) => c.text(String(c.get("secureHeadersNonce"))));
+    const res = await hono.request("/");
+    expect(res.headers.get("content-security-policy")).toContain(`'nonce-${await res.text()}'`);
   });
 });

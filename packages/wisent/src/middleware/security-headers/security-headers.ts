@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
+import { phased } from "../../app/compose.js";
 
 type HonoOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 
@@ -45,7 +46,7 @@ export const DEFAULT_CONTENT_SECURITY_POLICY: Readonly<ContentSecurityPolicy> = 
  */
 export function securityHeaders(options: SecurityHeadersOptions = {}): MiddlewareHandler {
   const { contentSecurityPolicy, ...rest } = options;
-  return secureHeaders({
+  const honoOptions: HonoOptions = {
     referrerPolicy: "strict-origin-when-cross-origin",
     xFrameOptions: "DENY",
     strictTransportSecurity: false,
@@ -55,5 +56,79 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
       : {
           contentSecurityPolicy: { ...DEFAULT_CONTENT_SECURITY_POLICY, ...contentSecurityPolicy },
         }),
+  };
+  const fixed = fixedHeaders(honoOptions);
+  if (!fixed) return secureHeaders(honoOptions);
+  const removePoweredBy = Boolean({ removePoweredBy: true, ...honoOptions }.removePoweredBy);
+  return phased({
+    after: (c) => {
+      const headers = c.res.headers;
+      for (const [name, value] of fixed) headers.set(name, value);
+      if (removePoweredBy) headers.delete("X-Powered-By");
+    },
   });
+}
+
+/** Hono's headers, their option names and default values (as `secureHeaders` has them). */
+const HEADERS: readonly (readonly [keyof HonoOptions, string, string, boolean])[] = [
+  ["crossOriginEmbedderPolicy", "Cross-Origin-Embedder-Policy", "require-corp", false],
+  ["crossOriginResourcePolicy", "Cross-Origin-Resource-Policy", "same-origin", true],
+  ["crossOriginOpenerPolicy", "Cross-Origin-Opener-Policy", "same-origin", true],
+  ["originAgentCluster", "Origin-Agent-Cluster", "?1", true],
+  ["referrerPolicy", "Referrer-Policy", "no-referrer", true],
+  [
+    "strictTransportSecurity",
+    "Strict-Transport-Security",
+    "max-age=15552000; includeSubDomains",
+    true,
+  ],
+  ["xContentTypeOptions", "X-Content-Type-Options", "nosniff", true],
+  ["xDnsPrefetchControl", "X-DNS-Prefetch-Control", "off", true],
+  ["xDownloadOptions", "X-Download-Options", "noopen", true],
+  ["xFrameOptions", "X-Frame-Options", "SAMEORIGIN", true],
+  ["xPermittedCrossDomainPolicies", "X-Permitted-Cross-Domain-Policies", "none", true],
+  ["xXssProtection", "X-XSS-Protection", "0", true],
+];
+const FIXED_OPTIONS = new Set<string>([
+  ...HEADERS.map(([option]) => option),
+  "contentSecurityPolicy",
+  "removePoweredBy",
+  "overwrite",
+]);
+
+/**
+ * The headers Hono's `secureHeaders` would set on every response, worked out once; undefined
+ * when they can vary per request or need Hono's own code (a nonce or other function in the CSP,
+ * `overwrite: false`, report-only CSP, permissions policy, reporting endpoints).
+ */
+function fixedHeaders(options: HonoOptions): [string, string][] | undefined {
+  for (const [key, value] of Object.entries(options)) {
+    if (value !== undefined && !FIXED_OPTIONS.has(key)) return undefined;
+  }
+  if (options.overwrite === false) return undefined;
+  const headers: [string, string][] = [];
+  for (const [option, name, value, onByDefault] of HEADERS) {
+    // As Hono merges options over its defaults: a key given as undefined turns the header off.
+    const given = (option in options ? options[option] : onByDefault) as boolean | string;
+    if (!given) continue;
+    headers.push([name, typeof given === "string" ? given : value]);
+  }
+  const csp = options.contentSecurityPolicy;
+  if (csp) {
+    const directives: string[] = [];
+    for (const [directive, value] of Object.entries(csp)) {
+      const values: unknown[] = Array.isArray(value) ? value : [value];
+      if (values.some((v) => typeof v !== "string")) return undefined;
+      directives.push([kebab(directive), ...values].join(" "));
+    }
+    headers.push(["Content-Security-Policy", directives.join("; ")]);
+  }
+  return headers;
+}
+
+/** `frameAncestors` -> `frame-ancestors`, as Hono spells directives. */
+function kebab(directive: string): string {
+  return directive.replace(/[A-Z]+(?![a-z])|[A-Z]/g, (match, offset: number) =>
+    offset ? `-${match.toLowerCase()}` : match.toLowerCase(),
+  );
 }

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { getCookie, setCookie } from "hono/cookie";
+import { setCookie } from "hono/cookie";
+import { parse as parseCookies } from "hono/utils/cookie";
 import { phased } from "../../app/compose.js";
 import { currentEnv } from "../../app/environment.js";
 import { sharedLogger } from "../../http/logger.js";
@@ -175,9 +176,8 @@ export function session(options: SessionOptions = {}): MiddlewareHandler {
       const appName = c.get("wisent")?.name;
       // Resolved on every request (a Map lookup): the fallback secret's warning comes with the first.
       const passwords = passwordsFor(appName);
-      const sealed = c.req.raw.headers.has("cookie")
-        ? getCookie(c, cookieNameFor(appName))
-        : undefined;
+      const header = c.req.raw.headers.get("cookie");
+      const sealed = header ? sessionCookieIn(header, cookieNameFor(appName)) : undefined;
       if (!sealed) return start(c, new Session());
       const json = openedSessionJson(sealed, passwords);
       if (json !== undefined) return start(c, fromJson(json));
@@ -193,6 +193,24 @@ export function session(options: SessionOptions = {}): MiddlewareHandler {
       });
     },
   });
+}
+
+/** A returning browser sends the same Cookie header on every request: its parse is remembered. */
+const cookieValues = new Map<string, Map<string, string | undefined>>();
+const MAX_COOKIE_HEADERS = 1000;
+
+/** The named cookie's value in a Cookie header, as Hono's `getCookie` reads it. */
+function sessionCookieIn(header: string, name: string): string | undefined {
+  let byHeader = cookieValues.get(name);
+  if (!byHeader) {
+    byHeader = new Map();
+    cookieValues.set(name, byHeader);
+  }
+  if (byHeader.has(header)) return byHeader.get(header);
+  const value = parseCookies(header, name)[name];
+  if (byHeader.size >= MAX_COOKIE_HEADERS) byHeader.delete(byHeader.keys().next().value!);
+  byHeader.set(header, value);
+  return value;
 }
 
 /**
