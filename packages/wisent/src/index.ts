@@ -55,6 +55,7 @@ export {
 export { pageUrl, paginationHeaders } from "./data/pagination-headers.js";
 export { type PageSlot, Paginator, type PaginatorProps, pageSlots } from "./data/paginator.js";
 export { cacheStatements } from "./data/sqlite-statement-cache.js";
+export { formatIso, StoredDate, storedDateFrom } from "./data/stored-date.js";
 export { isUuid, uuidv7 } from "./data/uuid.js";
 export { humanizeField, type Validated, validate } from "./data/validation.js";
 export { HttpError, isHttpError } from "./http/http-error.js";

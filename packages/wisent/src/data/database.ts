@@ -18,6 +18,7 @@ import {
 } from "./database-url.js";
 import { type SqliteOptions, sqliteDialect, WisentSqliteDialect } from "./sqlite-dialect.js";
 import { allowDirectSqlite, sqliteRequestTransaction } from "./sqlite-request-transaction.js";
+import { StoredDate } from "./stored-date.js";
 import {
   kyselyTransaction,
   type TransactionHandle,
@@ -173,21 +174,34 @@ function createDatabase<DB>(url: string | undefined, options: DatabaseOptions, l
 
 const PG_DATE = 1082;
 const PG_NUMERIC = 1700;
+const PG_TIMESTAMP = 1114;
+const PG_TIMESTAMPTZ = 1184;
+
+/** A driver's Date as a StoredDate (JSON formats it once, cheaply); other values as they are. */
+function stored(value: unknown): unknown {
+  return value instanceof Date && !Number.isNaN(value.getTime())
+    ? new StoredDate(value.getTime())
+    : value;
+}
+
+function pgTypeParser(oid: number, format?: "text" | "binary") {
+  // A DATE is a calendar day: keep "2024-05-01" instead of a Date at local midnight,
+  // the same string SQLite and MySQL (dateStrings) return.
+  if (oid === PG_DATE) return (value: string) => value;
+  // A DECIMAL is a number, as the generated model types say and as SQLite returns it.
+  if (oid === PG_NUMERIC) return (value: string) => Number(value);
+  const parse = pg.types.getTypeParser(oid, format);
+  if (oid === PG_TIMESTAMP || oid === PG_TIMESTAMPTZ)
+    return (value: string) => stored(parse(value));
+  return parse;
+}
 
 function postgresDialect(url: string, options: DatabaseOptions): PostgresDialect {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     types: {
-      // A DATE is a calendar day: keep "2024-05-01" instead of a Date at local midnight,
-      // the same string SQLite and MySQL (dateStrings) return.
-      // A DECIMAL is a number, as the generated model types say and as SQLite returns it.
-      getTypeParser: ((oid: number, format?: "text" | "binary") =>
-        oid === PG_DATE
-          ? (value: string) => value
-          : oid === PG_NUMERIC
-            ? (value: string) => Number(value)
-            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      getTypeParser: pgTypeParser as typeof pg.types.getTypeParser,
     },
   });
   // An idle client losing its server emits "error"; unhandled, it would crash the process.
@@ -212,6 +226,7 @@ function mysqlDialect(url: string, options: DatabaseOptions): MysqlDialect {
         const value = field.string();
         return value === null ? null : value !== "0";
       }
+      if (field.type === "DATETIME" || field.type === "TIMESTAMP") return stored(next());
       return next();
     },
   });

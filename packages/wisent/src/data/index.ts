@@ -44,5 +44,6 @@ export {
 export { pageUrl, paginationHeaders } from "./pagination-headers.js";
 export { type PageSlot, Paginator, type PaginatorProps, pageSlots } from "./paginator.js";
 export { cacheStatements } from "./sqlite-statement-cache.js";
+export { formatIso, StoredDate, storedDateFrom } from "./stored-date.js";
 export { isUuid, uuidv7 } from "./uuid.js";
 export { humanizeField, type Validated, validate } from "./validation.js";

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isHttpError } from "../http/http-error.js";
 import { migrateUp } from "./migrations.js";
 import { ValidationFailedError } from "./model.js";
+import { StoredDate } from "./stored-date.js";
 import {
   availableDialects,
   createTestDatabase,
@@ -44,6 +45,9 @@ describe.each(DIALECTS)("models on %s", (dialect) => {
     const found = await Widget.find(db, created.id);
     expect(found.title).toBe("Gear");
     expect(found.created_at).toBeInstanceOf(Date);
+    // Read back as StoredDate on every dialect: JSON output formats each timestamp once, cheaply.
+    expect(found.created_at).toBeInstanceOf(StoredDate);
+    expect(created.created_at).toBeInstanceOf(StoredDate);
     expect(found.created_at.toISOString()).toBe(created.created_at.toISOString());
     expect(JSON.parse(JSON.stringify(found))).toEqual({
       id: created.id,

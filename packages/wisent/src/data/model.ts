@@ -12,6 +12,7 @@ import {
   paginatorOf,
   totalShownByPage,
 } from "./pagination.js";
+import { StoredDate } from "./stored-date.js";
 import { isUuid, uuidv7 } from "./uuid.js";
 import { type Validated, validate } from "./validation.js";
 
@@ -149,7 +150,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     },
     async create(db, attrs) {
       const data = checked(attrs);
-      const now = new Date();
+      const now = new StoredDate(Date.now());
       const record = { ...data, id: uuidv7(now.getTime()), created_at: now, updated_at: now };
       await statements.insert(db, toRow(record));
       return record as Rec;
@@ -158,7 +159,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
       const current: Record<string, unknown> = {};
       for (const field of fields) current[field] = (record as Record<string, unknown>)[field];
       const data = checked({ ...current, ...attrs });
-      const changes = { ...data, updated_at: new Date() };
+      const changes = { ...data, updated_at: new StoredDate(Date.now()) };
       await statements.update(db, record.id, toRow(changes));
       return { ...record, ...changes } as Rec;
     },

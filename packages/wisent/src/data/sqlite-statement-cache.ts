@@ -1,5 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
 import type { SqliteDatabase, SqliteStatement } from "kysely";
+import { StoredDate, storedDateFrom } from "./stored-date.js";
 
 type Converter = (value: unknown) => unknown;
 
@@ -9,10 +10,15 @@ type Converter = (value: unknown) => unknown;
  */
 const CONVERTERS: Record<string, Converter> = {
   boolean: (v) => (v === null || v === undefined ? v : v !== 0 && v !== "0" && v !== false),
-  timestamp: (v) => (typeof v === "string" || typeof v === "number" ? new Date(v) : v),
-  datetime: (v) => (typeof v === "string" || typeof v === "number" ? new Date(v) : v),
+  timestamp: (v) => readTimestamp(v),
+  datetime: (v) => readTimestamp(v),
   json: (v) => (typeof v === "string" ? JSON.parse(v) : v),
 };
+
+function readTimestamp(v: unknown): unknown {
+  if (typeof v === "string") return storedDateFrom(v);
+  return typeof v === "number" ? new StoredDate(v) : v;
+}
 
 const DDL = /^\s*(create|alter|drop)\b/i;
 

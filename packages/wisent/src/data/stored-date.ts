@@ -1,0 +1,98 @@
+/**
+ * Dates read from (or made for) the database. V8's `toISOString` costs about 0.8 us, and JSON
+ * output calls it for every timestamp: 40 calls for a page of 20 records, more than the query.
+ * A StoredDate formats itself once, with plain arithmetic, and remembers the text (or keeps the
+ * ISO text it was read from), as long as nobody changes its time.
+ */
+export class StoredDate extends Date {
+  #iso: string | undefined;
+  readonly #time: number;
+
+  /** `iso`, when given, must be this time's ISO text (as read from SQLite). */
+  constructor(time: number, iso?: string) {
+    super(time);
+    this.#time = time;
+    this.#iso = iso;
+  }
+
+  override toISOString(): string {
+    const time = this.getTime();
+    if (time !== this.#time) return super.toISOString();
+    this.#iso ??= formatIso(time) ?? super.toISOString();
+    return this.#iso;
+  }
+
+  override toJSON(): string {
+    return this.toISOString();
+  }
+}
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+
+/**
+ * `YYYY-MM-DDTHH:mm:ss.sssZ` of epoch milliseconds, for the years 0000-9999 (else undefined:
+ * Date's own formatting handles the extended years). Days to a civil date: H. Hinnant's algorithm.
+ */
+export function formatIso(time: number): string | undefined {
+  if (!Number.isFinite(time)) return undefined;
+  const days = Math.floor(time / 86_400_000);
+  let rest = time - days * 86_400_000;
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  );
+  const dayOfYear =
+    dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  if (year < 0 || year > 9999) return undefined;
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const seconds = Math.floor(rest / 1000);
+  const millis = rest - seconds * 1000;
+  const yyyy = year < 1000 ? `${year}`.padStart(4, "0") : `${year}`;
+  return `${yyyy}-${pad2(month)}-${pad2(day)}T${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${pad3(millis)}Z`;
+}
+
+const digit = (text: string, at: number) => text.charCodeAt(at) - 48;
+const two = (text: string, at: number) => digit(text, at) * 10 + digit(text, at + 1);
+
+/**
+ * The StoredDate of a timestamp's text: ISO (`2024-05-01T12:34:56.789Z`, as Wisent stores them
+ * in SQLite) is read digit by digit and kept as the date's ISO text; anything else goes through
+ * `Date.parse` (an unparseable text gives an Invalid Date, as `new Date(text)` would).
+ */
+export function storedDateFrom(text: string): Date {
+  if (
+    text.length === 24 &&
+    text.charCodeAt(4) === 45 &&
+    text.charCodeAt(10) === 84 &&
+    text.charCodeAt(19) === 46 &&
+    text.charCodeAt(23) === 90
+  ) {
+    const time = Date.UTC(
+      two(text, 0) * 100 + two(text, 2),
+      two(text, 5) - 1,
+      two(text, 8),
+      two(text, 11),
+      two(text, 14),
+      two(text, 17),
+      digit(text, 20) * 100 + two(text, 21),
+    );
+    // Out-of-range fields (month 13, a letter) would roll over silently: trust only a round trip.
+    if (formatIso(time) === text) return new StoredDate(time, text);
+  }
+  const time = Date.parse(text);
+  return Number.isNaN(time) ? new Date(Number.NaN) : new StoredDate(time);
+}
