@@ -10,10 +10,17 @@ const BASE = "http://wisent.invalid";
  * pageUrl("/widgets?per_page=5", 2); // "/widgets?per_page=5&page=2"
  */
 export function pageUrl(url: string | URL, page: number): string {
+  return pageUrls(url, [page])[0]!;
+}
+
+/** {@link pageUrl} for several pages, parsing the URL once (a URL parse costs microseconds). */
+function pageUrls(url: string | URL, pages: readonly number[]): string[] {
   const absolute = url instanceof URL || /^[a-z][a-z0-9+.-]*:\/\//i.test(url);
   const target = new URL(url, BASE);
-  target.searchParams.set("page", String(page));
-  return absolute ? target.href : `${target.pathname}${target.search}`;
+  return pages.map((page) => {
+    target.searchParams.set("page", String(page));
+    return absolute ? target.href : `${target.pathname}${target.search}`;
+  });
 }
 
 /**
@@ -38,7 +45,12 @@ export function paginationHeaders(paginator: Paginator, url: string | URL): Reco
       current_entries_size: paginator.current_entries_size,
       total_pages: paginator.total_pages,
     }),
-    Link: links.map(([rel, page]) => `<${pageUrl(url, page)}>; rel="${rel}"`).join(", "),
+    Link: pageUrls(
+      url,
+      links.map(([, page]) => page),
+    )
+      .map((target, i) => `<${target}>; rel="${links[i]![0]}"`)
+      .join(", "),
     "X-Total-Count": String(paginator.total_entries_size),
   };
 }
