@@ -22,7 +22,11 @@ describe("formatIso", () => {
     const times = [...EDGES];
     for (let i = 0; i < 20_000; i++)
       times.push(Math.floor((random() * 2 - 1) * 62_000_000_000_000));
-    for (const time of times) expect(formatIso(time)).toBe(new Date(time).toISOString());
+    for (const time of times) {
+      const iso = new Date(time).toISOString();
+      expect(formatIso(time)).toBe(iso);
+      expect(storedDateFrom(iso).getTime()).toBe(time);
+    }
   });
 
   it("leaves extended years and invalid times to Date", () => {
@@ -37,6 +41,8 @@ describe("storedDateFrom", () => {
     "2024-05-01T12:34:56.789Z",
     "1999-12-31T23:59:59.999Z",
     "0050-01-01T00:00:00.000Z",
+    "2024-02-29T23:59:59.999Z",
+    "2024-12-31T00:00:00.000Z",
     "2024-05-01 12:34:56",
     "2024-05-01T12:34:56Z",
     "2024-05-01T12:34:56.789+02:00",
@@ -48,12 +54,18 @@ describe("storedDateFrom", () => {
     expect(JSON.stringify({ at: date })).toBe(JSON.stringify({ at: new Date(text) }));
   });
 
-  it.each(["2024-13-01T00:00:00.000Z", "2024-02-30T00:00:00.000Z", "2024-0x-01T00:00:00.000Z"])(
-    "does not roll %s over into another day",
-    (text) => {
-      expect(storedDateFrom(text).getTime()).toEqual(new Date(text).getTime());
-    },
-  );
+  it.each([
+    "2024-13-01T00:00:00.000Z",
+    "2024-02-30T00:00:00.000Z",
+    "2023-02-29T00:00:00.000Z",
+    "2024-04-31T00:00:00.000Z",
+    "2024-01-01T24:00:00.000Z",
+    "2024-01-01T23:60:00.000Z",
+    "2024-0x-01T00:00:00.000Z",
+    "2024-01-01T00:00:00.0-0Z",
+  ])("does not roll %s over into another day", (text) => {
+    expect(storedDateFrom(text).getTime()).toEqual(new Date(text).getTime());
+  });
 
   it("gives an Invalid Date for text that is no date", () => {
     expect(Number.isNaN(storedDateFrom("not a date").getTime())).toBe(true);

@@ -67,6 +67,48 @@ export function formatIso(time: number): string | undefined {
 
 const digit = (text: string, at: number) => text.charCodeAt(at) - 48;
 const two = (text: string, at: number) => digit(text, at) * 10 + digit(text, at + 1);
+const DIGITS = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22];
+
+/** Epoch milliseconds of `YYYY-MM-DDTHH:mm:ss.sssZ` with every field in range, else undefined. */
+function isoTime(text: string): number | undefined {
+  if (
+    text.length !== 24 ||
+    text.charCodeAt(4) !== 45 ||
+    text.charCodeAt(7) !== 45 ||
+    text.charCodeAt(10) !== 84 ||
+    text.charCodeAt(13) !== 58 ||
+    text.charCodeAt(16) !== 58 ||
+    text.charCodeAt(19) !== 46 ||
+    text.charCodeAt(23) !== 90
+  ) {
+    return undefined;
+  }
+  for (const at of DIGITS) {
+    const d = digit(text, at);
+    if (d < 0 || d > 9) return undefined;
+  }
+  const year = two(text, 0) * 100 + two(text, 2);
+  const month = two(text, 5);
+  const day = two(text, 8);
+  // Date.UTC maps years 0-99 to 1900-1999 and rolls day 31 of a short month over: leave those
+  // (and out-of-range fields) to Date.parse.
+  if (year < 100 || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  const hours = two(text, 11);
+  const minutes = two(text, 14);
+  const seconds = two(text, 17);
+  if (hours > 23 || minutes > 59 || seconds > 59) return undefined;
+  const time = Date.UTC(
+    year,
+    month - 1,
+    day,
+    hours,
+    minutes,
+    seconds,
+    digit(text, 20) * 100 + two(text, 21),
+  );
+  if (day > 28 && new Date(time).getUTCDate() !== day) return undefined;
+  return time;
+}
 
 /**
  * The StoredDate of a timestamp's text: ISO (`2024-05-01T12:34:56.789Z`, as Wisent stores them
@@ -74,25 +116,8 @@ const two = (text: string, at: number) => digit(text, at) * 10 + digit(text, at 
  * `Date.parse` (an unparseable text gives an Invalid Date, as `new Date(text)` would).
  */
 export function storedDateFrom(text: string): Date {
-  if (
-    text.length === 24 &&
-    text.charCodeAt(4) === 45 &&
-    text.charCodeAt(10) === 84 &&
-    text.charCodeAt(19) === 46 &&
-    text.charCodeAt(23) === 90
-  ) {
-    const time = Date.UTC(
-      two(text, 0) * 100 + two(text, 2),
-      two(text, 5) - 1,
-      two(text, 8),
-      two(text, 11),
-      two(text, 14),
-      two(text, 17),
-      digit(text, 20) * 100 + two(text, 21),
-    );
-    // Out-of-range fields (month 13, a letter) would roll over silently: trust only a round trip.
-    if (formatIso(time) === text) return new StoredDate(time, text);
-  }
+  const iso = isoTime(text);
+  if (iso !== undefined) return new StoredDate(iso, text);
   const time = Date.parse(text);
   return Number.isNaN(time) ? new Date(Number.NaN) : new StoredDate(time);
 }
