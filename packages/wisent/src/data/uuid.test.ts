@@ -17,6 +17,11 @@ describe("uuidv7", () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it("draws fresh random bits for every id, across refills of its random pool", () => {
+    const ids = Array.from({ length: 1000 }, (_, i) => uuidv7(Date.UTC(2031, 0, 1) + i));
+    expect(new Set(ids.map((id) => id.slice(19))).size).toBe(ids.length);
+  });
+
   it("recognises canonical UUIDs only", () => {
     expect(isUuid(uuidv7())).toBe(true);
     expect(isUuid("0190A6D2-7B3C-7A01-9F3E-5C1D2E3F4A5B")).toBe(true);
