@@ -128,9 +128,9 @@ async function sqliteRows() {
         },
         "Wisent, in a request transaction": async (it) => {
           for (let i = 0; i < it; i++) {
-            const { trx, commit } = await db.beginRequest({ write: false });
-            await Widget.find(trx, ids[i % ids.length]);
-            await commit();
+            const tx = await db.beginRequest({ write: false });
+            await Widget.find(tx.trx, ids[i % ids.length]);
+            await tx.commit();
           }
         },
         "stock Kysely, in a controlled transaction": async (it) => {

@@ -92,9 +92,9 @@ export class Database<DB = AnyDB> {
    * controlled transaction on a pooled connection.
    *
    * @example
-   * const { trx, commit } = await db.beginRequest({ write: true });
-   * await Widget.create(trx, { title: "Hammer" });
-   * await commit();
+   * const tx = await db.beginRequest({ write: true });
+   * await Widget.create(tx.trx, { title: "Hammer" });
+   * await tx.commit();
    */
   beginRequest(intent: TransactionIntent): Promise<TransactionHandle<DB>> {
     return this.#sqlite

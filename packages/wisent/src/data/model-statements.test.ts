@@ -59,12 +59,13 @@ describe.each(DIALECTS)("compiled model statements on %s", (dialect) => {
     "run inside a request transaction and roll back with it",
     async () => {
       const before = (await Note.all(t.db.kysely)).length;
-      const { trx, rollback } = await t.db.beginRequest({ write: true });
+      const tx = await t.db.beginRequest({ write: true });
+      const { trx } = tx;
       const made = await Note.create(trx, { title: "in a transaction" });
       expect((await Note.find(trx, made.id)).title).toBe("in a transaction");
       const page = await Note.paginate(trx, { per_page: "1", page: "1" });
       expect(page.paginator.total_entries_size).toBe(before + 1);
-      await rollback();
+      await tx.rollback();
       expect((await Note.all(t.db.kysely)).length).toBe(before);
     },
   );

@@ -42,43 +42,48 @@ function writeLockFree(): boolean {
 
 describe("request transactions on SQLite", () => {
   it("begin nothing until the first statement", async () => {
-    const { trx, commit } = await db.beginRequest({ write: true });
+    const tx = await db.beginRequest({ write: true });
+    const { trx } = tx;
     expect(trx.isTransaction).toBe(true);
     expect(writeLockFree()).toBe(true);
-    await commit();
+    await tx.commit();
   });
 
   it("take only a read lock for a reading request (deferred BEGIN)", async () => {
-    const { trx, commit } = await db.beginRequest({ write: false });
+    const tx = await db.beginRequest({ write: false });
+    const { trx } = tx;
     expect((await Widget.all(trx)).map((w) => w.title)).toEqual(["Seeded"]);
     expect(writeLockFree()).toBe(true);
-    await commit();
+    await tx.commit();
   });
 
   it("take the write lock at once for a writing request, even when it reads first", async () => {
-    const { trx, commit } = await db.beginRequest({ write: true });
+    const tx = await db.beginRequest({ write: true });
+    const { trx } = tx;
     await Widget.all(trx);
     expect(writeLockFree()).toBe(false);
-    await commit();
+    await tx.commit();
     expect(writeLockFree()).toBe(true);
   });
 
   it("take the write lock when a reading request writes first", async () => {
-    const { trx, rollback } = await db.beginRequest({ write: false });
+    const tx = await db.beginRequest({ write: false });
+    const { trx } = tx;
     await Widget.create(trx, { title: "Unsaved" });
     expect(writeLockFree()).toBe(false);
-    await rollback();
+    await tx.rollback();
     expect((await Widget.all(db.kysely)).map((w) => w.title)).toEqual(["Seeded"]);
   });
 
   it("refuse queries and a second end once ended", async () => {
-    const { trx, commit } = await db.beginRequest({ write: false });
-    await commit();
+    const tx = await db.beginRequest({ write: false });
+    const { trx } = tx;
+    await tx.commit();
     await expect(Widget.all(trx)).rejects.toThrow("the request's transaction has already finished");
     await expect(Widget.find(trx, "0190a6d2-7b3c-7a01-9f3e-5c1d2e3f4a5b")).rejects.toThrow(
       "the request's transaction has already finished",
     );
-    await expect(commit()).rejects.toThrow("the request's transaction has already finished");
+    await expect(tx.commit()).rejects.toThrow("the request's transaction has already finished");
   });
 
   it("run one at a time, Kysely's own queries and the model's queueing behind them", async () => {
@@ -110,16 +115,18 @@ describe("request transactions on SQLite", () => {
   });
 
   it("end a transaction that SQLite already rolled back without failing", async () => {
-    const { trx, rollback } = await db.beginRequest({ write: true });
+    const tx = await db.beginRequest({ write: true });
+    const { trx } = tx;
     await sql`select 1`.execute(trx);
     await sql`rollback`.execute(trx);
-    await rollback();
+    await tx.rollback();
     expect(writeLockFree()).toBe(true);
   });
 
   it("let the model read on the held connection only when no plugin must see the rows", async () => {
     const [seeded] = await Widget.all(db.kysely);
-    const { trx, commit } = await db.beginRequest({ write: false });
+    const tx = await db.beginRequest({ write: false });
+    const { trx } = tx;
     const plugin: KyselyPlugin = {
       transformQuery: ({ node }) => node,
       transformResult: async ({ result }) => ({
@@ -134,6 +141,6 @@ describe("request transactions on SQLite", () => {
     expect(directSqlite(withPlugin)).toBeUndefined();
     expect((await Widget.find(withPlugin, seeded!.id)).title).toBe("seen: Seeded");
     expect((await Widget.find(trx, seeded!.id)).title).toBe("Seeded");
-    await commit();
+    await tx.commit();
   });
 });

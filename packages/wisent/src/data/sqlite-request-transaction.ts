@@ -51,7 +51,9 @@ export function allowDirectSqlite<DB>(kysely: Kysely<DB>, dialect: WisentSqliteD
  * the connection without Kysely's per-query connection plumbing. Kysely's controlled
  * transaction costs about 10 us of promises and objects per request on top of a 5 us read.
  */
-class SqliteRequestTransaction<DB> implements TransactionHandle<DB>, DirectSqlite {
+class SqliteRequestTransaction<DB>
+  implements TransactionHandle<DB>, DirectSqlite, ConnectionProvider
+{
   readonly trx: Transaction<DB>;
   #open = true;
 
@@ -62,11 +64,7 @@ class SqliteRequestTransaction<DB> implements TransactionHandle<DB>, DirectSqlit
     intent: TransactionIntent,
   ) {
     connection.begin(intent.write);
-    const provider: ConnectionProvider = {
-      provideConnection: <T>(consumer: (connection: DatabaseConnection) => Promise<T>) =>
-        this.#open ? consumer(connection) : Promise.reject(new Error(FINISHED)),
-    };
-    const executor = kysely.getExecutor().withConnectionProvider(provider);
+    const executor = kysely.getExecutor().withConnectionProvider(this);
     this.trx = new Transaction<DB>({
       config: { dialect },
       driver: dialect.driver,
@@ -76,27 +74,31 @@ class SqliteRequestTransaction<DB> implements TransactionHandle<DB>, DirectSqlit
     if (executor.plugins.length === 0) direct.set(this.trx, this);
   }
 
+  /** Kysely's queries on `trx` get the held connection while the transaction is open. */
+  provideConnection<T>(consumer: (connection: DatabaseConnection) => Promise<T>): Promise<T> {
+    return this.#open ? consumer(this.connection) : Promise.reject(new Error(FINISHED));
+  }
+
   rows<R>(sql: string, parameters: readonly unknown[]): R[] {
     if (!this.#open) throw new Error(FINISHED);
     return this.connection.run(sql, parameters).rows as R[];
   }
 
-  // Bound, so that `const { trx, commit } = await db.beginRequest(...)` works.
-  readonly commit = async (): Promise<void> => {
+  async commit(): Promise<void> {
     if (!this.#open) throw new Error(FINISHED);
     // A failed COMMIT keeps the transaction (and the lock) for the rollback that follows.
     this.connection.commit();
     this.#finish();
-  };
+  }
 
-  readonly rollback = async (): Promise<void> => {
+  async rollback(): Promise<void> {
     if (!this.#open) throw new Error(FINISHED);
     try {
       this.connection.rollback();
     } finally {
       this.#finish();
     }
-  };
+  }
 
   #finish(): void {
     this.#open = false;

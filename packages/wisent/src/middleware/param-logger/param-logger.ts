@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { phased } from "../../app/compose.js";
 import { parsedBodyIfRead } from "../../http/body.js";
 import "../../http/context-vars.js";
 import { defaultLogger, type LogEntry, type Logger } from "../../http/logger.js";
@@ -30,6 +31,9 @@ function requestParams(url: string, pathParams: Record<string, string>): Record<
   return { ...queryParams(url, queryAt), ...pathParams };
 }
 
+// When the request began, under a key of its own (not a public context variable).
+const STARTED = "wisent.paramLogger.started";
+
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /**
@@ -48,17 +52,24 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
     ...FILTERED_KEY_PARTS,
     ...(options.filter ?? []).map((p) => p.toLowerCase().replace(/[^a-z0-9]/g, "")),
   ];
-  return async (c, next) => {
-    const started = performance.now();
-    const requestId = requestIdFrom(c.req.header(REQUEST_ID_HEADER));
-    c.set("requestId", requestId);
-    c.set("logger", logger);
-    // Set before the response exists, so it is merged in for free; re-set only if a handler
-    // returned a Response of its own without it (copying a finished response is costly).
-    c.header(REQUEST_ID_HEADER, requestId);
-    try {
-      await next();
-    } finally {
+  const write = (entry: LogEntry, form: Record<string, unknown> | undefined) => {
+    if (form && Object.keys(form).length > 0) entry.form = filterParams(form, filter);
+    if ((entry.status as number) >= 500) logger.error(entry);
+    else logger.info(entry);
+  };
+  return phased({
+    before(c) {
+      const requestId = requestIdFrom(c.req.header(REQUEST_ID_HEADER));
+      c.set(STARTED, performance.now());
+      c.set("requestId", requestId);
+      c.set("logger", logger);
+      // Set before the response exists, so it is merged in for free; re-set only if a handler
+      // returned a Response of its own without it (copying a finished response is costly).
+      c.header(REQUEST_ID_HEADER, requestId);
+    },
+    // Runs once the route has answered, an error below included (as its error response).
+    after(c) {
+      const requestId = c.get("requestId") as string;
       if (c.res.headers.get(REQUEST_ID_HEADER) !== requestId)
         c.header(REQUEST_ID_HEADER, requestId);
       let pathParams = NO_PARAMS;
@@ -67,8 +78,6 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
       } catch {
         // No route matched (404): there are no path parameters.
       }
-      const body = parsedBodyIfRead(c);
-      const form = body ? await body.catch(() => undefined) : undefined;
       const status = c.res.status;
       const method = c.req.method;
       const path = c.req.path;
@@ -78,12 +87,15 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
         method,
         path,
         status,
-        duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+        duration_ms: Math.round((performance.now() - (c.get(STARTED) as number)) * 1000) / 1000,
         params: filterParams(requestParams(c.req.url, pathParams), filter),
       };
-      if (form && Object.keys(form).length > 0) entry.form = filterParams(form, filter);
-      if (status >= 500) logger.error(entry);
-      else logger.info(entry);
-    }
-  };
+      const body = parsedBodyIfRead(c);
+      if (!body) return write(entry, undefined);
+      return body.then(
+        (form) => write(entry, form),
+        () => write(entry, undefined),
+      );
+    },
+  });
 }

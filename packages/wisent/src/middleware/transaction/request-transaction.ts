@@ -10,6 +10,7 @@ import type { TransactionHandle, TransactionIntent } from "../../data/transactio
  */
 export class RequestTransaction<DB = AnyDB> {
   #begun: Promise<TransactionHandle<DB>> | undefined;
+  #handle: TransactionHandle<DB> | undefined;
   #trx: Promise<Transaction<DB>> | undefined;
   #finished = false;
 
@@ -35,9 +36,22 @@ export class RequestTransaction<DB = AnyDB> {
         database instanceof Promise
           ? database.then((db) => db.beginRequest(this.intent))
           : database.beginRequest(this.intent);
-      this.#trx = this.#begun.then((handle) => handle.trx);
+      this.#trx = this.#begun.then((handle) => {
+        this.#handle = handle;
+        return handle.trx;
+      });
     }
     return this.#trx;
+  }
+
+  /**
+   * Ends a scope whose transaction was never begun, at once (a later `get()` is refused, so a
+   * stray query after the response cannot take the connection); false when one was begun.
+   */
+  closeIfUnused(): boolean {
+    if (this.#begun) return false;
+    this.#finished = true;
+    return true;
   }
 
   /** Commits if begun; on failure rolls back (releasing the connection) and rethrows. */
@@ -63,9 +77,10 @@ export class RequestTransaction<DB = AnyDB> {
     }
   }
 
-  async #settle(): Promise<TransactionHandle<DB> | undefined> {
+  /** The handle once begun (without waiting when the handler already has it). */
+  #settle(): TransactionHandle<DB> | Promise<TransactionHandle<DB> | undefined> | undefined {
     this.#finished = true;
-    if (!this.#begun) return undefined;
+    if (this.#handle || !this.#begun) return this.#handle;
     return this.#begun.catch(() => undefined);
   }
 }

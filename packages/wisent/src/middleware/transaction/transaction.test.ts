@@ -131,6 +131,8 @@ describe.each(DIALECTS)("transaction middleware on %s", (dialect) => {
     expect(await res.text()).toBe("pong");
     expect(begin).not.toHaveBeenCalled();
     expect(seen[0]?.begun).toBe(false);
+    // Once the response is out, the scope is closed: a stray late query cannot begin one.
+    await expect(seen[0]!.get()).rejects.toThrow("the request's transaction has already finished");
   });
 
   run("leaves exactly 100 rows after 100 parallel creates", async () => {

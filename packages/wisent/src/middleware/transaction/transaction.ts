@@ -1,5 +1,6 @@
 import { Context, type MiddlewareHandler } from "hono";
 import type { Transaction } from "kysely";
+import { phased } from "../../app/compose.js";
 import type { AnyDB } from "../../data/any-db.js";
 import type { Database } from "../../data/database.js";
 import { isDatabaseUnavailable } from "../../data/database-unavailable.js";
@@ -44,30 +45,25 @@ Object.defineProperty(Context.prototype, "tx", {
  * app.use(transaction(db));
  */
 export function transaction(database: Database | Promise<Database>): MiddlewareHandler {
-  return async (c, next) => {
-    const method = c.req.method;
-    const scope = new RequestTransaction(database, {
-      write: method !== "GET" && method !== "HEAD",
-    });
-    c.set("tx", scope);
-    try {
-      await next();
-    } catch (error) {
-      await scope.rollback();
-      throw error;
-    }
-    // Hono turns a thrown error into the error handler's response and records it in c.error.
-    if (c.error || c.res.status >= 400) {
-      await scope.rollback();
-      return;
-    }
-    try {
-      await scope.commit();
-    } catch (cause) {
-      // The server went away: errorResponse answers 503 (the commit did not happen).
-      if (isDatabaseUnavailable(cause)) throw cause;
-      console.error("database error on committing transaction:", cause);
-      throw new HttpError(500, "database error on committing transaction", { cause });
-    }
-  };
+  return phased({
+    before(c) {
+      const method = c.req.method;
+      c.set(
+        "tx",
+        new RequestTransaction(database, { write: method !== "GET" && method !== "HEAD" }),
+      );
+    },
+    // An error below has become its error response by now, recorded in c.error.
+    after(c) {
+      const scope = c.get("tx");
+      if (scope.closeIfUnused()) return;
+      if (c.error || c.res.status >= 400) return scope.rollback();
+      return scope.commit().catch((cause: unknown) => {
+        // The server went away: errorResponse answers 503 (the commit did not happen).
+        if (isDatabaseUnavailable(cause)) throw cause;
+        console.error("database error on committing transaction:", cause);
+        throw new HttpError(500, "database error on committing transaction", { cause });
+      });
+    },
+  });
 }
