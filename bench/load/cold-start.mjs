@@ -13,17 +13,18 @@ import { join } from "node:path";
 import { apiApp, CLI, SHOP } from "./lib/apps.mjs";
 import { spread } from "./lib/report.mjs";
 import { makeWidgets, seedWidgets } from "./lib/seed.mjs";
+import { freePort } from "./lib/servers.mjs";
 import { variantEnv, WISENT_VARIANTS } from "./throughput.mjs";
 
 const RUNS = 5;
-const PORT = 4380;
 
 /** Milliseconds from spawning `wisent start` in `app` to the first 200 on `path`. */
 async function firstAnswer(app, env, path) {
+  const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, [CLI, "start"], {
     cwd: app,
-    env: { ...process.env, ...env, PORT: String(PORT), HOST: "127.0.0.1", NO_COLOR: "1" },
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", NO_COLOR: "1" },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -34,7 +35,7 @@ async function firstAnswer(app, env, path) {
       if (performance.now() - started > 20_000) throw new Error("no answer within 20 s");
       let res;
       try {
-        res = await fetch(`http://127.0.0.1:${PORT}${path}`, {
+        res = await fetch(`http://127.0.0.1:${port}${path}`, {
           headers: { Accept: "application/json" },
         });
       } catch {

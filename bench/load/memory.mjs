@@ -28,7 +28,7 @@ export async function memory() {
   try {
     const file = join(dir, "app.sqlite");
     const ids = await seedWidgets(`sqlite:${file}`);
-    server = await startVariant(web, { port: 4370, env: variantEnv(file) });
+    server = await startVariant(web, { env: variantEnv(file) });
     const first = await fetch(`${server.url}/widgets`, { headers: { Accept: "text/html" } });
     await first.text();
     const cookie = first.headers.getSetCookie()[0].split(";")[0];

@@ -30,7 +30,6 @@ copyFileSync(base(variant), file);
 const profiles = join(dir, "profiles");
 // A Wisent app runs under `wisent start`: the profile covers the CLI's process, which is the server.
 const server = await startVariant(variant, {
-  port: 4390,
   env: variantEnv(file),
   nodeArgs: ["--cpu-prof", "--cpu-prof-dir", profiles],
 });

@@ -1,7 +1,10 @@
 /**
  * Load benchmarks over loopback (run `npm run build` first; needs wrk: `apt-get install wrk`):
  *   node bench/load/run.mjs [throughput] [cold-start] [memory] [scale-out]
- * Environment: BENCH_ROUNDS (3), BENCH_SECONDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (50).
+ * Environment: BENCH_ROUNDS (3), BENCH_SECONDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (50);
+ * BENCH_VARIANTS / BENCH_WORKLOADS (comma lists) narrow the throughput phase.
+ * The Wisent variants are examples/shop and an API app the CLI generates at the start of the run
+ * into apps/generated/ (lib/apps.mjs), both run with `wisent start`.
  * Prints Markdown for bench/README.md "## Load". Never part of `npm test`.
  */
 import { spawnSync } from "node:child_process";

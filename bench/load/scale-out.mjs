@@ -64,11 +64,9 @@ export async function scaleOut({ rounds = 3, seconds = 3, warmup = 2, connection
   try {
     const ids = await seedWidgets(url.href, { app: apiApp() });
     const env = { DATABASE_URL: url.href, GO_ENV: "development" };
-    let port = 4400;
     for (const workers of [1, 2]) {
       // Ready once `wisent start` says every worker listens ("done  2 workers (pids ...)").
       servers[workers] = await startVariant(api, {
-        port: port++,
         env,
         unpinned: true,
         args: ["--workers", String(workers)],

@@ -163,14 +163,10 @@ export async function throughput({
   const servers = new Map();
   try {
     const { ids, base } = await seedFiles(dir, rows);
-    let port = 4310;
     for (const variant of VARIANTS) {
       const file = join(dir, `${variant.name}.sqlite`);
       copyFileSync(base(variant), file);
-      servers.set(
-        variant.name,
-        await startVariant(variant, { port: port++, env: variantEnv(file) }),
-      );
+      servers.set(variant.name, await startVariant(variant, { env: variantEnv(file) }));
     }
     // A returning browser: the web app's session cookie, sent by every HTML request to every variant.
     let cookie = "";

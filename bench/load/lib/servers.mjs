@@ -1,10 +1,23 @@
 /** Starts a server script as a child process (pinned to the server core) and waits until it answers. */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { onCore, SERVER_CORE } from "./cpus.mjs";
 
+/** A free TCP port on 127.0.0.1 (so a bench never probes a server another run left behind). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /**
- * Spawns `node <script> <args>` (in `cwd`) with `env`; resolves { pid, url, stop(), stderr() }
+ * Spawns `node <script> <args>` (in `cwd`) with `env` and PORT (`port`, else a free one); resolves { pid, url, stop(), stderr() }
  * once `probePath` answers and, when `ready` is given, once stdout has printed a line matching it
  * (e.g. `wisent start --workers 2`'s "done  2 workers"; stdout is then read and dropped).
  * Otherwise server stdout (request logs) goes to /dev/null, as a log shipper would take it away.
@@ -13,7 +26,7 @@ import { onCore, SERVER_CORE } from "./cpus.mjs";
 export async function startServer(
   script,
   {
-    port,
+    port: fixedPort,
     env = {},
     probePath = "/widgets?per_page=1",
     nodeArgs = [],
@@ -23,6 +36,7 @@ export async function startServer(
     unpinned = false,
   },
 ) {
+  const port = fixedPort ?? (await freePort());
   const argv = [...nodeArgs, script, ...scriptArgs];
   const [command, args] = unpinned
     ? [process.execPath, argv]
