@@ -1,5 +1,6 @@
 import type { Handler, Hono, MiddlewareHandler } from "hono";
 import { errorResponse } from "../http/error-response.js";
+import { trackHonoHeaders } from "../http/response-headers.js";
 import { composeRoute, phased } from "./compose.js";
 import type { RouteRegistry } from "./route-registry.js";
 import type { WisentRuntime } from "./runtime.js";
@@ -22,6 +23,7 @@ function runtimeStep(runtime: WisentRuntime): MiddlewareHandler {
     step = phased({
       before: (c) => {
         c.set("wisent", runtime);
+        trackHonoHeaders(c);
       },
     });
     runtimeSteps.set(runtime, step);
@@ -45,6 +47,7 @@ export function addHonoRoute(
     middleware.length === 0
       ? (c, next) => {
           c.set("wisent", runtime);
+          trackHonoHeaders(c);
           return handler(c, next);
         }
       : composeRoute([runtimeStep(runtime), ...middleware], handler, errorResponse);

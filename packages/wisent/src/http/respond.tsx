@@ -7,6 +7,7 @@ import { negotiateFormat } from "./format.js";
 import { HttpError } from "./http-error.js";
 import type { Format } from "./media-types.js";
 import { type Page, PageContext, pageOf } from "./page.js";
+import { markComplete, plainResponseHeaders } from "./response-headers.js";
 import { toXml } from "./xml.js";
 
 /** What `c.respond` can answer with, per format; formats left out answer 406. */
@@ -68,6 +69,8 @@ function rootFromRoute(c: Context): string {
   return last ? singularize(last) : "response";
 }
 
+const XML_TYPE = "application/xml; charset=UTF-8";
+
 function offered(options: RespondOptions): Format[] {
   return (["html", "json", "xml"] as const).filter((format) => options[format] !== undefined);
 }
@@ -75,11 +78,15 @@ function offered(options: RespondOptions): Format[] {
 function respond(this: Context, status: StatusCode, options: RespondOptions) {
   const format = negotiateFormat(this);
   if (format === "json" && options.json !== undefined) {
-    return this.json(options.json as object, status as 200);
+    const headers = plainResponseHeaders(this, "application/json");
+    if (!headers) return this.json(options.json as object, status as 200);
+    return markComplete(new Response(JSON.stringify(options.json), { status, headers }));
   }
   if (format === "xml" && options.xml !== undefined) {
     const body = toXml(options.xml, options.root ?? rootFromRoute(this));
-    return this.body(body, status as 200, { "Content-Type": "application/xml; charset=UTF-8" });
+    const headers = plainResponseHeaders(this, XML_TYPE);
+    if (!headers) return this.body(body, status as 200, { "Content-Type": XML_TYPE });
+    return markComplete(new Response(body, { status, headers }));
   }
   if (format === "html" && options.html) {
     const page = pageOf(this);

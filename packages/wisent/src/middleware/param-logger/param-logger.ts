@@ -1,6 +1,7 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { phased } from "../../app/compose.js";
 import { parsedBodyIfRead } from "../../http/body.js";
+import { addResponseHeaders, hasAllResponseHeaders } from "../../http/response-headers.js";
 import "../../http/context-vars.js";
 import { defaultLogger, type LogEntry, type Logger } from "../../http/logger.js";
 import { FILTERED_KEY_PARTS, filterParams } from "./filter-params.js";
@@ -29,6 +30,15 @@ function requestParams(url: string, pathParams: Record<string, string>): Record<
   const queryAt = url.indexOf("?");
   if (queryAt === -1) return pathParams;
   return { ...queryParams(url, queryAt), ...pathParams };
+}
+
+/** The request id on a response Wisent did not make (a handler's own may be immutable: copied). */
+function setRequestId(c: Context, requestId: string): void {
+  try {
+    c.res.headers.set(REQUEST_ID_HEADER, requestId);
+  } catch {
+    c.header(REQUEST_ID_HEADER, requestId);
+  }
 }
 
 // When the request began, under a key of its own (not a public context variable).
@@ -63,15 +73,15 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
       c.set(STARTED, performance.now());
       c.set("requestId", requestId);
       c.set("logger", logger);
-      // Set before the response exists, so it is merged in for free; re-set only if a handler
-      // returned a Response of its own without it (copying a finished response is costly).
-      c.header(REQUEST_ID_HEADER, requestId);
+      // Handed to a response `c.respond` makes; set on any other in the after-step.
+      addResponseHeaders(c, { "x-request-id": requestId });
     },
     // Runs once the route has answered, an error below included (as its error response).
     after(c) {
       const requestId = c.get("requestId") as string;
-      if (c.res.headers.get(REQUEST_ID_HEADER) !== requestId)
-        c.header(REQUEST_ID_HEADER, requestId);
+      if (!hasAllResponseHeaders(c) && c.res.headers.get(REQUEST_ID_HEADER) !== requestId) {
+        setRequestId(c, requestId);
+      }
       let pathParams = NO_PARAMS;
       try {
         pathParams = c.req.param() as Record<string, string>;

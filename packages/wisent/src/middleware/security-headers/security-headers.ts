@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { phased } from "../../app/compose.js";
+import { addResponseHeaders, hasAllResponseHeaders } from "../../http/response-headers.js";
 
 type HonoOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 
@@ -60,8 +61,15 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
   const fixed = fixedHeaders(honoOptions);
   if (!fixed) return secureHeaders(honoOptions);
   const removePoweredBy = Boolean({ removePoweredBy: true, ...honoOptions }.removePoweredBy);
+  const part: Record<string, string> = {};
+  for (const [name, value] of fixed) part[name.toLowerCase()] = value;
+  Object.freeze(part);
   return phased({
+    // Handed to a response `c.respond` makes (one plain object, no Headers)...
+    before: (c) => addResponseHeaders(c, part),
+    // ...and set on any other response.
     after: (c) => {
+      if (hasAllResponseHeaders(c)) return;
       const headers = c.res.headers;
       for (const [name, value] of fixed) headers.set(name, value);
       if (removePoweredBy) headers.delete("X-Powered-By");

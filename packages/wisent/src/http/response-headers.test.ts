@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { App } from "../app/app.js";
+import { phased } from "../app/compose.js";
+import { paramLogger } from "../middleware/param-logger/param-logger.js";
+import { securityHeaders } from "../middleware/security-headers/security-headers.js";
+import { Resource } from "../resources/resource.js";
+import { HttpError } from "./http-error.js";
+import { silentLogger } from "./logger.js";
+import "./respond.js";
+import { hasAllResponseHeaders } from "./response-headers.js";
+
+const widget = { id: "1", title: "Hammer" };
+
+class WidgetsResource extends Resource {
+  list(c: Parameters<NonNullable<Resource["list"]>>[0]) {
+    if (c.req.query("custom")) c.header("X-Custom", "yes");
+    if (c.req.query("redirect")) return c.redirect("/widgets/1", 303);
+    if (c.req.query("own")) return Response.redirect("http://localhost/widgets/1", 302);
+    if (c.req.query("missing")) throw new HttpError(404, "widget not found: 9");
+    return c.respond(200, { json: [widget], xml: [widget] });
+  }
+}
+
+/** An app with the headers middleware, a probe of the fast path, and an after-step that may fail. */
+function app() {
+  const seen: boolean[] = [];
+  const a = new App({ name: "shop", api: true });
+  a.use(securityHeaders());
+  a.use(paramLogger({ logger: silentLogger }));
+  a.use(
+    phased({
+      after(c) {
+        seen.push(hasAllResponseHeaders(c));
+        if (c.req.query("fail-after")) throw new Error("commit failed");
+      },
+    }),
+  );
+  a.resource("/widgets", new WidgetsResource());
+  return { app: a, seen };
+}
+
+const get = (a: App, query = "", accept = "application/json") =>
+  a.fetch(new Request(`http://localhost/widgets${query}`, { headers: { accept } }));
+
+function expectWisentHeaders(res: Response) {
+  expect(res.headers.get("content-security-policy")).toContain("default-src 'self'");
+  expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  expect(res.headers.get("x-frame-options")).toBe("DENY");
+  expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+}
+
+describe("response headers of Wisent's middleware", () => {
+  it("come in one plain object on a response c.respond makes (JSON and XML)", async () => {
+    const { app: a, seen } = app();
+    const json = await get(a);
+    expect(json.headers.get("content-type")).toBe("application/json");
+    expectWisentHeaders(json);
+    expect(await json.json()).toEqual([widget]);
+    const xml = await get(a, "", "application/xml");
+    expect(xml.headers.get("content-type")).toBe("application/xml; charset=UTF-8");
+    expectWisentHeaders(xml);
+    expect(seen).toEqual([true, true]);
+  });
+
+  it("are added after the fact when the handler set headers through Hono", async () => {
+    const { app: a, seen } = app();
+    const res = await get(a, "?custom=1");
+    expect(res.headers.get("x-custom")).toBe("yes");
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expectWisentHeaders(res);
+    expect(seen).toEqual([false]);
+  });
+
+  it.each([
+    ["a redirect", "?redirect=1", 303],
+    ["a handler's own immutable Response", "?own=1", 302],
+    ["an error response", "?missing=1", 404],
+    ["an error raised after the response was made", "?fail-after=1", 500],
+  ])("reach %s", async (_name, query, status) => {
+    const { app: a } = app();
+    const res = await get(a, query);
+    expect(res.status).toBe(status);
+    expectWisentHeaders(res);
+  });
+
+  it("keep the incoming request id", async () => {
+    const { app: a } = app();
+    const res = await a.fetch(
+      new Request("http://localhost/widgets", {
+        headers: { accept: "application/json", "x-request-id": "req-42" },
+      }),
+    );
+    expect(res.headers.get("x-request-id")).toBe("req-42");
+  });
+});

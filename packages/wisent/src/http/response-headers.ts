@@ -1,0 +1,76 @@
+import type { Context } from "hono";
+
+/**
+ * Headers Wisent's middleware puts on every response (security headers, the request id), kept
+ * as plain objects. When `c.respond` makes the Response itself it hands them over in one plain
+ * object with the content type, which Hono's Node adapter writes as it is. A `Headers` object
+ * costs about 8 us for a dozen headers (every `set` is validated, iteration sorts), more than
+ * the rest of a JSON show. Responses made any other way (redirects, errors, Hono's `c.json`
+ * after `c.header`, a handler's own Response) get them in the middleware's after-step instead.
+ */
+
+const PARTS = Symbol("wisent.responseHeaderParts");
+const TOUCHED = Symbol("wisent.honoHeadersTouched");
+const HONO_HEADER = Symbol("wisent.honoHeader");
+
+type Part = Readonly<Record<string, string>>;
+type Tracked = Context & {
+  [PARTS]?: Part[];
+  [TOUCHED]?: boolean;
+  [HONO_HEADER]?: Context["header"];
+};
+
+// Responses that already carry every part (made by `plainResponseHeaders`' caller).
+const complete = new WeakSet<Response>();
+
+/** Adds headers (lower-case names) for this request's response; call before the handler runs. */
+export function addResponseHeaders(c: Context, part: Part): void {
+  const tracked = c as Tracked;
+  const parts = tracked[PARTS];
+  if (parts) parts.push(part);
+  else tracked[PARTS] = [part];
+}
+
+function trackedHeader(this: Tracked, ...args: Parameters<Context["header"]>): void {
+  this[TOUCHED] = true;
+  this[HONO_HEADER]!(...args);
+}
+
+/**
+ * Notes when the request sets headers through Hono (`c.header`, `setCookie`): Hono keeps those
+ * where only its own response builders see them, so `c.respond` must then let Hono build.
+ */
+export function trackHonoHeaders(c: Context): void {
+  const tracked = c as Tracked;
+  if (tracked[HONO_HEADER]) return;
+  tracked[HONO_HEADER] = c.header;
+  tracked.header = trackedHeader as Context["header"];
+}
+
+/**
+ * The plain headers for a response Wisent is about to make (the content type plus every part),
+ * or undefined when Hono must build it (headers were set through Hono, or it already answered).
+ * Pass the made Response to {@link markComplete}.
+ */
+export function plainResponseHeaders(
+  c: Context,
+  contentType: string,
+): Record<string, string> | undefined {
+  const tracked = c as Tracked;
+  if (tracked[TOUCHED] || !tracked[HONO_HEADER] || c.finalized) return undefined;
+  const headers: Record<string, string> = { "content-type": contentType };
+  const parts = tracked[PARTS];
+  if (parts) for (const part of parts) Object.assign(headers, part);
+  return headers;
+}
+
+/** Records that `res` was made with every part, so after-steps leave it alone. */
+export function markComplete(res: Response): Response {
+  complete.add(res);
+  return res;
+}
+
+/** Whether the current response already carries every part. */
+export function hasAllResponseHeaders(c: Context): boolean {
+  return complete.has(c.res);
+}
