@@ -14,16 +14,18 @@ export interface DirectSqlite {
   rows<R>(sql: string, parameters: readonly unknown[]): R[] | undefined;
 }
 
-// Transactions whose queries may skip Kysely's executor: those without plugins, whose results
-// Kysely would hand over untouched.
-const direct = new WeakMap<object, DirectSqlite>();
+// Transactions whose queries may skip Kysely's executor (those without plugins, whose results
+// Kysely would hand over untouched) carry their runner under this symbol. A property rather than
+// a WeakMap: a WeakMap entry per request is an ephemeron the garbage collector must trace.
+const DIRECT = Symbol("wisent.directSqlite");
+type WithDirect = { [DIRECT]?: DirectSqlite };
 
 /**
  * The SQLite connection a request transaction holds, for the model's hot queries (find, a page),
  * or `undefined` for anything else (the root Kysely instance, other databases, plugins).
  */
 export function directSqlite(db: Queryable): DirectSqlite | undefined {
-  return direct.get(db);
+  return (db as WithDirect)[DIRECT];
 }
 
 /**
@@ -33,7 +35,7 @@ export function directSqlite(db: Queryable): DirectSqlite | undefined {
 export function allowDirectSqlite<DB>(kysely: Kysely<DB>, dialect: WisentSqliteDialect): void {
   if (kysely.getExecutor().plugins.length > 0) return;
   const { driver } = dialect;
-  direct.set(kysely, {
+  (kysely as WithDirect)[DIRECT] = {
     rows<R>(sql: string, parameters: readonly unknown[]): R[] | undefined {
       if (!driver.lock.tryAcquire()) return undefined;
       try {
@@ -42,7 +44,7 @@ export function allowDirectSqlite<DB>(kysely: Kysely<DB>, dialect: WisentSqliteD
         driver.lock.release();
       }
     },
-  });
+  };
 }
 
 /**
@@ -71,7 +73,7 @@ class SqliteRequestTransaction<DB>
       dialect,
       executor,
     });
-    if (executor.plugins.length === 0) direct.set(this.trx, this);
+    if (executor.plugins.length === 0) (this.trx as WithDirect)[DIRECT] = this;
   }
 
   /** Kysely's queries on `trx` get the held connection while the transaction is open. */

@@ -12,7 +12,7 @@ import { hasAllResponseHeaders } from "./response-headers.js";
 const widget = { id: "1", title: "Hammer" };
 
 class WidgetsResource extends Resource {
-  list(c: Parameters<NonNullable<Resource["list"]>>[0]) {
+  override list(c: Parameters<NonNullable<Resource["list"]>>[0]) {
     if (c.req.query("custom")) c.header("X-Custom", "yes");
     if (c.req.query("redirect")) return c.redirect("/widgets/1", 303);
     if (c.req.query("own")) return Response.redirect("http://localhost/widgets/1", 302);
