@@ -16,8 +16,14 @@ declare module "hono" {
   }
 }
 
-const bytesByRequest = new WeakMap<Request, Promise<Uint8Array<ArrayBuffer>>>();
-const paramsByRequest = new WeakMap<Request, Promise<Record<string, unknown>>>();
+// What was read from a request rides on the request itself, under symbols: a WeakMap entry per
+// request is an ephemeron the garbage collector must trace, which shows under load.
+const BYTES = Symbol("wisent.bodyBytes");
+const PARAMS = Symbol("wisent.bodyParams");
+type ReadRequest = Request & {
+  [BYTES]?: Promise<Uint8Array<ArrayBuffer>>;
+  [PARAMS]?: Promise<Record<string, unknown>>;
+};
 
 /**
  * Sets the request body limit (bytes) for the routes below it; the default is 1 MiB.
@@ -86,10 +92,10 @@ export async function readBodyBytes(
 /** The request body bytes, read once per request (later calls share the first read). */
 export function bodyBytesOf(c: Context): Promise<Uint8Array<ArrayBuffer>> {
   const request = c.req.raw;
-  let bytes = bytesByRequest.get(request);
+  let bytes = (request as ReadRequest)[BYTES];
   if (!bytes) {
     bytes = readBodyBytes(request, c.get("bodyLimit") ?? DEFAULT_BODY_LIMIT);
-    bytesByRequest.set(request, bytes);
+    (request as ReadRequest)[BYTES] = bytes;
   }
   return bytes;
 }
@@ -167,17 +173,17 @@ async function parse(c: Context): Promise<Record<string, unknown>> {
  */
 export function bodyParamsOf(c: Context): Promise<Record<string, unknown>> {
   const request = c.req.raw;
-  let params = paramsByRequest.get(request);
+  let params = (request as ReadRequest)[PARAMS];
   if (!params) {
     params = parse(c);
-    paramsByRequest.set(request, params);
+    (request as ReadRequest)[PARAMS] = params;
   }
   return params;
 }
 
 /** The parsed body if something already read it during this request (never starts a read). */
 export function parsedBodyIfRead(c: Context): Promise<Record<string, unknown>> | undefined {
-  return paramsByRequest.get(c.req.raw);
+  return (c.req.raw as ReadRequest)[PARAMS];
 }
 
 /** Raw form field (before framework fields are dropped), for CSRF and method override. */

@@ -20,8 +20,9 @@ type Tracked = Context & {
   [HONO_HEADER]?: Context["header"];
 };
 
-// Responses that already carry every part (made by `plainResponseHeaders`' caller).
-const complete = new WeakSet<Response>();
+// Marks responses that already carry every part (made by `plainResponseHeaders`' caller): a
+// property, not a WeakSet entry per request (ephemerons cost the garbage collector under load).
+const COMPLETE = Symbol("wisent.responseHeadersComplete");
 
 /** Adds headers (lower-case names) for this request's response; call before the handler runs. */
 export function addResponseHeaders(c: Context, part: Part): void {
@@ -66,11 +67,11 @@ export function plainResponseHeaders(
 
 /** Records that `res` was made with every part, so after-steps leave it alone. */
 export function markComplete(res: Response): Response {
-  complete.add(res);
+  (res as Response & { [COMPLETE]?: true })[COMPLETE] = true;
   return res;
 }
 
 /** Whether the current response already carries every part. */
 export function hasAllResponseHeaders(c: Context): boolean {
-  return complete.has(c.res);
+  return (c.res as Response & { [COMPLETE]?: true })[COMPLETE] === true;
 }
