@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError } from "./http-error.js";
 import { formatOfMediaType } from "./media-types.js";
+import { requestHeader } from "./request-header.js";
 import { parseXml } from "./xml.js";
 
 /** Default request body limit: 1 MiB. */
@@ -127,7 +128,7 @@ async function parse(c: Context): Promise<Record<string, unknown>> {
     return formToObject(new URL(c.req.url).searchParams.entries());
   }
   const bytes = await bodyBytesOf(c);
-  const contentType = c.req.header("content-type")?.trim() ?? "";
+  const contentType = requestHeader(c, "content-type")?.trim() ?? "";
   const mediaType = contentType.split(";", 1)[0]!.trim().toLowerCase();
   if (bytes.byteLength === 0) return {};
   if (mediaType === "") {
@@ -188,7 +189,7 @@ export function parsedBodyIfRead(c: Context): Promise<Record<string, unknown>> |
 
 /** Raw form field (before framework fields are dropped), for CSRF and method override. */
 export async function rawFormField(c: Context, name: string): Promise<string | undefined> {
-  const contentType = c.req.header("content-type") ?? "";
+  const contentType = requestHeader(c, "content-type") ?? "";
   const mediaType = contentType.split(";", 1)[0]!.trim().toLowerCase();
   if (mediaType !== "application/x-www-form-urlencoded" && mediaType !== "multipart/form-data") {
     return undefined;

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { pathFormatOf } from "../app/path-format.js";
 import { HttpError } from "./http-error.js";
 import { type Format, formatOfMediaType, MEDIA_TYPES } from "./media-types.js";
+import { requestHeader } from "./request-header.js";
 
 export type { Format } from "./media-types.js";
 
@@ -126,14 +127,13 @@ function decide(c: Context): Format {
     }
   }
 
-  const headers = raw.headers;
-  const accept = headers.get("accept");
+  const accept = requestHeader(c, "accept");
   const exact = accept ? EXACT_ACCEPT.get(accept) : undefined;
   if (exact) return exact;
   const verdict = accept && accept.trim() !== "" ? verdictOf(accept) : undefined;
   if (verdict?.explicit) return verdict.explicit;
 
-  const contentType = headers.get("content-type");
+  const contentType = requestHeader(c, "content-type");
   const fromBody = contentType ? formatOfMediaType(contentType) : undefined;
   const fallback: Format = c.get("wisent")?.api === true ? "json" : "html";
   const first: Format = fromBody === "json" || fromBody === "xml" ? fromBody : fallback;

@@ -5,6 +5,7 @@ import { HttpError } from "../../http/http-error.js";
 import { formatOfMediaType } from "../../http/media-types.js";
 import { addPageHooks, type PageHooks } from "../../http/page.js";
 import "../session/session.js";
+import { requestHeader } from "../../http/request-header.js";
 import { maskCsrfToken, newCsrfSecret, verifyCsrfToken } from "./csrf-token.js";
 
 /** Session key of the per-session secret, and the form field of the token (Buffalo's names). */
@@ -47,11 +48,11 @@ function forbidden(message: string): HttpError {
 
 /** Refuses a request a browser marked as coming from another site. */
 function checkSameOrigin(c: Context): void {
-  const site = c.req.header("sec-fetch-site")?.toLowerCase();
+  const site = requestHeader(c, "sec-fetch-site")?.toLowerCase();
   if (site === "cross-site") {
     throw forbidden("cross-site request refused (Sec-Fetch-Site: cross-site)");
   }
-  const origin = c.req.header("origin");
+  const origin = requestHeader(c, "origin");
   if (!origin || origin === "null") {
     if (origin === "null") throw forbidden("cross-site request refused (Origin: null)");
     return;
@@ -62,7 +63,8 @@ function checkSameOrigin(c: Context): void {
   } catch {
     throw forbidden(`cross-site request refused (malformed Origin: ${origin})`);
   }
-  const host = c.req.header("x-forwarded-host") ?? c.req.header("host") ?? new URL(c.req.url).host;
+  const host =
+    requestHeader(c, "x-forwarded-host") ?? requestHeader(c, "host") ?? new URL(c.req.url).host;
   if (originHost !== host) {
     throw forbidden(`cross-site request refused (Origin ${origin} does not match host ${host})`);
   }
@@ -96,7 +98,7 @@ function checkCsrf(c: Context): Promise<void> | undefined {
   // Every unsafe request, token or not: a cross-site page must not replay a token it obtained
   // (Rails' forgery_protection_origin_check).
   checkSameOrigin(c);
-  const contentType = c.req.header("content-type") ?? "";
+  const contentType = requestHeader(c, "content-type") ?? "";
   const bodyFormat = contentType ? formatOfMediaType(contentType) : undefined;
   if (bodyFormat === "json" || bodyFormat === "xml") return undefined;
 
@@ -107,7 +109,7 @@ function checkCsrf(c: Context): Promise<void> | undefined {
       throw forbidden("CSRF token invalid");
     }
   };
-  const header = c.req.header(CSRF_HEADER);
+  const header = requestHeader(c, CSRF_HEADER.toLowerCase());
   if (header !== undefined) {
     verify(header);
     return undefined;

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { passThrough, phased } from "../../app/compose.js";
 import { isProduction } from "../../app/environment.js";
+import { requestHeader } from "../../http/request-header.js";
 
 /** Options of {@link forceSSL}. */
 export interface ForceSSLOptions {
@@ -16,7 +17,7 @@ export interface ForceSSLOptions {
 /** True when the request came over HTTPS, directly or through a proxy saying so. */
 export function isSecureRequest(c: Context): boolean {
   if (c.req.url.startsWith("https:")) return true;
-  const proto = c.req.header("x-forwarded-proto");
+  const proto = requestHeader(c, "x-forwarded-proto");
   return proto?.split(",", 1)[0]?.trim().toLowerCase() === "https";
 }
 

@@ -1,11 +1,12 @@
 import { Context, type MiddlewareHandler } from "hono";
-import { getCookie } from "hono/cookie";
+import { parse } from "hono/utils/cookie";
 import i18next, { type i18n as I18nInstance, type TFunction } from "i18next";
 import { phased } from "../../app/compose.js";
 import "../../http/context-vars.js";
 import { type Logger, sharedLogger } from "../../http/logger.js";
 import { addPageHooks, type PageHooks } from "../../http/page.js";
 import "../session/session.js";
+import { requestHeader } from "../../http/request-header.js";
 import { matchLanguage, parseAcceptLanguage } from "./language.js";
 import { flattenMessages, loadLocaleDirectory, type Messages } from "./locale-files.js";
 
@@ -145,11 +146,12 @@ export function i18n(options: I18nOptions = {}): MiddlewareHandler {
   };
   const languageOf = (c: Context): string => {
     const candidates: string[] = [];
-    const cookie = c.req.raw.headers.has("cookie") ? getCookie(c, "lang") : undefined;
+    const cookies = requestHeader(c, "cookie");
+    const cookie = cookies ? parse(cookies, "lang").lang : undefined;
     if (cookie) candidates.push(cookie);
     const fromSession = c.get("session")?.get<string>("lang");
     if (typeof fromSession === "string" && fromSession) candidates.push(fromSession);
-    candidates.push(...preferred(c.req.header("accept-language")));
+    candidates.push(...preferred(requestHeader(c, "accept-language")));
     return matchLanguage(candidates, supported) ?? defaultLanguage;
   };
 

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { phased } from "../../app/compose.js";
 import { parsedBodyIfRead } from "../../http/body.js";
+import { requestHeader } from "../../http/request-header.js";
 import { addResponseHeaders, hasAllResponseHeaders } from "../../http/response-headers.js";
 import "../../http/context-vars.js";
 import { defaultLogger, type LogEntry, type Logger } from "../../http/logger.js";
@@ -69,7 +70,7 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
   };
   return phased({
     before(c) {
-      const requestId = requestIdFrom(c.req.header(REQUEST_ID_HEADER));
+      const requestId = requestIdFrom(requestHeader(c, "x-request-id"));
       c.set(STARTED, performance.now());
       c.set("requestId", requestId);
       c.set("logger", logger);

@@ -4,6 +4,7 @@ import { parse as parseCookies } from "hono/utils/cookie";
 import { phased } from "../../app/compose.js";
 import { currentEnv } from "../../app/environment.js";
 import { sharedLogger } from "../../http/logger.js";
+import { requestHeader } from "../../http/request-header.js";
 import { underscore } from "../../naming/index.js";
 import {
   openedSessionJson,
@@ -176,7 +177,7 @@ export function session(options: SessionOptions = {}): MiddlewareHandler {
       const appName = c.get("wisent")?.name;
       // Resolved on every request (a Map lookup): the fallback secret's warning comes with the first.
       const passwords = passwordsFor(appName);
-      const header = c.req.raw.headers.get("cookie");
+      const header = requestHeader(c, "cookie");
       const sealed = header ? sessionCookieIn(header, cookieNameFor(appName)) : undefined;
       if (!sealed) return start(c, new Session());
       const json = openedSessionJson(sealed, passwords);
