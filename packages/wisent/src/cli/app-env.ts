@@ -54,6 +54,10 @@ let registered = false;
  */
 export async function registerTypeScript(): Promise<void> {
   if (registered) return;
+  // The framework (and Kysely, zod, Hono, the drivers it loads) first, natively: once tsx's loader
+  // is registered every module goes through its hooks, which doubles the import time (the app's
+  // own `import ... from "wisent"` then finds these modules loaded).
+  await import("../index.js");
   const { register } = await import("tsx/esm/api");
   register();
   registered = true;

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import {
   type ControlledTransaction,
   Kysely,
@@ -6,8 +7,8 @@ import {
   PostgresDialect,
   sql,
 } from "kysely";
-import { createPool, type TypeCastField, type TypeCastNext } from "mysql2";
-import pg from "pg";
+import type { TypeCastField, TypeCastNext } from "mysql2";
+import type pgModule from "pg";
 import { currentEnv } from "../app/environment.js";
 import type { AnyDB } from "./any-db.js";
 import {
@@ -172,6 +173,12 @@ function createDatabase<DB>(url: string | undefined, options: DatabaseOptions, l
   return new Database<DB>(new Kysely<DB>({ dialect }), target.dialect, masked, sqlite);
 }
 
+// The server drivers load when a URL needs them (both are CommonJS, so synchronously): together
+// they are a third of the framework's import time, which a SQLite app never needs.
+const requireDriver = createRequire(import.meta.url);
+const loadPg = () => requireDriver("pg") as typeof pgModule;
+const loadMysql = () => requireDriver("mysql2") as typeof import("mysql2");
+
 const PG_DATE = 1082;
 const PG_NUMERIC = 1700;
 const PG_TIMESTAMP = 1114;
@@ -184,7 +191,7 @@ function stored(value: unknown): unknown {
     : value;
 }
 
-function pgTypeParser(oid: number, format?: "text" | "binary") {
+function pgTypeParser(pg: typeof pgModule, oid: number, format?: "text" | "binary") {
   // A DATE is a calendar day: keep "2024-05-01" instead of a Date at local midnight,
   // the same string SQLite and MySQL (dateStrings) return.
   if (oid === PG_DATE) return (value: string) => value;
@@ -197,11 +204,13 @@ function pgTypeParser(oid: number, format?: "text" | "binary") {
 }
 
 function postgresDialect(url: string, options: DatabaseOptions): PostgresDialect {
+  const pg = loadPg();
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     types: {
-      getTypeParser: pgTypeParser as typeof pg.types.getTypeParser,
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        pgTypeParser(pg, oid, format)) as typeof pg.types.getTypeParser,
     },
   });
   // An idle client losing its server emits "error"; unhandled, it would crash the process.
@@ -212,7 +221,7 @@ function postgresDialect(url: string, options: DatabaseOptions): PostgresDialect
 }
 
 function mysqlDialect(url: string, options: DatabaseOptions): MysqlDialect {
-  const pool = createPool({
+  const pool = loadMysql().createPool({
     uri: url,
     connectionLimit: options.poolSize ?? 10,
     timezone: "Z",
