@@ -2,6 +2,7 @@
  * Profiles one variant under one workload: `node bench/load/profile.mjs <variant> <workload> [seconds]`
  * (e.g. `wisent-api json-show 5`). Runs the server with `node --cpu-prof`, loads it with wrk, stops
  * it, and prints where the time goes: self time by package/file and the top functions.
+ * KEEP_PROFILE=1 keeps the .cpuprofile (its folder is printed) for a closer look.
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -92,4 +93,5 @@ for (const [g, t] of [...byGroup].sort((a, b) => b[1] - a[1]).slice(0, 15))
 console.log("\n| self time | function |\n|---|---|");
 for (const [f, t] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 30))
   console.log(`| ${pct(t)} | ${f} |`);
-rmSync(dir, { recursive: true, force: true });
+if (!process.env.KEEP_PROFILE) rmSync(dir, { recursive: true, force: true });
+else console.log("profile dir", dir);
