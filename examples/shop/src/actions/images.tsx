@@ -29,13 +29,11 @@ export class ImagesResource extends Resource<"image_id"> {
     const widget = await Widget.find(tx, c.req.param("widget_id"));
     const query = Image.query(tx).where("widget_id", "=", widget.id);
     const { rows: images, paginator } = await paginate(query.orderBy("id"), c.req.query());
-    for (const [name, value] of Object.entries(paginationHeaders(paginator, c.req.url))) {
-      c.header(name, value);
-    }
     return c.respond(200, {
       html: () => <Index widget={widget} images={images} paginator={paginator} />,
       json: images,
       xml: images,
+      headers: paginationHeaders(paginator, c.req.url),
     });
   }
 

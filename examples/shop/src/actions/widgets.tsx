@@ -19,13 +19,11 @@ export class WidgetsResource extends Resource<"widget_id"> {
   override async list(c: RouteContext): Promise<Response> {
     const page = await Widget.paginate(await c.tx(), c.req.query());
     const { rows: widgets, paginator } = page;
-    for (const [name, value] of Object.entries(paginationHeaders(paginator, c.req.url))) {
-      c.header(name, value);
-    }
     return c.respond(200, {
       html: () => <Index widgets={widgets} paginator={paginator} />,
       json: widgets,
       xml: widgets,
+      headers: paginationHeaders(paginator, c.req.url),
     });
   }
 

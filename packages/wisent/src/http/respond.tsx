@@ -20,6 +20,11 @@ export interface RespondOptions {
   xml?: unknown;
   /** The XML root element for one record (`widget`); lists use its plural. Default: from the route. */
   root?: string;
+  /**
+   * Response headers, whatever the format (e.g. `paginationHeaders(paginator, c.req.url)`).
+   * Cheaper than `c.header()` before `c.respond`, which makes Hono build a `Headers` object.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** An application layout: wraps every HTML view rendered by `c.respond`. */
@@ -70,25 +75,45 @@ function rootFromRoute(c: Context): string {
 }
 
 const XML_TYPE = "application/xml; charset=UTF-8";
+const JSON_TYPE = "application/json";
 
 function offered(options: RespondOptions): Format[] {
   return (["html", "json", "xml"] as const).filter((format) => options[format] !== undefined);
 }
 
+/** The options' headers set through Hono, for a response Hono builds. */
+function setThroughHono(c: Context, headers: RespondOptions["headers"]): void {
+  if (headers) for (const name in headers) c.header(name, headers[name]);
+}
+
+/** A JSON or XML response: one plain header object when it can (see response-headers.ts). */
+function plainOrHono(
+  c: Context,
+  status: StatusCode,
+  body: string,
+  contentType: string,
+  extra: RespondOptions["headers"],
+): Response {
+  const headers = plainResponseHeaders(c, contentType);
+  if (!headers) {
+    setThroughHono(c, extra);
+    return c.body(body, status as 200, { "Content-Type": contentType });
+  }
+  if (extra) for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
+  return markComplete(new Response(body, { status, headers }));
+}
+
 function respond(this: Context, status: StatusCode, options: RespondOptions) {
   const format = negotiateFormat(this);
   if (format === "json" && options.json !== undefined) {
-    const headers = plainResponseHeaders(this, "application/json");
-    if (!headers) return this.json(options.json as object, status as 200);
-    return markComplete(new Response(JSON.stringify(options.json), { status, headers }));
+    return plainOrHono(this, status, JSON.stringify(options.json), JSON_TYPE, options.headers);
   }
   if (format === "xml" && options.xml !== undefined) {
     const body = toXml(options.xml, options.root ?? rootFromRoute(this));
-    const headers = plainResponseHeaders(this, XML_TYPE);
-    if (!headers) return this.body(body, status as 200, { "Content-Type": XML_TYPE });
-    return markComplete(new Response(body, { status, headers }));
+    return plainOrHono(this, status, body, XML_TYPE, options.headers);
   }
   if (format === "html" && options.html) {
+    setThroughHono(this, options.headers);
     const page = pageOf(this);
     const AppLayout = this.get("layout");
     const view = options.html();

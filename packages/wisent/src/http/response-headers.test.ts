@@ -17,6 +17,13 @@ class WidgetsResource extends Resource {
     if (c.req.query("redirect")) return c.redirect("/widgets/1", 303);
     if (c.req.query("own")) return Response.redirect("http://localhost/widgets/1", 302);
     if (c.req.query("missing")) throw new HttpError(404, "widget not found: 9");
+    if (c.req.query("paged")) {
+      return c.respond(200, {
+        json: [widget],
+        xml: [widget],
+        headers: { "X-Total-Count": "1", Link: '</widgets?page=1>; rel="first"' },
+      });
+    }
     return c.respond(200, { json: [widget], xml: [widget] });
   }
 }
@@ -59,6 +66,17 @@ describe("response headers of Wisent's middleware", () => {
     const xml = await get(a, "", "application/xml");
     expect(xml.headers.get("content-type")).toBe("application/xml; charset=UTF-8");
     expectWisentHeaders(xml);
+    expect(seen).toEqual([true, true]);
+  });
+
+  it("come with c.respond's own headers (pagination) on the same plain path", async () => {
+    const { app: a, seen } = app();
+    for (const accept of ["application/json", "application/xml"]) {
+      const res = await get(a, "?paged=1", accept);
+      expect(res.headers.get("x-total-count")).toBe("1");
+      expect(res.headers.get("link")).toBe('</widgets?page=1>; rel="first"');
+      expectWisentHeaders(res);
+    }
     expect(seen).toEqual([true, true]);
   });
 
