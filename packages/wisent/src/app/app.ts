@@ -1,8 +1,9 @@
+import type { IncomingMessage } from "node:http";
 import { Context, type Handler, Hono } from "hono";
 import type { Router } from "hono/router";
 import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
-import { overrideMethod } from "../middleware/method-override/method-override.js";
+import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
 import type { PathParams } from "../routes/build-path.js";
 import { defaultHost, type RouteInfo } from "../routes/route-info.js";
 import { currentEnv } from "./environment.js";
@@ -12,6 +13,17 @@ import { type ListenOptions, listen, type RunningServer } from "./listen.js";
 import { pathFormatOf, rememberPathFormat, splitPathFormat } from "./path-format.js";
 import { RouteRegistry, type UntypedPathHelper } from "./route-registry.js";
 import type { WisentRuntime } from "./runtime.js";
+
+/**
+ * Whether a POST may carry a form's `_method`. On Node the Content-Type is read from the headers
+ * Node parsed (a JSON POST then dispatches at once, without building the Request's Headers).
+ */
+function mayOverrideMethod(env: unknown): boolean {
+  const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming?.headers) return true;
+  const contentType = incoming.headers["content-type"];
+  return typeof contentType === "string" && isFormType(contentType);
+}
 
 /** Options of {@link App}. */
 export interface AppOptions {
@@ -136,7 +148,9 @@ export class App extends Group<[], never> {
     if (req.url.charCodeAt(pathEnd - 5) === 46 || req.url.charCodeAt(pathEnd - 4) === 46) {
       req = this.#stripFormat(req, pathEnd);
     }
-    if (req.method === "POST") return this.#overrideThenDispatch(req, env, executionCtx);
+    if (req.method === "POST" && mayOverrideMethod(env)) {
+      return this.#overrideThenDispatch(req, env, executionCtx);
+    }
     return this.hono.fetch(req, env, executionCtx as never);
   };
 

@@ -43,20 +43,39 @@ export function bodyLimit(bytes: number): MiddlewareHandler {
   };
 }
 
+/** The client went away (or its body stream broke) mid-upload: its fault, not a 500. */
+function unreadable(cause: unknown): HttpError {
+  return new HttpError(400, `request body could not be read: ${(cause as Error).message}`, {
+    cause,
+  });
+}
+
 function tooLarge(limit: number): HttpError {
   return new HttpError(413, `request body is larger than the limit of ${limit} bytes`);
 }
 
 /**
  * Reads a request body completely, refusing more than `limit` bytes with a 413 HttpError
- * (checked against Content-Length first, then while streaming).
+ * (checked against Content-Length first, then while streaming). `contentLength` is the header's
+ * value when the caller has it at hand (default: read from the request).
  */
 export async function readBodyBytes(
   request: Request,
   limit: number,
+  contentLength: string | null = request.headers.get("content-length"),
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = Number(request.headers.get("content-length"));
+  const declared = contentLength === null ? Number.NaN : Number(contentLength);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (Number.isInteger(declared) && declared >= 0) {
+    // A declared length within the limit: the HTTP parser delivers exactly that many bytes, so
+    // the body is read whole, which Hono's Node adapter does straight from the socket (the
+    // streaming path below makes it build a full Fetch Request and a ReadableStream first).
+    try {
+      return new Uint8Array(await request.arrayBuffer());
+    } catch (cause) {
+      throw unreadable(cause);
+    }
+  }
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array<ArrayBuffer>[] = [];
@@ -66,10 +85,7 @@ export async function readBodyBytes(
     try {
       chunk = await reader.read();
     } catch (cause) {
-      // The client went away (or its body stream broke) mid-upload: its fault, not a 500.
-      throw new HttpError(400, `request body could not be read: ${(cause as Error).message}`, {
-        cause,
-      });
+      throw unreadable(cause);
     }
     const { done, value } = chunk;
     if (done) break;
@@ -95,7 +111,8 @@ export function bodyBytesOf(c: Context): Promise<Uint8Array<ArrayBuffer>> {
   const request = c.req.raw;
   let bytes = (request as ReadRequest)[BYTES];
   if (!bytes) {
-    bytes = readBodyBytes(request, c.get("bodyLimit") ?? DEFAULT_BODY_LIMIT);
+    const limit = c.get("bodyLimit") ?? DEFAULT_BODY_LIMIT;
+    bytes = readBodyBytes(request, limit, requestHeader(c, "content-length") ?? null);
     (request as ReadRequest)[BYTES] = bytes;
   }
   return bytes;

@@ -4,6 +4,11 @@ import { HttpError } from "../../http/http-error.js";
 const OVERRIDABLE = new Set(["PUT", "PATCH", "DELETE"]);
 const FORM_TYPES = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
 
+/** Whether a Content-Type is a form's (urlencoded or multipart), the only bodies `_method` is read from. */
+export function isFormType(contentType: string): boolean {
+  return FORM_TYPES.has(contentType.split(";", 1)[0]!.trim().toLowerCase());
+}
+
 /**
  * Method override for HTML forms: a POST whose urlencoded or multipart body has `_method`
  * (any case) becomes a PUT, PATCH or DELETE. Call it before routing, since routing matches on
@@ -18,10 +23,11 @@ export async function overrideMethod(
   request: Request,
   options: { bodyLimit?: number } = {},
 ): Promise<Request> {
-  if (request.method !== "POST" || !request.body) return request;
+  if (request.method !== "POST") return request;
   const contentType = request.headers.get("content-type") ?? "";
-  const mediaType = contentType.split(";", 1)[0]!.trim().toLowerCase();
-  if (!FORM_TYPES.has(mediaType)) return request;
+  if (!isFormType(contentType)) return request;
+  // After the type: asking for the body makes Hono's Node adapter build a full Fetch Request.
+  if (!request.body) return request;
 
   const bytes = await readBodyBytes(request, options.bodyLimit ?? DEFAULT_BODY_LIMIT);
   const value = (await formFieldFromBytes(bytes, contentType, "_method"))?.trim() ?? "";
