@@ -1,6 +1,6 @@
-import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runModule } from "../app/test-support/run-module.js";
 
 const index = fileURLToPath(new URL("../index.ts", import.meta.url));
 
@@ -14,16 +14,7 @@ function driversLoadedAfter(script: string): string[] {
     const drivers = ["pg", "mysql2"].filter((d) => loaded.some((f) => f.includes("/node_modules/" + d + "/")));
     console.log(JSON.stringify(drivers));
   `;
-  const child = spawnSync(
-    process.execPath,
-    ["--import", "tsx", "--input-type=module", "-e", code],
-    {
-      encoding: "utf8",
-      timeout: 30_000,
-    },
-  );
-  expect(child.stderr).toBe("");
-  return JSON.parse(child.stdout.trim().split("\n").at(-1)!);
+  return JSON.parse(runModule(code).trim().split("\n").at(-1)!);
 }
 
 describe("database drivers", () => {

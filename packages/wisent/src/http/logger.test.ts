@@ -1,6 +1,6 @@
-import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runModule } from "../app/test-support/run-module.js";
 import { batchedLines, jsonLogger } from "./logger.js";
 
 const sink = () => {
@@ -57,16 +57,7 @@ describe("batchedLines", () => {
       log.info({ msg: "last" });
       process.exit(0);
     `;
-    const child = spawnSync(
-      process.execPath,
-      ["--import", "tsx", "--input-type=module", "-e", script],
-      {
-        encoding: "utf8",
-        timeout: 20_000,
-      },
-    );
-    expect(child.stderr).toBe("");
-    const messages = child.stdout
+    const messages = runModule(script)
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line).msg);
