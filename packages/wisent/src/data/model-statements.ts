@@ -31,7 +31,7 @@ export class ModelStatements {
 
   /** Rows of `select * ... where id = ?`. */
   find(db: Queryable, id: string): Promise<unknown[]> {
-    return run(db, this.#of(db).find, [id]);
+    return run(db, this.#of(db).find, [id], true);
   }
 
   /** Rows of one page, oldest first. */
@@ -122,8 +122,13 @@ function remember(
 }
 
 /** Runs SQL with parameters: directly on a SQLite request transaction's connection, else via Kysely. */
-async function run(db: Queryable, sql: string, parameters: unknown[]): Promise<unknown[]> {
-  const rows = directSqlite(db)?.rows<unknown>(sql, parameters);
+async function run(
+  db: Queryable,
+  sql: string,
+  parameters: unknown[],
+  one = false,
+): Promise<unknown[]> {
+  const rows = directSqlite(db)?.rows<unknown>(sql, parameters, one);
   if (rows) return rows;
   return (await db.executeQuery(CompiledQuery.raw(sql, parameters))).rows;
 }

@@ -4,8 +4,8 @@ import {
   type DatabaseConnection,
   type QueryResult,
   SelectQueryNode,
-  type SqliteDatabase,
 } from "kysely";
+import type { CachedSqliteDatabase } from "./sqlite-statement-cache.js";
 
 type TransactionState = "none" | "pending" | "open";
 
@@ -23,7 +23,7 @@ export class SqliteConnection implements DatabaseConnection {
 
   constructor(
     private readonly raw: BetterSqlite3.Database,
-    private readonly statements: SqliteDatabase,
+    private readonly statements: CachedSqliteDatabase,
   ) {}
 
   /** Opens a transaction; BEGIN itself runs before the first statement (see the class). */
@@ -48,11 +48,18 @@ export class SqliteConnection implements DatabaseConnection {
     if (this.raw.inTransaction) this.statements.prepare("rollback").run([]);
   }
 
-  /** Runs one statement at once: the rows of a reader, else the changes. */
-  run(sql: string, parameters: readonly unknown[]): QueryResult<unknown> {
+  /**
+   * Runs one statement at once: the rows of a reader (with `one`, at most the first: SQLite then
+   * stops at it instead of stepping on to prove there is no other), else the changes.
+   */
+  run(sql: string, parameters: readonly unknown[], one = false): QueryResult<unknown> {
     const statement = this.statements.prepare(sql);
     if (this.#state === "pending") this.#begin(statement.reader);
-    if (statement.reader) return { rows: statement.all(parameters) };
+    if (statement.reader) {
+      if (!one) return { rows: statement.all(parameters) };
+      const row = statement.get(parameters);
+      return { rows: row === undefined ? [] : [row] };
+    }
     const { changes, lastInsertRowid } = statement.run(parameters);
     return {
       numAffectedRows: BigInt(changes),

@@ -11,7 +11,7 @@ const FINISHED = "the request's transaction has already finished";
  * is busy now (then the caller goes through Kysely, which waits for it).
  */
 export interface DirectSqlite {
-  rows<R>(sql: string, parameters: readonly unknown[]): R[] | undefined;
+  rows<R>(sql: string, parameters: readonly unknown[], one?: boolean): R[] | undefined;
 }
 
 // Transactions whose queries may skip Kysely's executor (those without plugins, whose results
@@ -36,10 +36,10 @@ export function allowDirectSqlite<DB>(kysely: Kysely<DB>, dialect: WisentSqliteD
   if (kysely.getExecutor().plugins.length > 0) return;
   const { driver } = dialect;
   (kysely as WithDirect)[DIRECT] = {
-    rows<R>(sql: string, parameters: readonly unknown[]): R[] | undefined {
+    rows<R>(sql: string, parameters: readonly unknown[], one?: boolean): R[] | undefined {
       if (!driver.lock.tryAcquire()) return undefined;
       try {
-        return driver.connection().run(sql, parameters).rows as R[];
+        return driver.connection().run(sql, parameters, one).rows as R[];
       } finally {
         driver.lock.release();
       }
@@ -81,9 +81,9 @@ class SqliteRequestTransaction<DB>
     return this.#open ? consumer(this.connection) : Promise.reject(new Error(FINISHED));
   }
 
-  rows<R>(sql: string, parameters: readonly unknown[]): R[] {
+  rows<R>(sql: string, parameters: readonly unknown[], one?: boolean): R[] {
     if (!this.#open) throw new Error(FINISHED);
-    return this.connection.run(sql, parameters).rows as R[];
+    return this.connection.run(sql, parameters, one).rows as R[];
   }
 
   async commit(): Promise<void> {

@@ -27,6 +27,13 @@ describe("cacheStatements", () => {
     ]);
     expect(db.prepare("select plain from t where b = ?").all([true])).toEqual([{ plain: "x" }]);
     expect([...db.prepare("select b from t").iterate([])]).toEqual([{ b: true }]);
+    expect(db.prepare("select * from t where plain = ?").get(["x"])).toEqual({
+      b: true,
+      at,
+      doc: { a: [1] },
+      plain: "x",
+    });
+    expect(db.prepare("select * from t where plain = ?").get(["none"])).toBeUndefined();
     db.close();
   });
 

@@ -37,7 +37,17 @@ function bindable(parameters: readonly unknown[]): readonly unknown[] {
   return out ?? parameters;
 }
 
-class CachedStatement implements SqliteStatement {
+/** A cached statement: Kysely's interface plus `get`, the first row only (a point read). */
+export interface CachedSqliteStatement extends SqliteStatement {
+  get(parameters: readonly unknown[]): unknown;
+}
+
+/** What {@link cacheStatements} returns: Kysely's SQLite database, with {@link CachedSqliteStatement}s. */
+export interface CachedSqliteDatabase extends SqliteDatabase {
+  prepare(sql: string): CachedSqliteStatement;
+}
+
+class CachedStatement implements CachedSqliteStatement {
   readonly reader: boolean;
   #converters: [string, Converter][] | undefined;
 
@@ -57,6 +67,12 @@ class CachedStatement implements SqliteStatement {
     const rows = this.statement.all(...bindable(parameters)) as Record<string, unknown>[];
     if (this.#converters) for (const row of rows) this.#convert(row);
     return rows;
+  }
+
+  get(parameters: readonly unknown[]): unknown {
+    const row = this.statement.get(...bindable(parameters)) as Record<string, unknown> | undefined;
+    if (row && this.#converters) this.#convert(row);
+    return row;
   }
 
   run(parameters: readonly unknown[]): {
@@ -87,14 +103,17 @@ class CachedStatement implements SqliteStatement {
  * @example
  * new SqliteDialect({ database: cacheStatements(new BetterSqlite3("db/app.sqlite")) });
  */
-export function cacheStatements(db: BetterSqlite3.Database, maxStatements = 500): SqliteDatabase {
+export function cacheStatements(
+  db: BetterSqlite3.Database,
+  maxStatements = 500,
+): CachedSqliteDatabase {
   const cache = new Map<string, CachedStatement>();
   return {
     close() {
       cache.clear();
       db.close();
     },
-    prepare(sql: string): SqliteStatement {
+    prepare(sql: string): CachedSqliteStatement {
       const hit = cache.get(sql);
       if (hit) return hit;
       const statement = new CachedStatement(db.prepare(sql));
