@@ -18,7 +18,11 @@ import {
   parseDatabaseUrl,
 } from "./database-url.js";
 import { type SqliteOptions, sqliteDialect, WisentSqliteDialect } from "./sqlite-dialect.js";
-import { allowDirectSqlite, sqliteRequestTransaction } from "./sqlite-request-transaction.js";
+import {
+  allowDirectSqlite,
+  sqliteRequestTransaction,
+  sqliteRequestTransactionNow,
+} from "./sqlite-request-transaction.js";
 import { StoredDate } from "./stored-date.js";
 import {
   kyselyTransaction,
@@ -101,6 +105,16 @@ export class Database<DB = AnyDB> {
     return this.#sqlite
       ? sqliteRequestTransaction(this.kysely, this.#sqlite, intent)
       : kyselyTransaction(this.kysely);
+  }
+
+  /**
+   * {@link beginRequest} without waiting, where it can begin at once (SQLite's connection is
+   * free); else undefined. Saves the request a promise and a turn of the microtask queue.
+   */
+  beginRequestNow(intent: TransactionIntent): TransactionHandle<DB> | undefined {
+    return this.#sqlite
+      ? sqliteRequestTransactionNow(this.kysely, this.#sqlite, intent)
+      : undefined;
   }
 
   /** Closes every connection. The Database cannot be used afterwards. */

@@ -87,13 +87,21 @@ class SqliteRequestTransaction<DB>
   }
 
   async commit(): Promise<void> {
+    this.commitNow();
+  }
+
+  async rollback(): Promise<void> {
+    this.rollbackNow();
+  }
+
+  commitNow(): void {
     if (!this.#open) throw new Error(FINISHED);
     // A failed COMMIT keeps the transaction (and the lock) for the rollback that follows.
     this.connection.commit();
     this.#finish();
   }
 
-  async rollback(): Promise<void> {
+  rollbackNow(): void {
     if (!this.#open) throw new Error(FINISHED);
     try {
       this.connection.rollback();
@@ -105,6 +113,25 @@ class SqliteRequestTransaction<DB>
   #finish(): void {
     this.#open = false;
     this.dialect.driver.lock.release();
+  }
+}
+
+/**
+ * Begins a request transaction on SQLite at once when nobody holds the connection, else
+ * undefined (then {@link sqliteRequestTransaction} waits its turn).
+ */
+export function sqliteRequestTransactionNow<DB>(
+  kysely: Kysely<DB>,
+  dialect: WisentSqliteDialect,
+  intent: TransactionIntent,
+): TransactionHandle<DB> | undefined {
+  const connection = dialect.driver.connection();
+  if (!dialect.driver.lock.tryAcquire()) return undefined;
+  try {
+    return new SqliteRequestTransaction(kysely, dialect, connection, intent);
+  } catch (error) {
+    dialect.driver.lock.release();
+    throw error;
   }
 }
 

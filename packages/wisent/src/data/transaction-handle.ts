@@ -8,6 +8,9 @@ export interface TransactionHandle<DB> {
   readonly trx: Transaction<DB>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
+  /** The same, synchronously, where the database allows it (SQLite's one connection). */
+  commitNow?(): void;
+  rollbackNow?(): void;
 }
 
 /** What a request transaction is for: `write` when the request may change data (not GET/HEAD). */

@@ -32,6 +32,13 @@ export class RequestTransaction<DB = AnyDB> {
     }
     if (!this.#trx) {
       const database = this.database;
+      const now = database instanceof Promise ? undefined : database.beginRequestNow(this.intent);
+      if (now) {
+        this.#handle = now;
+        this.#begun = Promise.resolve(now);
+        this.#trx = Promise.resolve(now.trx);
+        return this.#trx;
+      }
       this.#begun =
         database instanceof Promise
           ? database.then((db) => db.beginRequest(this.intent))
@@ -51,6 +58,41 @@ export class RequestTransaction<DB = AnyDB> {
   closeIfUnused(): boolean {
     if (this.#begun) return false;
     this.#finished = true;
+    return true;
+  }
+
+  /**
+   * {@link commit} done synchronously when the transaction allows it (SQLite): true when done
+   * (or nothing was begun), false when the caller must await `commit()`. A failure rolls back
+   * and is thrown, as with `commit()`.
+   */
+  commitNow(): boolean {
+    const handle = this.#handle;
+    if (this.#begun && !handle?.commitNow) return false;
+    this.#finished = true;
+    if (!handle) return true;
+    try {
+      handle.commitNow!();
+    } catch (error) {
+      try {
+        handle.rollbackNow?.();
+      } catch {}
+      throw error;
+    }
+    return true;
+  }
+
+  /** {@link rollback} done synchronously when the transaction allows it; false otherwise. */
+  rollbackNow(): boolean {
+    const handle = this.#handle;
+    if (this.#begun && !handle?.rollbackNow) return false;
+    this.#finished = true;
+    if (!handle) return true;
+    try {
+      handle.rollbackNow!();
+    } catch (error) {
+      console.error("database error on rolling back transaction:", error);
+    }
     return true;
   }
 

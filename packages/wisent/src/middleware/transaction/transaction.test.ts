@@ -126,10 +126,12 @@ describe.each(DIALECTS)("transaction middleware on %s", (dialect) => {
 
   run("begins no transaction for a request that never asks for one", async () => {
     const begin = vi.spyOn(t.db, "beginRequest");
+    const beginNow = vi.spyOn(t.db, "beginRequestNow");
     const seen: RequestTransaction[] = [];
     const res = await widgetsApp(t.db, seen).request("/ping");
     expect(await res.text()).toBe("pong");
     expect(begin).not.toHaveBeenCalled();
+    expect(beginNow).not.toHaveBeenCalled();
     expect(seen[0]?.begun).toBe(false);
     // Once the response is out, the scope is closed: a stray late query cannot begin one.
     await expect(seen[0]!.get()).rejects.toThrow("the request's transaction has already finished");
@@ -175,8 +177,37 @@ describe.each(DIALECTS)("transaction middleware on %s", (dialect) => {
     expect((await Widget.all(t.db.kysely)).map((w) => w.title)).toEqual(["Quick", "Slow"]);
   });
 
+  it.skipIf(!available[dialect] || dialect !== "sqlite")(
+    "turns a failed synchronous commit (SQLite) into a 500, rolls back and releases the connection",
+    async () => {
+      const beginNow = t.db.beginRequestNow.bind(t.db);
+      vi.spyOn(t.db, "beginRequestNow").mockImplementationOnce((intent) => {
+        const handle = beginNow(intent)!;
+        return {
+          trx: handle.trx,
+          commit: () => handle.commit(),
+          rollback: () => handle.rollback(),
+          commitNow: () => {
+            throw new Error("disk full, at once");
+          },
+          rollbackNow: () => handle.rollbackNow!(),
+        };
+      });
+      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+      const app = widgetsApp(t.db);
+      const res = await app.fetch(post("/widgets", { title: "Lost" }));
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({ error: "database error on committing transaction" });
+      expect(logged.mock.calls.some((call) => String(call[1]).includes("at once"))).toBe(true);
+      expect(await count()).toBe(0);
+      expect((await app.fetch(post("/widgets", { title: "Next" }))).status).toBe(201);
+    },
+  );
+
   run("turns a failed commit into a 500, logs the cause and releases the connection", async () => {
     const beginRequest = t.db.beginRequest.bind(t.db);
+    // The handle below has no synchronous commit: begin through beginRequest, not beginRequestNow.
+    vi.spyOn(t.db, "beginRequestNow").mockImplementationOnce(() => undefined);
     vi.spyOn(t.db, "beginRequest").mockImplementationOnce(async (intent) => {
       const handle = await beginRequest(intent);
       return {

@@ -34,6 +34,13 @@ Object.defineProperty(Context.prototype, "tx", {
   writable: true,
 });
 
+/** A failed commit: 503 when the server went away (errorResponse says so), else a logged 500. */
+function failedCommit(cause: unknown): never {
+  if (isDatabaseUnavailable(cause)) throw cause;
+  console.error("database error on committing transaction:", cause);
+  throw new HttpError(500, "database error on committing transaction", { cause });
+}
+
 /**
  * Wraps each request in a database transaction, available as `c.tx()` (and `c.get("tx")`).
  * It begins on first use, commits when the handler succeeds with a status below 400, rolls back
@@ -57,13 +64,13 @@ export function transaction(database: Database | Promise<Database>): MiddlewareH
     after(c) {
       const scope = c.get("tx");
       if (scope.closeIfUnused()) return;
-      if (c.error || c.res.status >= 400) return scope.rollback();
-      return scope.commit().catch((cause: unknown) => {
-        // The server went away: errorResponse answers 503 (the commit did not happen).
-        if (isDatabaseUnavailable(cause)) throw cause;
-        console.error("database error on committing transaction:", cause);
-        throw new HttpError(500, "database error on committing transaction", { cause });
-      });
+      if (c.error || c.res.status >= 400) return scope.rollbackNow() ? undefined : scope.rollback();
+      try {
+        if (scope.commitNow()) return;
+      } catch (cause) {
+        failedCommit(cause);
+      }
+      return scope.commit().catch(failedCommit);
     },
   });
 }
