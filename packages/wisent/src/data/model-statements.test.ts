@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { migrateUp } from "./migrations.js";
 import { defineModel } from "./model.js";
 import {
   availableDialects,
-  createTestDatabase,
   DIALECTS,
-  type TestDatabase,
+  migratedTestDatabase,
 } from "./test-support/test-databases.js";
-import { MIGRATIONS } from "./test-support/widget.js";
 
 const available = await availableDialects();
 
@@ -20,15 +17,7 @@ const Note = defineModel({
 });
 
 describe.each(DIALECTS)("compiled model statements on %s", (dialect) => {
-  let t: TestDatabase;
-  beforeAll(async () => {
-    if (!available[dialect]) return;
-    t = await createTestDatabase(dialect);
-    await migrateUp(t.db, MIGRATIONS);
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
+  const t = migratedTestDatabase(dialect, available[dialect]);
 
   it.skipIf(!available[dialect])(
     "bind each row's own values whichever column list came first",

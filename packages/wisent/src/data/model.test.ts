@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isHttpError } from "../http/http-error.js";
-import { migrateUp } from "./migrations.js";
 import { ValidationFailedError } from "./model.js";
 import { StoredDate } from "./stored-date.js";
 import {
   availableDialects,
-  createTestDatabase,
   DIALECTS,
-  type TestDatabase,
+  migratedTestDatabase,
 } from "./test-support/test-databases.js";
-import { MIGRATIONS, Part, Widget } from "./test-support/widget.js";
+import { Part, Widget } from "./test-support/widget.js";
 
 const available = await availableDialects();
 
@@ -23,15 +21,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe.each(DIALECTS)("models on %s", (dialect) => {
-  let t: TestDatabase;
-  beforeAll(async () => {
-    if (!available[dialect]) return;
-    t = await createTestDatabase(dialect);
-    await migrateUp(t.db, MIGRATIONS);
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
+  const t = migratedTestDatabase(dialect, available[dialect]);
 
   it.skipIf(!available[dialect])("creates, finds, updates and destroys a widget", async () => {
     const db = t.db.kysely;

@@ -1,7 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
+import { afterAll, beforeAll } from "vitest";
 import { type Database, openDatabase } from "../database.js";
 import type { DialectName } from "../database-url.js";
+import { migrateUp } from "../migrations.js";
+import { MIGRATIONS } from "./widget.js";
 
 /** Servers the data tests run against; override with WISENT_TEST_POSTGRES_URL / WISENT_TEST_MYSQL_URL. */
 const ADMIN_URLS: Record<Exclude<DialectName, "sqlite">, string> = {
@@ -71,6 +74,38 @@ export async function createTestDatabase(
       await db.close();
       await sql`drop database ${sql.id(name)}`.execute(admin.kysely);
       await admin.close();
+    },
+  };
+}
+
+/**
+ * A throwaway database migrated with the test-support migrations (widgets, parts), for one
+ * dialect's describe block: made before its tests when the dialect is available, dropped after.
+ *
+ * @example
+ * describe.each(DIALECTS)("models on %s", (dialect) => {
+ *   const t = migratedTestDatabase(dialect, available[dialect]);
+ *   it.skipIf(!available[dialect])("finds", async () => { await Widget.all(t.db.kysely); });
+ * });
+ */
+export function migratedTestDatabase(
+  dialect: DialectName,
+  available: boolean,
+  options: { poolSize?: number } = {},
+): { readonly db: Database } {
+  let made: TestDatabase | undefined;
+  beforeAll(async () => {
+    if (!available) return;
+    made = await createTestDatabase(dialect, options);
+    await migrateUp(made.db, MIGRATIONS);
+  });
+  afterAll(async () => {
+    await made?.drop();
+  });
+  return {
+    get db() {
+      if (!made) throw new Error(`no ${dialect} test database (is the server reachable?)`);
+      return made.db;
     },
   };
 }

@@ -1,15 +1,13 @@
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../data/database.js";
-import { migrateUp } from "../../data/migrations.js";
 import {
   availableDialects,
-  createTestDatabase,
   DIALECTS,
-  type TestDatabase,
+  migratedTestDatabase,
 } from "../../data/test-support/test-databases.js";
-import { MIGRATIONS, Widget } from "../../data/test-support/widget.js";
+import { Widget } from "../../data/test-support/widget.js";
 import { isHttpError } from "../../http/http-error.js";
 import type { RequestTransaction } from "./request-transaction.js";
 import { transaction } from "./transaction.js";
@@ -73,15 +71,7 @@ describe("c.tx() without the middleware", () => {
 });
 
 describe.each(DIALECTS)("transaction middleware on %s", (dialect) => {
-  let t: TestDatabase;
-  beforeAll(async () => {
-    if (!available[dialect]) return;
-    t = await createTestDatabase(dialect, { poolSize: 5 });
-    await migrateUp(t.db, MIGRATIONS);
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
+  const t = migratedTestDatabase(dialect, available[dialect], { poolSize: 5 });
   afterEach(async () => {
     vi.restoreAllMocks();
     if (available[dialect]) await t.db.kysely.deleteFrom("widgets").execute();
