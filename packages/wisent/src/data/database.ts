@@ -32,7 +32,10 @@ import {
 
 /** Options of `openDatabase`. */
 export interface DatabaseOptions extends SqliteOptions {
-  /** Connections per pool for PostgreSQL/MySQL (default 10). SQLite always uses one. */
+  /**
+   * Connections per pool for PostgreSQL/MySQL (default: `POOL_SIZE` from the environment, else
+   * 10). SQLite always uses one.
+   */
   poolSize?: number;
   /** Folder that relative SQLite files resolve against (default `process.cwd()`). */
   cwd?: string;
@@ -193,6 +196,20 @@ const requireDriver = createRequire(import.meta.url);
 const loadPg = () => requireDriver("pg") as typeof pgModule;
 const loadMysql = () => requireDriver("mysql2") as typeof import("mysql2");
 
+/** The pool size: the option, else `POOL_SIZE`, else 10; anything but 1-1000 is refused by name. */
+export function poolSizeOf(options: DatabaseOptions): number {
+  const given = options.poolSize ?? process.env.POOL_SIZE?.trim();
+  if (given === undefined || given === "") return 10;
+  const size = Number(given);
+  if (!Number.isInteger(size) || size < 1 || size > 1000) {
+    const source = options.poolSize === undefined ? "POOL_SIZE" : "poolSize";
+    throw new Error(
+      `${source} must be a whole number from 1 to 1000, got ${JSON.stringify(given)}`,
+    );
+  }
+  return size;
+}
+
 const PG_DATE = 1082;
 const PG_NUMERIC = 1700;
 const PG_TIMESTAMP = 1114;
@@ -221,7 +238,7 @@ function postgresDialect(url: string, options: DatabaseOptions): PostgresDialect
   const pg = loadPg();
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max: poolSizeOf(options),
     types: {
       getTypeParser: ((oid: number, format?: "text" | "binary") =>
         pgTypeParser(pg, oid, format)) as typeof pg.types.getTypeParser,
@@ -237,7 +254,7 @@ function postgresDialect(url: string, options: DatabaseOptions): PostgresDialect
 function mysqlDialect(url: string, options: DatabaseOptions): MysqlDialect {
   const pool = loadMysql().createPool({
     uri: url,
-    connectionLimit: options.poolSize ?? 10,
+    connectionLimit: poolSizeOf(options),
     timezone: "Z",
     dateStrings: ["DATE"],
     supportBigNumbers: true,
