@@ -8,12 +8,12 @@ let sequence = 0;
 
 // Random bytes drawn 4 KiB at a time (as node:crypto's randomUUID does): one call into the
 // random source per 256 ids instead of one per id.
-const POOL_SIZE = 4096;
-const pool = new Uint8Array(POOL_SIZE);
-let poolAt = POOL_SIZE;
+const RANDOM_POOL_BYTES = 4096;
+const pool = new Uint8Array(RANDOM_POOL_BYTES);
+let poolAt = RANDOM_POOL_BYTES;
 
 function randomBytes16(): Uint8Array {
-  if (poolAt + 16 > POOL_SIZE) {
+  if (poolAt + 16 > RANDOM_POOL_BYTES) {
     randomFillSync(pool);
     poolAt = 0;
   }
