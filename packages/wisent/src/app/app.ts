@@ -1,8 +1,8 @@
-import type { IncomingMessage } from "node:http";
 import { Context, type Handler, Hono } from "hono";
 import type { Router } from "hono/router";
 import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
+import { nodeHeaders } from "../http/request-header.js";
 import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
 import type { PathParams } from "../routes/build-path.js";
 import { defaultHost, type RouteInfo } from "../routes/route-info.js";
@@ -19,9 +19,9 @@ import type { WisentRuntime } from "./runtime.js";
  * Node parsed (a JSON POST then dispatches at once, without building the Request's Headers).
  */
 function mayOverrideMethod(env: unknown): boolean {
-  const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (!incoming?.headers) return true;
-  const contentType = incoming.headers["content-type"];
+  const headers = nodeHeaders(env);
+  if (!headers) return true;
+  const contentType = headers["content-type"];
   return typeof contentType === "string" && isFormType(contentType);
 }
 

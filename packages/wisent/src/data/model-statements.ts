@@ -46,24 +46,20 @@ export class ModelStatements {
   }
 
   /** Inserts one row (its keys in order; undefined values are left out, as Kysely does). */
-  async insert(db: Queryable, row: Record<string, unknown>): Promise<void> {
+  insert(db: Queryable, row: Record<string, unknown>): Promise<void> {
     const { keys, values } = defined(row);
-    const hit = this.#of(db).insert.get(keys);
-    if (hit) return void (await run(db, hit, values));
-    const compiled = db.insertInto(this.table).values(row).compile();
-    remember(this.#of(db).insert, keys, compiled, values);
-    await run(db, compiled.sql, compiled.parameters as unknown[]);
+    return write(db, this.#of(db).insert, keys, values, () =>
+      db.insertInto(this.table).values(row).compile(),
+    );
   }
 
   /** Sets the row's columns where `id` matches. */
-  async update(db: Queryable, id: string, changes: Record<string, unknown>): Promise<void> {
+  update(db: Queryable, id: string, changes: Record<string, unknown>): Promise<void> {
     const { keys, values } = defined(changes);
     values.push(id);
-    const hit = this.#of(db).update.get(keys);
-    if (hit) return void (await run(db, hit, values));
-    const compiled = db.updateTable(this.table).set(changes).where("id", "=", id).compile();
-    remember(this.#of(db).update, keys, compiled, values);
-    await run(db, compiled.sql, compiled.parameters as unknown[]);
+    return write(db, this.#of(db).update, keys, values, () =>
+      db.updateTable(this.table).set(changes).where("id", "=", id).compile(),
+    );
   }
 
   /** Deletes the row with this id. */
@@ -106,19 +102,28 @@ function defined(row: Record<string, unknown>): { keys: string; values: unknown[
 }
 
 /**
- * Keeps the SQL of a write for its column list, when its parameters are exactly our values in
- * order: then a later row with the same columns needs only its own values bound.
+ * Runs a write through the SQL kept for its column list, or compiles it; the compiled SQL is
+ * kept when its parameters are exactly our values in order, so that a later row with the same
+ * columns needs only its own values bound.
  */
-function remember(
+async function write(
+  db: Queryable,
   shapes: Map<string, string>,
   keys: string,
-  compiled: CompiledQuery,
   values: unknown[],
-): void {
+  compile: () => CompiledQuery,
+): Promise<void> {
+  const kept = shapes.get(keys);
+  if (kept) {
+    await run(db, kept, values);
+    return;
+  }
+  const compiled = compile();
   const parameters = compiled.parameters;
   const same =
     parameters.length === values.length && parameters.every((p, i) => Object.is(p, values[i]));
   if (same && shapes.size < MAX_SHAPES) shapes.set(keys, compiled.sql);
+  await run(db, compiled.sql, parameters as unknown[]);
 }
 
 /** Runs SQL with parameters: directly on a SQLite request transaction's connection, else via Kysely. */

@@ -116,6 +116,21 @@ class SqliteRequestTransaction<DB>
   }
 }
 
+/** The transaction of a request that now holds the lock (given back if it cannot begin). */
+function holding<DB>(
+  kysely: Kysely<DB>,
+  dialect: WisentSqliteDialect,
+  connection: SqliteConnection,
+  intent: TransactionIntent,
+): TransactionHandle<DB> {
+  try {
+    return new SqliteRequestTransaction(kysely, dialect, connection, intent);
+  } catch (error) {
+    dialect.driver.lock.release();
+    throw error;
+  }
+}
+
 /**
  * Begins a request transaction on SQLite at once when nobody holds the connection, else
  * undefined (then {@link sqliteRequestTransaction} waits its turn).
@@ -127,12 +142,7 @@ export function sqliteRequestTransactionNow<DB>(
 ): TransactionHandle<DB> | undefined {
   const connection = dialect.driver.connection();
   if (!dialect.driver.lock.tryAcquire()) return undefined;
-  try {
-    return new SqliteRequestTransaction(kysely, dialect, connection, intent);
-  } catch (error) {
-    dialect.driver.lock.release();
-    throw error;
-  }
+  return holding(kysely, dialect, connection, intent);
 }
 
 /**
@@ -147,10 +157,5 @@ export async function sqliteRequestTransaction<DB>(
   const connection = dialect.driver.connection();
   const waiting = dialect.driver.lock.acquire();
   if (waiting) await waiting;
-  try {
-    return new SqliteRequestTransaction(kysely, dialect, connection, intent);
-  } catch (error) {
-    dialect.driver.lock.release();
-    throw error;
-  }
+  return holding(kysely, dialect, connection, intent);
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { Context } from "hono";
 
 /**
@@ -11,11 +11,19 @@ import type { Context } from "hono";
  * const accept = requestHeader(c, "accept");
  */
 export function requestHeader(c: Context, name: string): string | undefined {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (incoming?.headers) {
-    const value = incoming.headers[name];
+  const headers = nodeHeaders(c.env);
+  if (headers) {
+    const value = headers[name];
     if (value === undefined || typeof value === "string") return value;
     return value.join(", ");
   }
   return c.req.raw.headers.get(name) ?? undefined;
+}
+
+/**
+ * The headers Node parsed, from the bindings Hono's Node adapter passes as the app's `env`;
+ * undefined elsewhere (`app.fetch` in tests, other runtimes).
+ */
+export function nodeHeaders(env: unknown): IncomingHttpHeaders | undefined {
+  return (env as { incoming?: IncomingMessage } | undefined)?.incoming?.headers;
 }

@@ -61,9 +61,9 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
   const fixed = fixedHeaders(honoOptions);
   if (!fixed) return secureHeaders(honoOptions);
   const removePoweredBy = Boolean({ removePoweredBy: true, ...honoOptions }.removePoweredBy);
-  const part: Record<string, string> = {};
-  for (const [name, value] of fixed) part[name.toLowerCase()] = value;
-  Object.freeze(part);
+  const part: Readonly<Record<string, string>> = Object.freeze(
+    Object.fromEntries(fixed.map(([name, value]) => [name.toLowerCase(), value])),
+  );
   return phased({
     // Handed to a response `c.respond` makes (one plain object, no Headers)...
     before: (c) => addResponseHeaders(c, part),
@@ -71,7 +71,7 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
     after: (c) => {
       if (hasAllResponseHeaders(c)) return;
       const headers = c.res.headers;
-      for (const [name, value] of fixed) headers.set(name, value);
+      for (const name in part) headers.set(name, part[name]!);
       if (removePoweredBy) headers.delete("X-Powered-By");
     },
   });
