@@ -1,6 +1,7 @@
 import { CompiledQuery } from "kysely";
 import type { DialectName } from "./database-url.js";
 import { dialectOf } from "./dialect-of.js";
+import { chain, type MaybePromise } from "./maybe-promise.js";
 import type { Queryable } from "./model.js";
 import { directSqlite } from "./sqlite-request-transaction.js";
 
@@ -22,27 +23,30 @@ const MAX_SHAPES = 64;
 /**
  * The SQL a model runs on every request, compiled by Kysely once per dialect (and per column
  * list for writes) instead of built and compiled per query: only the parameters change.
- * `run` executes on a SQLite request transaction's held connection when it can.
+ * Reads run on a SQLite connection the caller holds (or a free one) when they can, and then
+ * return their rows at once rather than a promise.
  */
 export class ModelStatements {
   readonly #byDialect = new Map<DialectName, DialectStatements>();
 
   constructor(private readonly table: string) {}
 
-  /** Rows of `select * ... where id = ?`. */
-  find(db: Queryable, id: string): Promise<unknown[]> {
+  /** Rows of `select * ... where id = ?` (may throw instead of rejecting). */
+  find(db: Queryable, id: string): MaybePromise<unknown[]> {
     return run(db, this.#of(db).find, [id], true);
   }
 
-  /** Rows of one page, oldest first. */
-  page(db: Queryable, limit: number, offset: number): Promise<unknown[]> {
+  /** Rows of one page, oldest first (may throw instead of rejecting). */
+  page(db: Queryable, limit: number, offset: number): MaybePromise<unknown[]> {
     return run(db, this.#of(db).page, [limit, offset]);
   }
 
-  /** The number of rows in the table. */
-  async count(db: Queryable): Promise<number> {
-    const [row] = (await run(db, this.#of(db).count, [])) as { count: unknown }[];
-    return Number(row?.count ?? 0);
+  /** The number of rows in the table (may throw instead of rejecting). */
+  count(db: Queryable): MaybePromise<number> {
+    return chain(run(db, this.#of(db).count, []), (rows) => {
+      const [row] = rows as { count: unknown }[];
+      return Number(row?.count ?? 0);
+    });
   }
 
   /** Inserts one row (its keys in order; undefined values are left out, as Kysely does). */
@@ -126,14 +130,17 @@ async function write(
   await run(db, compiled.sql, parameters as unknown[]);
 }
 
-/** Runs SQL with parameters: directly on a SQLite request transaction's connection, else via Kysely. */
-async function run(
+/**
+ * Runs SQL with parameters: directly on a SQLite connection the caller may use now (the rows at
+ * once), else through Kysely (a promise).
+ */
+function run(
   db: Queryable,
   sql: string,
   parameters: unknown[],
   one = false,
-): Promise<unknown[]> {
+): MaybePromise<unknown[]> {
   const rows = directSqlite(db)?.rows<unknown>(sql, parameters, one);
   if (rows) return rows;
-  return (await db.executeQuery(CompiledQuery.raw(sql, parameters))).rows;
+  return db.executeQuery(CompiledQuery.raw(sql, parameters)).then((result) => result.rows);
 }

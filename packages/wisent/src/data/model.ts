@@ -4,6 +4,7 @@ import { HttpError } from "../http/http-error.js";
 import type { ValidationErrors } from "../http/validation-errors.js";
 import { singularize } from "../naming/inflection.js";
 import type { AnyDB } from "./any-db.js";
+import { chain, settle } from "./maybe-promise.js";
 import { ModelStatements } from "./model-statements.js";
 import {
   type PageParams,
@@ -131,22 +132,33 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     schema,
     validate: (input) => validate(schema, input),
     query,
-    async find(db, id) {
-      const key = String(id);
-      if (!isUuid(key)) throw notFound(key);
-      const [row] = (await statements.find(db, key.toLowerCase())) as Rec[];
-      if (!row) throw notFound(key);
-      return row;
+    // find and paginate settle in one promise (no async function around a SQLite read that
+    // is ready at once): they run on every show and list request.
+    find(db, id) {
+      return settle(() => {
+        const key = String(id);
+        if (!isUuid(key)) throw notFound(key);
+        return chain(statements.find(db, key.toLowerCase()), (rows) => {
+          if (rows.length === 0) throw notFound(key);
+          return rows[0] as Rec;
+        });
+      });
     },
     all: async (db) => (await query(db).orderBy("id").execute()) as Rec[],
-    async paginate(db, params) {
-      const { page, per_page, offset } = pageRequest(params);
-      const rows = (await statements.page(db, per_page, offset)) as Rec[];
-      // As `paginate`: the count query runs only when the page does not show the total.
-      let total = totalShownByPage(page, per_page, offset, rows.length);
-      total ??= await statements.count(db);
-      const paginator = paginatorOf(page, per_page, offset, rows.length, total);
-      return { rows, paginator } satisfies Paginated<Rec>;
+    paginate(db, params) {
+      return settle(() => {
+        const { page, per_page, offset } = pageRequest(params);
+        return chain(statements.page(db, per_page, offset), (found) => {
+          const rows = found as Rec[];
+          const paged = (total: number): Paginated<Rec> => ({
+            rows,
+            paginator: paginatorOf(page, per_page, offset, rows.length, total),
+          });
+          // As `paginate`: the count query runs only when the page does not show the total.
+          const total = totalShownByPage(page, per_page, offset, rows.length);
+          return total === undefined ? chain(statements.count(db), paged) : paged(total);
+        });
+      });
     },
     async create(db, attrs) {
       const data = checked(attrs);

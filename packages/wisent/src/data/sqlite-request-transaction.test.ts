@@ -80,7 +80,11 @@ describe("request transactions on SQLite", () => {
     const { trx } = tx;
     await tx.commit();
     await expect(Widget.all(trx)).rejects.toThrow("the request's transaction has already finished");
+    // find and paginate read synchronously on SQLite: the refusal still arrives as a rejection.
     await expect(Widget.find(trx, "0190a6d2-7b3c-7a01-9f3e-5c1d2e3f4a5b")).rejects.toThrow(
+      "the request's transaction has already finished",
+    );
+    await expect(Widget.paginate(trx, {})).rejects.toThrow(
       "the request's transaction has already finished",
     );
     await expect(tx.commit()).rejects.toThrow("the request's transaction has already finished");

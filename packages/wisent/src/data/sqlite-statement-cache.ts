@@ -49,29 +49,31 @@ export interface CachedSqliteDatabase extends SqliteDatabase {
 
 class CachedStatement implements CachedSqliteStatement {
   readonly reader: boolean;
-  #converters: [string, Converter][] | undefined;
+  // The converted columns and their converters, side by side (no tuple to unpack per value).
+  readonly #converted: string[] = [];
+  readonly #converters: Converter[] = [];
 
   constructor(private readonly statement: BetterSqlite3.Statement) {
     this.reader = statement.reader;
     if (this.reader) {
-      const converters: [string, Converter][] = [];
       for (const column of statement.columns()) {
         const convert = column.type ? CONVERTERS[column.type.toLowerCase()] : undefined;
-        if (convert) converters.push([column.name, convert]);
+        if (!convert) continue;
+        this.#converted.push(column.name);
+        this.#converters.push(convert);
       }
-      this.#converters = converters.length > 0 ? converters : undefined;
     }
   }
 
   all(parameters: readonly unknown[]): unknown[] {
     const rows = this.statement.all(...bindable(parameters)) as Record<string, unknown>[];
-    if (this.#converters) for (const row of rows) this.#convert(row);
+    if (this.#converted.length > 0) for (const row of rows) this.#convert(row);
     return rows;
   }
 
   get(parameters: readonly unknown[]): unknown {
     const row = this.statement.get(...bindable(parameters)) as Record<string, unknown> | undefined;
-    if (row && this.#converters) this.#convert(row);
+    if (row && this.#converted.length > 0) this.#convert(row);
     return row;
   }
 
@@ -84,13 +86,18 @@ class CachedStatement implements CachedSqliteStatement {
 
   *iterate(parameters: readonly unknown[]): IterableIterator<unknown> {
     for (const row of this.statement.iterate(...bindable(parameters))) {
-      if (this.#converters) this.#convert(row as Record<string, unknown>);
+      if (this.#converted.length > 0) this.#convert(row as Record<string, unknown>);
       yield row;
     }
   }
 
   #convert(row: Record<string, unknown>): void {
-    for (const [name, convert] of this.#converters!) row[name] = convert(row[name]);
+    const names = this.#converted;
+    const converters = this.#converters;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      row[name] = converters[i]!(row[name]);
+    }
   }
 }
 

@@ -66,10 +66,36 @@ export function formatIso(time: number): string | undefined {
 }
 
 const digit = (text: string, at: number) => text.charCodeAt(at) - 48;
-const two = (text: string, at: number) => digit(text, at) * 10 + digit(text, at + 1);
-const DIGITS = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22];
 
-/** Epoch milliseconds of `YYYY-MM-DDTHH:mm:ss.sssZ` with every field in range, else undefined. */
+/** `text[at..at+count)` as a number when every character is a digit, else -1. */
+function digits(text: string, at: number, count: number): number {
+  let value = 0;
+  for (let i = at; i < at + count; i++) {
+    const d = digit(text, i);
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days since 1970-01-01 of a civil date (H. Hinnant's days_from_civil, years 0-9999). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra =
+    yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
+/**
+ * Epoch milliseconds of `YYYY-MM-DDTHH:mm:ss.sssZ` with every field in range, else undefined.
+ * Plain arithmetic: about a fifth of `Date.parse`, and it runs for every timestamp read.
+ */
 function isoTime(text: string): number | undefined {
   if (
     text.length !== 24 ||
@@ -83,31 +109,28 @@ function isoTime(text: string): number | undefined {
   ) {
     return undefined;
   }
-  for (const at of DIGITS) {
-    const d = digit(text, at);
-    if (d < 0 || d > 9) return undefined;
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  const hours = digits(text, 11, 2);
+  const minutes = digits(text, 14, 2);
+  const seconds = digits(text, 17, 2);
+  const millis = digits(text, 20, 3);
+  // A non-digit reads as -1 and fails these checks too.
+  if (year < 0 || month < 1 || month > 12 || day < 1 || millis < 0) return undefined;
+  if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59 || seconds < 0 || seconds > 59) {
+    return undefined;
   }
-  const year = two(text, 0) * 100 + two(text, 2);
-  const month = two(text, 5);
-  const day = two(text, 8);
-  // Date.UTC maps years 0-99 to 1900-1999 and rolls day 31 of a short month over: leave those
-  // (and out-of-range fields) to Date.parse.
-  if (year < 100 || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
-  const hours = two(text, 11);
-  const minutes = two(text, 14);
-  const seconds = two(text, 17);
-  if (hours > 23 || minutes > 59 || seconds > 59) return undefined;
-  const time = Date.UTC(
-    year,
-    month - 1,
-    day,
-    hours,
-    minutes,
-    seconds,
-    digit(text, 20) * 100 + two(text, 21),
+  const monthDays = month === 2 && isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1]!;
+  // Date.parse gives NaN for a day past the month's end: leave those to it, not roll them over.
+  if (day > monthDays) return undefined;
+  return (
+    daysFromCivil(year, month, day) * 86_400_000 +
+    hours * 3_600_000 +
+    minutes * 60_000 +
+    seconds * 1000 +
+    millis
   );
-  if (day > 28 && new Date(time).getUTCDate() !== day) return undefined;
-  return time;
 }
 
 /**

@@ -1,0 +1,23 @@
+/**
+ * Values that are ready now on SQLite (its queries run synchronously) and later on the network
+ * databases. Chaining them with `then` only when they are promises saves the model's hot reads
+ * a promise and a microtask turn per step: SQLite point reads take about 4 us, each hop 0.1-0.3 us.
+ */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** `next(value)` now when `value` is ready, else once it settles. */
+export function chain<T, U>(
+  value: MaybePromise<T>,
+  next: (value: T) => MaybePromise<U>,
+): MaybePromise<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
+/** The outcome of `work` as one promise: its value, its promise, or a rejection for a throw. */
+export function settle<T>(work: () => MaybePromise<T>): Promise<T> {
+  try {
+    return Promise.resolve(work());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
