@@ -167,6 +167,36 @@ describe("phased middleware", () => {
     ]);
   });
 
+  it("runs the after-steps above an async handler in one turn, innermost first", async () => {
+    const order: string[] = [];
+    const app = new App({ name: "t" });
+    const step = (name: string, async = false) =>
+      phased({
+        after: () => {
+          order.push(name);
+          // Queued now: it runs before the next after-step only if each step waits a turn.
+          queueMicrotask(() => order.push(`turn after ${name}`));
+          return async ? Promise.resolve() : undefined;
+        },
+      });
+    app.use(step("outer"));
+    app.use(step("middle, async", true));
+    app.use(step("inner"));
+    app.use(step("innermost"));
+    app.get("/x", async (c) => {
+      await null;
+      return c.text("x");
+    });
+    await app.fetch(new Request("http://localhost/x"));
+    expect(order.slice(0, 4)).toEqual([
+      "innermost",
+      "inner",
+      "middle, async",
+      "turn after innermost",
+    ]);
+    expect(order.indexOf("outer")).toBeGreaterThan(order.indexOf("middle, async"));
+  });
+
   it("lets before answer (skipping the rest and its own after)", async () => {
     const seen: string[] = [];
     const app = new App({ name: "t" });

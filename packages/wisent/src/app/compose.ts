@@ -100,6 +100,11 @@ class RouteRun {
   readonly #route: Route;
   readonly #c: Context;
   readonly #last: Next;
+  // The promise the layers below answer with, and the after-steps waiting on it, innermost
+  // first: every phased layer above an async handler shares ONE continuation instead of
+  // chaining a promise each (a microtask turn per layer on every request).
+  #tail: Promise<void> | undefined;
+  #tailAfters: NonNullable<MiddlewarePhases["after"]>[] | undefined;
 
   constructor(route: Route, c: Context, last: Next) {
     this.#route = route;
@@ -163,7 +168,27 @@ class RouteRun {
     const pending = this.dispatch(i + 1);
     const after = this.#route.layers[i]!.after;
     if (!after) return pending;
-    return pending === undefined ? this.#after(after) : pending.then(() => this.#after(after));
+    if (pending === undefined) return this.#after(after);
+    if (pending === this.#tail) {
+      this.#tailAfters!.push(after);
+      return pending;
+    }
+    const afters = [after];
+    this.#tailAfters = afters;
+    this.#tail = pending.then(() => this.#unwind(afters, 0));
+    return this.#tail;
+  }
+
+  /** Runs the waiting after-steps in order; an async one holds the rest until it settles. */
+  #unwind(
+    afters: readonly NonNullable<MiddlewarePhases["after"]>[],
+    from: number,
+  ): Promise<void> | undefined {
+    for (let k = from; k < afters.length; k++) {
+      const done = this.#after(afters[k]!);
+      if (done) return done.then(() => this.#unwind(afters, k + 1));
+    }
+    return undefined;
   }
 
   #after(after: NonNullable<MiddlewarePhases["after"]>): Promise<void> | undefined {
