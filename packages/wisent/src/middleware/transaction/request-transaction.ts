@@ -9,7 +9,8 @@ import type { TransactionHandle, TransactionIntent } from "../../data/transactio
  * the body is still arriving.
  */
 export class RequestTransaction<DB = AnyDB> {
-  #begun: Promise<TransactionHandle<DB>> | undefined;
+  /** Set on the first `get()`: the handle's promise, or `true` when it began at once. */
+  #begun: Promise<TransactionHandle<DB>> | true | undefined;
   #handle: TransactionHandle<DB> | undefined;
   #trx: Promise<Transaction<DB>> | undefined;
   #finished = false;
@@ -35,7 +36,7 @@ export class RequestTransaction<DB = AnyDB> {
       const now = database instanceof Promise ? undefined : database.beginRequestNow(this.intent);
       if (now) {
         this.#handle = now;
-        this.#begun = Promise.resolve(now);
+        this.#begun = true;
         this.#trx = Promise.resolve(now.trx);
         return this.#trx;
       }
@@ -122,7 +123,7 @@ export class RequestTransaction<DB = AnyDB> {
   /** The handle once begun (without waiting when the handler already has it). */
   #settle(): TransactionHandle<DB> | Promise<TransactionHandle<DB> | undefined> | undefined {
     this.#finished = true;
-    if (this.#handle || !this.#begun) return this.#handle;
+    if (this.#handle || this.#begun === undefined || this.#begun === true) return this.#handle;
     return this.#begun.catch(() => undefined);
   }
 }
