@@ -14,7 +14,7 @@ import {
   totalShownByPage,
 } from "./pagination.js";
 import { StoredDate } from "./stored-date.js";
-import { isUuid, uuidv7 } from "./uuid.js";
+import { uuidKey, uuidv7 } from "./uuid.js";
 import { type Validated, validate } from "./validation.js";
 
 /** The columns every model row has besides its own fields. */
@@ -137,8 +137,9 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     find(db, id) {
       return settle(() => {
         const key = String(id);
-        if (!isUuid(key)) throw notFound(key);
-        return chain(statements.find(db, key.toLowerCase()), (rows) => {
+        const stored = uuidKey(key);
+        if (stored === undefined) throw notFound(key);
+        return chain(statements.find(db, stored), (rows) => {
           if (rows.length === 0) throw notFound(key);
           return rows[0] as Rec;
         });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isUuid, uuidv7 } from "./uuid.js";
+import { isUuid, uuidKey, uuidv7 } from "./uuid.js";
 
 describe("uuidv7", () => {
   it("is a version 7, variant 10 UUID carrying the time", () => {
@@ -33,6 +33,26 @@ describe("uuidv7", () => {
       42,
     ]) {
       expect(isUuid(bad)).toBe(false);
+    }
+  });
+
+  it("gives the stored (lower-case) key of a UUID, agreeing with isUuid on every character", () => {
+    expect(uuidKey("0190a6d2-7b3c-7a01-9f3e-5c1d2e3f4a5b")).toBe(
+      "0190a6d2-7b3c-7a01-9f3e-5c1d2e3f4a5b",
+    );
+    expect(uuidKey("0190A6D2-7B3C-7A01-9F3E-5C1D2E3F4A5B")).toBe(
+      "0190a6d2-7b3c-7a01-9f3e-5c1d2e3f4a5b",
+    );
+    const base = "0190a6d2-7b3c-7a01-9f3e-5c1d2e3f4a5b";
+    // Every printable ASCII character at every position: a key exactly when isUuid says so.
+    for (let at = 0; at < base.length; at++) {
+      for (let code = 32; code < 127; code++) {
+        const text = base.slice(0, at) + String.fromCharCode(code) + base.slice(at + 1);
+        expect(uuidKey(text) !== undefined).toBe(isUuid(text));
+      }
+    }
+    for (const bad of ["", base.slice(1), `${base}0`, base.replaceAll("-", "")]) {
+      expect(uuidKey(bad)).toBeUndefined();
     }
   });
 });
