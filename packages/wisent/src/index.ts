@@ -6,6 +6,7 @@ export { App, type AppOptions } from "./app/app.js";
 export { currentEnv, isProduction } from "./app/environment.js";
 export { Group, type ParamsOf, ResourceGroup } from "./app/group.js";
 export type { ListenOptions, RunningServer } from "./app/listen.js";
+export { noRouteMatched } from "./app/no-route.js";
 export { type PathFormat, pathFormatOf } from "./app/path-format.js";
 export { RouteBuilder } from "./app/route-builder.js";
 export type { WisentRuntime } from "./app/runtime.js";

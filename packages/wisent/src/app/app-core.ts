@@ -32,9 +32,25 @@ function runtimeStep(runtime: WisentRuntime): MiddlewareHandler {
 }
 
 /**
- * Registers a route on Hono as a single handler: the route's middleware and handler composed,
- * with the app's runtime set on the context first (`c.get("wisent")`).
+ * Middleware and a handler folded into one Hono handler, with the app's runtime set on the
+ * context first (`c.get("wisent")`): how every route runs, and the App's answer to a request
+ * no route matched.
  */
+export function composeWithRuntime(
+  runtime: WisentRuntime,
+  middleware: readonly MiddlewareHandler[],
+  handler: Handler,
+): Handler {
+  return middleware.length === 0
+    ? (c, next) => {
+        c.set("wisent", runtime);
+        trackHonoHeaders(c);
+        return handler(c, next);
+      }
+    : composeRoute([runtimeStep(runtime), ...middleware], handler, errorResponse);
+}
+
+/** Registers a route on Hono as a single handler (see {@link composeWithRuntime}). */
 export function addHonoRoute(
   core: AppCore,
   method: string,
@@ -42,14 +58,6 @@ export function addHonoRoute(
   middleware: readonly MiddlewareHandler[],
   handler: Handler,
 ): void {
-  const runtime = core.runtime;
-  const route: Handler =
-    middleware.length === 0
-      ? (c, next) => {
-          c.set("wisent", runtime);
-          trackHonoHeaders(c);
-          return handler(c, next);
-        }
-      : composeRoute([runtimeStep(runtime), ...middleware], handler, errorResponse);
+  const route = composeWithRuntime(core.runtime, middleware, handler);
   (core.hono.on as unknown as LooseOn).call(core.hono, method, path, route);
 }

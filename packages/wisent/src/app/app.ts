@@ -1,4 +1,4 @@
-import { Context, type Handler, Hono } from "hono";
+import { Context, type Handler, Hono, type MiddlewareHandler, type Next } from "hono";
 import type { Router } from "hono/router";
 import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
@@ -6,10 +6,12 @@ import { nodeHeaders } from "../http/request-header.js";
 import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
 import type { PathParams } from "../routes/build-path.js";
 import { defaultHost, type RouteInfo } from "../routes/route-info.js";
+import { composeWithRuntime } from "./app-core.js";
 import { currentEnv } from "./environment.js";
 import { FirstMatchRouter } from "./first-match-router.js";
 import { Group } from "./group.js";
 import { type ListenOptions, listen, type RunningServer } from "./listen.js";
+import { markNoRoute, noRouteAnswer } from "./no-route.js";
 import { pathFormatOf, rememberPathFormat, splitPathFormat } from "./path-format.js";
 import { RouteRegistry, type UntypedPathHelper } from "./route-registry.js";
 import type { WisentRuntime } from "./runtime.js";
@@ -24,6 +26,26 @@ function mayOverrideMethod(env: unknown): boolean {
   const contentType = headers["content-type"];
   return typeof contentType === "string" && isFormType(contentType);
 }
+
+/** The 404, or the 405 with `Allow` when the path exists under other methods (Buffalo's texts). */
+function routingError(c: Context, registry: RouteRegistry): HttpError {
+  const path = c.req.path.endsWith("/") ? c.req.path : `${c.req.path}/`;
+  const allowed = registry.allowedMethods(c.req.path);
+  if (allowed.length > 0 && !allowed.includes(c.req.method)) {
+    return new HttpError(405, `method not found: ${c.req.method} ${path}`, {
+      headers: { Allow: allowed.join(", ") },
+    });
+  }
+  return new HttpError(404, `path not found: ${c.req.method} ${path}`);
+}
+
+/** The innermost step for a request no route matched: its answer, as an error to render. */
+const throwNoRouteAnswer: Handler = (c) => {
+  throw noRouteAnswer(c) ?? new HttpError(404, "path not found");
+};
+
+/** Nothing runs below {@link throwNoRouteAnswer}. */
+const NOTHING_BELOW: Next = () => Promise.resolve();
 
 /** Options of {@link App}. */
 export interface AppOptions {
@@ -74,6 +96,10 @@ export class App extends Group<[], never> {
   readonly #bodyLimit: number;
   readonly #shutdownHooks: (() => unknown)[] = [];
   readonly #runtime: WisentRuntime;
+  /** The App's own middleware (every `app.use`), in order: what a request no route matched runs. */
+  readonly #appMiddleware: MiddlewareHandler[] = [];
+  /** That middleware around {@link throwNoRouteAnswer}, composed on the first such request. */
+  #noRouteChain: Handler | undefined;
 
   constructor(options: AppOptions) {
     if (
@@ -108,16 +134,18 @@ export class App extends Group<[], never> {
     this.#runtime = runtime;
     hono.onError(errorResponse);
     hono.notFound((c) => {
-      c.set("wisent", runtime);
-      const path = c.req.path.endsWith("/") ? c.req.path : `${c.req.path}/`;
-      const allowed = registry.allowedMethods(c.req.path);
-      if (allowed.length > 0 && !allowed.includes(c.req.method)) {
-        throw new HttpError(405, `method not found: ${c.req.method} ${path}`, {
-          headers: { Allow: allowed.join(", ") },
-        });
-      }
-      throw new HttpError(404, `path not found: ${c.req.method} ${path}`);
+      // Inside a route's chain (the static catch-all found no file, or a handler called next()):
+      // the route's middleware is already around this throw and renders it.
+      if (c.get("wisent")) throw routingError(c, registry);
+      return this.#answerWithoutRoute(c, routingError(c, registry));
     });
+  }
+
+  /** Adds middleware for the routes declared after this call, and for requests no route matches. */
+  override use(...middleware: MiddlewareHandler[]): this {
+    this.#appMiddleware.push(...middleware);
+    this.#noRouteChain = undefined;
+    return super.use(...middleware);
   }
 
   /** Every route in registration order (the routes table's rows). */
@@ -182,6 +210,40 @@ export class App extends Group<[], never> {
     return stripped;
   }
 
+  /**
+   * Answers a request no route matched (or one refused before routing) with `answer`, through
+   * the App's own middleware, so every 404 and 405 carries the security headers and a request id
+   * and is logged, as a matched route's errors are. Why the whole app stack and not a chosen
+   * part: whether a middleware is "safe" for such requests is its own business, so each one can
+   * ask `noRouteMatched(c)`; `csrf()` does, and skips its checks (there is no action to forge,
+   * and Rails answers an unknown POST with a 404, not a 403). The session is written back only
+   * when something changed it, which nothing here does: no Set-Cookie, as for a GET that falls
+   * through the static catch-all to its 404. Group and resource middleware stay out: the request
+   * reached none of their routes.
+   */
+  #answerWithoutRoute(c: Context, answer: Error): Response | Promise<Response> {
+    markNoRoute(c, answer);
+    this.#noRouteChain ??= composeWithRuntime(
+      this.#runtime,
+      [...this.#appMiddleware],
+      throwNoRouteAnswer,
+    );
+    let res: ReturnType<Handler>;
+    try {
+      res = this.#noRouteChain(c, NOTHING_BELOW);
+    } catch (err) {
+      // Only without any app middleware (nothing catches the throw) or for a non-Error throw.
+      return errorResponse(err, c);
+    }
+    if (res instanceof Promise) {
+      return res.then(
+        (resolved) => resolved ?? c.res,
+        (err: unknown) => errorResponse(err, c),
+      );
+    }
+    return res ?? c.res;
+  }
+
   async #overrideThenDispatch(
     request: Request,
     env: unknown,
@@ -191,10 +253,10 @@ export class App extends Group<[], never> {
     try {
       req = await overrideMethod(request, { bodyLimit: this.#bodyLimit });
     } catch (err) {
-      // Nothing was routed yet: answer from a bare context, in the client's format.
-      const c = new Context(request, { env });
-      c.set("wisent", this.#runtime);
-      return errorResponse(err, c);
+      // Nothing was routed yet (a bad `_method`, a form over the body limit): answered as a
+      // request no route matched, in the client's format, through the App's middleware.
+      const c = new Context(request, { env, path: this.hono.getPath(request, { env }) });
+      return this.#answerWithoutRoute(c, err instanceof Error ? err : new Error(String(err)));
     }
     const format = pathFormatOf(request);
     if (format && req !== request) rememberPathFormat(req, format);

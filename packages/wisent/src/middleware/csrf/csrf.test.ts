@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { markNoRoute, noRouteAnswer } from "../../app/no-route.js";
 import { errorResponse } from "../../http/error-response.js";
+import { HttpError } from "../../http/http-error.js";
 import { session } from "../session/session.js";
 import { csrf } from "./csrf.js";
 import { maskCsrfToken, newCsrfSecret, verifyCsrfToken } from "./csrf-token.js";
@@ -202,4 +204,40 @@ describe("csrf middleware, cross-site requests carrying a valid token", () => {
       expect(await sameOrigin.text()).toBe("POST ok");
     },
   );
+});
+
+describe("csrf middleware, requests no route matched", () => {
+  /** As the App runs its middleware for such a request: marked first, answered with the error. */
+  function unmatchedApp() {
+    const hono = new Hono();
+    hono.onError(errorResponse);
+    hono.use((c, next) => {
+      markNoRoute(c, new HttpError(404, "path not found: POST /nope/"));
+      return next();
+    });
+    hono.use(session({ secret: "c".repeat(32), appName: "shop" }));
+    hono.use(csrf());
+    hono.all("/nope", (c) => {
+      throw noRouteAnswer(c)!;
+    });
+    return hono;
+  }
+
+  it("skips the token and origin checks, so the 404 comes through (no action to protect)", async () => {
+    for (const init of [
+      form("", "title=x"),
+      { method: "DELETE", headers: { accept: "application/json" } },
+      jsonPost({ origin: "http://evil.test" }),
+      form("", "title=x", { "sec-fetch-site": "cross-site" }),
+    ]) {
+      const res = await unmatchedApp().request("http://shop.test/nope", init);
+      expect(res.status).toBe(404);
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+  });
+
+  it("checks the same requests when a route matched", async () => {
+    const res = await app().request("http://shop.test/widgets", form("", "title=x"));
+    expect(res.status).toBe(403);
+  });
 });

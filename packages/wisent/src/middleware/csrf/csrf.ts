@@ -1,5 +1,6 @@
 import { Context, type MiddlewareHandler } from "hono";
 import { phased } from "../../app/compose.js";
+import { noRouteMatched } from "../../app/no-route.js";
 import { rawFormField } from "../../http/body.js";
 import { HttpError } from "../../http/http-error.js";
 import { formatOfMediaType } from "../../http/media-types.js";
@@ -75,7 +76,8 @@ function checkSameOrigin(c: Context): void {
  * `<CsrfField />`, `<CsrfMeta />`), checked on every unsafe method from the `X-CSRF-Token`
  * header or the `authenticity_token` form field. Bodies in JSON or XML need no token (browsers
  * cannot send them cross-site without CORS). A cross-site `Origin`/`Sec-Fetch-Site` is refused
- * on every unsafe method, even with a valid token. Failures are 403 with the reason. Needs
+ * on every unsafe method, even with a valid token. Failures are 403 with the reason. A request
+ * no route matched is not checked: it gets its 404 or 405 (see `noRouteMatched`). Needs
  * `session()` before it.
  *
  * @example
@@ -94,6 +96,10 @@ function checkCsrf(c: Context): Promise<void> | undefined {
   if (!store) throw new Error("csrf() needs the session() middleware before it");
   addPageHooks(c, CSRF_HOOKS);
   if (SAFE_METHODS.has(c.req.method)) return undefined;
+  // No route matched (a 404 or 405 is on its way): CSRF protects actions, and there is none to
+  // forge, so the client learns the route does not exist rather than getting a 403 (Rails
+  // answers an unknown POST with its routing error). Nothing is read or written for it.
+  if (noRouteMatched(c)) return undefined;
 
   // Every unsafe request, token or not: a cross-site page must not replay a token it obtained
   // (Rails' forgery_protection_origin_check).

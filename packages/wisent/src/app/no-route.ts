@@ -1,0 +1,39 @@
+import type { Context } from "hono";
+
+/**
+ * Requests no route matched (404 and 405 answers, and a POST refused before routing) still go
+ * through the App's own middleware (`app.use`), so they carry the security headers and a request
+ * id and are logged like any other. Under a symbol property, as the response-header parts are:
+ * a request that matched a route never carries it.
+ */
+const NO_ROUTE = Symbol("wisent.noRoute");
+
+type Marked = Context & { [NO_ROUTE]?: Error };
+
+/** @internal Marks the request as matched by no route; `answer` is the error it will get. */
+export function markNoRoute(c: Context, answer: Error): void {
+  (c as Marked)[NO_ROUTE] = answer;
+}
+
+/** @internal The error a request no route matched is answered with (see {@link markNoRoute}). */
+export function noRouteAnswer(c: Context): Error | undefined {
+  return (c as Marked)[NO_ROUTE];
+}
+
+/**
+ * True when the request matched no route and is on its way to a 404 or 405 (or an error found
+ * before routing, such as a bad `_method`). Middleware that guards actions consults it: with no
+ * action to protect there is nothing to refuse, and the client should learn that the route does
+ * not exist (Rails answers an unknown POST with its routing error, not a CSRF failure). `csrf()`
+ * skips its token and origin checks for such requests. A GET that falls into `serveFiles`'s
+ * catch-all did match a route (the catch-all), so this stays false there.
+ *
+ * @example
+ * app.use(async (c, next) => {
+ *   if (!noRouteMatched(c) && !c.get("session").get("user_id")) return c.redirect("/login");
+ *   await next();
+ * });
+ */
+export function noRouteMatched(c: Context): boolean {
+  return (c as Marked)[NO_ROUTE] !== undefined;
+}
