@@ -4,7 +4,7 @@ import { HttpError } from "../http/http-error.js";
 import type { ValidationErrors } from "../http/validation-errors.js";
 import { singularize } from "../naming/inflection.js";
 import type { AnyDB } from "./any-db.js";
-import { chain, settle } from "./maybe-promise.js";
+import { chain, type MaybePromise, settle } from "./maybe-promise.js";
 import { ModelStatements } from "./model-statements.js";
 import {
   type PageParams,
@@ -123,6 +123,10 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     db.selectFrom(table).selectAll() as unknown as SelectQueryBuilder<AnyDB, AnyDB, Rec>;
   // Every request runs these: compiled once (per dialect and column list), parameters swapped.
   const statements = new ModelStatements(table);
+  const foundOr404 = (rows: unknown[], id: string): Rec => {
+    if (rows.length === 0) throw notFound(id);
+    return rows[0] as Rec;
+  };
   const notFound = (id: string) =>
     new HttpError(404, `${name} not found: ${id.length > 100 ? `${id.slice(0, 100)}...` : id}`);
 
@@ -135,15 +139,17 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     // find and paginate settle in one promise (no async function around a SQLite read that
     // is ready at once): they run on every show and list request.
     find(db, id) {
-      return settle(() => {
-        const key = String(id);
-        const stored = uuidKey(key);
-        if (stored === undefined) throw notFound(key);
-        return chain(statements.find(db, stored), (rows) => {
-          if (rows.length === 0) throw notFound(key);
-          return rows[0] as Rec;
-        });
-      });
+      const key = String(id);
+      const stored = uuidKey(key);
+      if (stored === undefined) return Promise.reject(notFound(key));
+      let rows: MaybePromise<unknown[]>;
+      try {
+        rows = statements.find(db, stored);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (rows instanceof Promise) return rows.then((found) => foundOr404(found, key));
+      return rows.length > 0 ? Promise.resolve(rows[0] as Rec) : Promise.reject(notFound(key));
     },
     all: async (db) => (await query(db).orderBy("id").execute()) as Rec[],
     paginate(db, params) {
