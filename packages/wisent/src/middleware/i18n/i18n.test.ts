@@ -134,6 +134,45 @@ describe("i18n middleware", () => {
     }
   });
 
+  it("translates a message without variables once per language, then remembers it", async () => {
+    const createInstance = i18next.createInstance.bind(i18next);
+    const calls: string[] = [];
+    const made = vi.spyOn(i18next, "createInstance").mockImplementation((...args) => {
+      const instance = createInstance(...args);
+      const getFixedT = instance.getFixedT.bind(instance);
+      instance.getFixedT = ((...args: Parameters<typeof getFixedT>) => {
+        const fixed = getFixedT(...args);
+        return ((key: string, vars: unknown) => {
+          calls.push(`${args[0]}:${key}`);
+          return fixed(key, vars as never);
+        }) as never;
+      }) as typeof instance.getFixedT;
+      return instance;
+    });
+    try {
+      const hono = app();
+      const texts: string[] = [];
+      for (const language of ["en-US", "de", "en-US", "de"]) {
+        const res = await hono.request("/", { headers: { "accept-language": language } });
+        texts.push(await res.text());
+      }
+      expect(texts).toEqual([
+        "en-US|Widget was successfully created.|Welcome, Ada!",
+        "de|Widget wurde angelegt.|Welcome, Ada!",
+        "en-US|Widget was successfully created.|Welcome, Ada!",
+        "de|Widget wurde angelegt.|Welcome, Ada!",
+      ]);
+      // Each language's plain message once; a message with variables every time.
+      expect(calls.filter((call) => call.endsWith("widget.created.success"))).toEqual([
+        "en-US:widget.created.success",
+        "de:widget.created.success",
+      ]);
+      expect(calls.filter((call) => call.endsWith(":welcome"))).toHaveLength(4);
+    } finally {
+      made.mockRestore();
+    }
+  });
+
   it("puts every request in the only language there is", async () => {
     const hono = new Hono();
     hono.use(session({ secret: "i".repeat(32), appName: "shop" }));

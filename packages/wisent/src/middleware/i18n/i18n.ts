@@ -65,6 +65,13 @@ const I18N_HOOKS: PageHooks = {
 const MAX_REMEMBERED = 200;
 
 /**
+ * Messages translated without variables, remembered per language (layouts and forms ask for the
+ * same labels on every page; i18next's `t` costs several microseconds each, a tenth of an HTML
+ * page under load). Bounded: a key taken from a request could otherwise grow it without end.
+ */
+const MAX_REMEMBERED_MESSAGES = 2000;
+
+/**
  * Translations with i18next. The language of a request is the first of: cookie `lang`, session
  * `lang`, `Accept-Language` (by q-value), the default `en-US`, that the app has messages for.
  * Sets `c.get("language")`, `c.t(key, vars)` and the page's `lang`/`t` for layouts. The i18next
@@ -119,14 +126,25 @@ export function i18n(options: I18nOptions = {}): MiddlewareHandler {
   };
   const translationsFor = (language: string): Translations => {
     let fixed: TFunction | undefined;
+    // The messages never change after start-up (the instance is this middleware's own), so a
+    // translation without variables is the same every time.
+    const remembered = new Map<string, string>();
     return {
       language,
       t(key, vars) {
+        if (vars === undefined) {
+          const known = remembered.get(key);
+          if (known !== undefined) return known;
+        }
         if (!fixed) {
           instance ??= makeInstance();
           fixed = instance.getFixedT(language);
         }
-        return fixed(key, vars ?? {}) as string;
+        const text = fixed(key, vars ?? {}) as string;
+        if (vars === undefined && remembered.size < MAX_REMEMBERED_MESSAGES) {
+          remembered.set(key, text);
+        }
+        return text;
       },
     };
   };
