@@ -1,5 +1,6 @@
 import { Context, type MiddlewareHandler } from "hono";
 import type { Child, FC } from "hono/jsx";
+import { HtmlEscapedCallbackPhase, resolveCallback } from "hono/utils/html";
 import type { StatusCode } from "hono/utils/http-status";
 import { phased } from "../app/compose.js";
 import { singularize } from "../naming/index.js";
@@ -7,7 +8,7 @@ import { negotiateFormat } from "./format.js";
 import { HttpError } from "./http-error.js";
 import type { Format } from "./media-types.js";
 import { type Page, PageContext, pageOf } from "./page.js";
-import { markComplete, plainResponseHeaders } from "./response-headers.js";
+import { answersPlain, markComplete, plainResponseHeaders } from "./response-headers.js";
 import { toXml } from "./xml.js";
 
 /** What `c.respond` can answer with, per format; formats left out answer 406. */
@@ -74,6 +75,7 @@ function rootFromRoute(c: Context): string {
   return last ? singularize(last) : "response";
 }
 
+const HTML_TYPE = "text/html; charset=UTF-8";
 const XML_TYPE = "application/xml; charset=UTF-8";
 const JSON_TYPE = "application/json";
 
@@ -113,7 +115,6 @@ function respond(this: Context, status: StatusCode, options: RespondOptions) {
     return plainOrHono(this, status, body, XML_TYPE, options.headers);
   }
   if (format === "html" && options.html) {
-    setThroughHono(this, options.headers);
     const page = pageOf(this);
     const AppLayout = this.get("layout");
     const view = options.html();
@@ -122,7 +123,25 @@ function respond(this: Context, status: StatusCode, options: RespondOptions) {
         {AppLayout ? <AppLayout page={page}>{view}</AppLayout> : view}
       </PageContext.Provider>
     );
-    return this.html(tree, status as 200);
+    const headers = plainResponseHeaders(this, HTML_TYPE);
+    if (!headers) {
+      setThroughHono(this, options.headers);
+      return this.html(tree, status as 200);
+    }
+    // Rendered as Hono's c.html renders (async components, callbacks), answered with one plain
+    // header object: no Headers object per page (see response-headers.ts).
+    const extra = options.headers;
+    if (extra) for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
+    return resolveCallback(tree, HtmlEscapedCallbackPhase.Stringify, false, {}).then((html) => {
+      // A component that set a header through Hono while rendering: Hono builds the response.
+      if (!answersPlain(this)) {
+        setThroughHono(this, extra);
+        return this.html(html, status as 200);
+      }
+      // A primitive: Hono's Node adapter writes a string body straight away (a String object,
+      // as rendering returns, would take its slow path).
+      return markComplete(new Response(String(html), { status, headers }));
+    });
   }
   throw new HttpError(
     406,

@@ -17,6 +17,13 @@ class WidgetsResource extends Resource {
     if (c.req.query("redirect")) return c.redirect("/widgets/1", 303);
     if (c.req.query("own")) return Response.redirect("http://localhost/widgets/1", 302);
     if (c.req.query("missing")) throw new HttpError(404, "widget not found: 9");
+    if (c.req.query("page")) {
+      return c.respond(200, {
+        html: () => "Hammer & tongs",
+        json: [widget],
+        headers: { "X-Total-Count": "1" },
+      });
+    }
     if (c.req.query("paged")) {
       return c.respond(200, {
         json: [widget],
@@ -67,6 +74,21 @@ describe("response headers of Wisent's middleware", () => {
     expect(xml.headers.get("content-type")).toBe("application/xml; charset=UTF-8");
     expectWisentHeaders(xml);
     expect(seen).toEqual([true, true]);
+  });
+
+  it("come in one plain object on an HTML page c.respond renders, with its own headers", async () => {
+    const { app: a, seen } = app();
+    const res = await get(a, "?page=1", "text/html");
+    expect(res.headers.get("content-type")).toBe("text/html; charset=UTF-8");
+    expect(res.headers.get("x-total-count")).toBe("1");
+    expectWisentHeaders(res);
+    expect(await res.text()).toBe("Hammer &amp; tongs");
+    // A header set through Hono before answering: Hono builds the page, the headers still come.
+    const custom = await get(a, "?page=1&custom=1", "text/html");
+    expect(custom.headers.get("x-custom")).toBe("yes");
+    expect(custom.headers.get("x-total-count")).toBe("1");
+    expectWisentHeaders(custom);
+    expect(seen).toEqual([true, false]);
   });
 
   it("come with c.respond's own headers (pagination) on the same plain path", async () => {

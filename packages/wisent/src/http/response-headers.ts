@@ -49,6 +49,16 @@ export function trackHonoHeaders(c: Context): void {
 }
 
 /**
+ * Whether Wisent may still make this request's response with plain headers: false once headers
+ * were set through Hono (which keeps them where only its own builders see them), or once the
+ * request has answered.
+ */
+export function answersPlain(c: Context): boolean {
+  const tracked = c as Tracked;
+  return !tracked[TOUCHED] && tracked[HONO_HEADER] !== undefined && !c.finalized;
+}
+
+/**
  * The plain headers for a response Wisent is about to make (the content type plus every part),
  * or undefined when Hono must build it (headers were set through Hono, or it already answered).
  * Pass the made Response to {@link markComplete}.
@@ -57,8 +67,8 @@ export function plainResponseHeaders(
   c: Context,
   contentType: string,
 ): Record<string, string> | undefined {
+  if (!answersPlain(c)) return undefined;
   const tracked = c as Tracked;
-  if (tracked[TOUCHED] || !tracked[HONO_HEADER] || c.finalized) return undefined;
   const headers: Record<string, string> = { "content-type": contentType };
   const parts = tracked[PARTS];
   if (parts) for (const part of parts) Object.assign(headers, part);
