@@ -17,6 +17,38 @@ function wholeMatch(pattern: string): RegExp {
   return regex;
 }
 
+/** A template cut at its placeholders: `literals[i]`, value `i`, `literals[i + 1]`, ... */
+interface CompiledPath {
+  readonly literals: readonly string[];
+  readonly params: readonly { readonly name: string; readonly whole: RegExp }[];
+  readonly names: ReadonlySet<string>;
+}
+
+// Templates live as long as their routes: compiled once each, not cut apart on every link a
+// page renders (an index page builds three links a row).
+const compiled = new WeakMap<PathTemplate, CompiledPath>();
+
+function compile(path: PathTemplate): CompiledPath {
+  let found = compiled.get(path);
+  if (found) return found;
+  const literals: string[] = [];
+  let from = 0;
+  for (const param of path.params) {
+    const placeholder = placeholderOf(path, param.name);
+    const at = path.template.indexOf(placeholder, from);
+    literals.push(path.template.slice(from, at));
+    from = at + placeholder.length;
+  }
+  literals.push(path.template.slice(from));
+  found = {
+    literals,
+    params: path.params.map((param) => ({ name: param.name, whole: wholeMatch(param.pattern) })),
+    names: new Set(path.params.map((param) => param.name)),
+  };
+  compiled.set(path, found);
+  return found;
+}
+
 /**
  * Builds a concrete path from a template. Placeholder values are URL-encoded; parameters that
  * are not placeholders become the query string (sorted by key; `null`/`undefined` are left out).
@@ -28,27 +60,32 @@ function wholeMatch(pattern: string): RegExp {
  * // "/widgets/1?page=2"
  */
 export function buildPath(routeName: string, path: PathTemplate, params: PathParams = {}): string {
-  let built = path.template;
-  const used = new Set<string>();
-  for (const param of path.params) {
-    const value = params[param.name];
+  const { literals, params: slots, names } = compile(path);
+  let built = literals[0]!;
+  for (let i = 0; i < slots.length; i++) {
+    const { name, whole } = slots[i]!;
+    const value = params[name];
     if (value === undefined || value === null || value === "") {
-      throw new Error(`missing parameters for ${path.display}: ${routeName} needs "${param.name}"`);
+      throw new Error(`missing parameters for ${path.display}: ${routeName} needs "${name}"`);
     }
     const text = String(value);
-    if (!wholeMatch(param.pattern).test(text)) {
+    if (!whole.test(text)) {
       throw new Error(
-        `${routeName}: parameter "${param.name}" = ${JSON.stringify(text)} does not match ${param.pattern}`,
+        `${routeName}: parameter "${name}" = ${JSON.stringify(text)} does not match ${path.params[i]!.pattern}`,
       );
     }
-    built = built.replace(placeholderOf(path, param.name), encodeURIComponent(text));
-    used.add(param.name);
+    built += encodeURIComponent(text) + literals[i + 1]!;
   }
-  const query = Object.keys(params)
-    .filter((key) => !used.has(key) && params[key] !== undefined && params[key] !== null)
-    .sort()
-    .map((key) => `${encodeURIComponent(key)}=${encodeURIComponent(String(params[key]))}`);
-  return query.length === 0 ? built : `${built}?${query.join("&")}`;
+  let query: string[] | undefined;
+  for (const key in params) {
+    if (!Object.hasOwn(params, key) || names.has(key)) continue;
+    const value = params[key];
+    if (value === undefined || value === null) continue;
+    (query ??= []).push(key);
+  }
+  if (!query) return built;
+  query.sort();
+  return `${built}?${query.map((key) => `${encodeURIComponent(key)}=${encodeURIComponent(String(params[key]))}`).join("&")}`;
 }
 
 function placeholderOf(path: PathTemplate, name: string): string {
