@@ -3,6 +3,15 @@
  * Every variant runs once per round, in turn, so drift in the machine hits all of them alike.
  */
 
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+// A full collection before each timed run, so that one variant's garbage is not collected (and
+// paid for) while the next one is timed: stock Kysely's per-query objects otherwise land on
+// whichever variant follows it.
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc");
+
 /** Median of numbers. */
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -20,6 +29,7 @@ export async function interleave(variants, { rounds = 7, iterations = 20_000 } =
   const samples = Object.fromEntries(names.map((n) => [n, []]));
   for (let round = 0; round < rounds; round++) {
     for (const name of names) {
+      collectGarbage();
       const start = process.hrtime.bigint();
       await variants[name](iterations);
       samples[name].push(Number(process.hrtime.bigint() - start) / iterations);
