@@ -81,7 +81,8 @@ export function buildPath(routeName: string, path: PathTemplate, params: PathPar
     if (!Object.hasOwn(params, key) || names.has(key)) continue;
     const value = params[key];
     if (value === undefined || value === null) continue;
-    (query ??= []).push(key);
+    if (query) query.push(key);
+    else query = [key];
   }
   if (!query) return built;
   query.sort();
