@@ -69,6 +69,22 @@ describe("storedDateFrom", () => {
 
   it("gives an Invalid Date for text that is no date", () => {
     expect(Number.isNaN(storedDateFrom("not a date").getTime())).toBe(true);
+    expect(Number.isNaN(storedDateFrom("").getTime())).toBe(true);
+  });
+
+  it("gives a new Date for every read, the same text twice in a row included", () => {
+    const text = "2024-05-01T12:34:56.789Z";
+    const created = storedDateFrom(text);
+    const updated = storedDateFrom(text);
+    expect(updated).not.toBe(created);
+    expect([created.getTime(), updated.getTime()]).toEqual([Date.parse(text), Date.parse(text)]);
+    updated.setUTCFullYear(2030);
+    expect(created.toISOString()).toBe(text);
+    expect(storedDateFrom(text).toISOString()).toBe(text);
+    // After a text that is no date, the next reads are their own.
+    expect(Number.isNaN(storedDateFrom("nope").getTime())).toBe(true);
+    expect(Number.isNaN(storedDateFrom("nope").getTime())).toBe(true);
+    expect(storedDateFrom("2024-05-02T00:00:00.000Z").getTime()).toBe(Date.UTC(2024, 4, 2));
   });
 });
 

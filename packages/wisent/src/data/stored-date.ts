@@ -133,14 +133,24 @@ function isoTime(text: string): number | undefined {
   );
 }
 
+let lastText: string | undefined;
+let lastTime = 0;
+
 /**
  * The StoredDate of a timestamp's text: ISO (`2024-05-01T12:34:56.789Z`, as Wisent stores them
  * in SQLite) is read digit by digit and kept as the date's ISO text; anything else goes through
  * `Date.parse` (an unparseable text gives an Invalid Date, as `new Date(text)` would).
  */
 export function storedDateFrom(text: string): Date {
+  // A record's two timestamps are read one after the other and are the same text until it is
+  // first updated: the second is then made without parsing.
+  if (text === lastText) return new StoredDate(lastTime, text);
   const iso = isoTime(text);
-  if (iso !== undefined) return new StoredDate(iso, text);
+  if (iso !== undefined) {
+    lastText = text;
+    lastTime = iso;
+    return new StoredDate(iso, text);
+  }
   const time = Date.parse(text);
   return Number.isNaN(time) ? new Date(Number.NaN) : new StoredDate(time);
 }
