@@ -5,7 +5,7 @@ import {
   type QueryResult,
   SelectQueryNode,
 } from "kysely";
-import type { CachedSqliteDatabase } from "./sqlite-statement-cache.js";
+import type { CachedSqliteDatabase, CachedSqliteStatement } from "./sqlite-statement-cache.js";
 
 type TransactionState = "none" | "pending" | "open";
 
@@ -53,19 +53,29 @@ export class SqliteConnection implements DatabaseConnection {
    * stops at it instead of stepping on to prove there is no other), else the changes.
    */
   run(sql: string, parameters: readonly unknown[], one = false): QueryResult<unknown> {
-    const statement = this.statements.prepare(sql);
-    if (this.#state === "pending") this.#begin(statement.reader);
-    if (statement.reader) {
-      if (!one) return { rows: statement.all(parameters) };
-      const row = statement.get(parameters);
-      return { rows: row === undefined ? [] : [row] };
-    }
+    const statement = this.#statement(sql);
+    if (statement.reader) return { rows: readRows(statement, parameters, one) };
     const { changes, lastInsertRowid } = statement.run(parameters);
     return {
       numAffectedRows: BigInt(changes),
       insertId: BigInt(lastInsertRowid),
       rows: [],
     };
+  }
+
+  /** The rows of a reader (see {@link run}) without a result object around them. */
+  rows(sql: string, parameters: readonly unknown[], one = false): unknown[] {
+    const statement = this.#statement(sql);
+    if (statement.reader) return readRows(statement, parameters, one);
+    statement.run(parameters);
+    return [];
+  }
+
+  /** The cached statement of `sql`, after the pending BEGIN (see the class). */
+  #statement(sql: string): CachedSqliteStatement {
+    const statement = this.statements.prepare(sql);
+    if (this.#state === "pending") this.#begin(statement.reader);
+    return statement;
   }
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
@@ -92,4 +102,14 @@ export class SqliteConnection implements DatabaseConnection {
     this.statements.prepare(immediate ? "begin immediate" : "begin").run([]);
     this.#state = "open";
   }
+}
+
+function readRows(
+  statement: CachedSqliteStatement,
+  parameters: readonly unknown[],
+  one: boolean,
+): unknown[] {
+  if (!one) return statement.all(parameters);
+  const row = statement.get(parameters);
+  return row === undefined ? [] : [row];
 }

@@ -39,7 +39,7 @@ export function allowDirectSqlite<DB>(kysely: Kysely<DB>, dialect: WisentSqliteD
     rows<R>(sql: string, parameters: readonly unknown[], one?: boolean): R[] | undefined {
       if (!driver.lock.tryAcquire()) return undefined;
       try {
-        return driver.connection().run(sql, parameters, one).rows as R[];
+        return driver.connection().rows(sql, parameters, one) as R[];
       } finally {
         driver.lock.release();
       }
@@ -83,7 +83,7 @@ class SqliteRequestTransaction<DB>
 
   rows<R>(sql: string, parameters: readonly unknown[], one?: boolean): R[] {
     if (!this.#open) throw new Error(FINISHED);
-    return this.connection.run(sql, parameters, one).rows as R[];
+    return this.connection.rows(sql, parameters, one) as R[];
   }
 
   async commit(): Promise<void> {
