@@ -344,6 +344,21 @@ describe.each(ROUTERS)("App on %s", (_name, makeRouter) => {
       );
     });
 
+    it("hands every request the app's path helpers, one object for all of them", async () => {
+      const app = widgetsApp();
+      const seen: unknown[] = [];
+      app.get("/where", (c) => {
+        const { paths } = c.get("wisent");
+        seen.push(paths);
+        return c.text(paths.widgetPath!({ widget_id: 7 }));
+      });
+      const first = await app.fetch(new Request("http://localhost/where"));
+      await app.fetch(new Request("http://localhost/where"));
+      expect(await first.text()).toBe("/widgets/7");
+      expect(seen).toEqual([app.paths, app.paths]);
+      expect(seen[0]).toBe(seen[1]);
+    });
+
     it("errors naming the route and the parameter when one is missing", () => {
       expect(() => widgetsApp().paths.widgetPath!({})).toThrow(
         'missing parameters for /widgets/{widget_id}/: widgetPath needs "widget_id"',

@@ -122,6 +122,7 @@ export class App extends Group<[], never> {
       env,
       api: options.api ?? false,
       pathFor: (name, params) => registry.pathFor(name, params),
+      paths: registry.helpers,
     };
     super({ hono, registry, runtime }, "/", []);
     this.name = options.name;

@@ -1,4 +1,5 @@
 import type {} from "hono";
+import type { UntypedPathHelper } from "./route-registry.js";
 
 /**
  * What every request can know about the app that serves it. `App` sets it on each request as
@@ -16,6 +17,11 @@ export interface WisentRuntime {
    * Throws an Error naming the route and the missing parameter.
    */
   pathFor(name: string, params?: Record<string, unknown>): string;
+  /**
+   * The path helper of every named route (`paths.widgetPath({ widget_id: 1 })`), the same
+   * object for every request: templates read it instead of building helpers per page.
+   */
+  readonly paths: Readonly<Record<string, UntypedPathHelper>>;
 }
 
 declare module "hono" {

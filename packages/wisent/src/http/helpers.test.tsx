@@ -11,14 +11,16 @@ import { addPageHooks, usePage } from "./page.js";
 import "./redirect.js";
 import { type Layout, layout } from "./respond.js";
 
+const widgetPath = (params?: Record<string, unknown>) => `/widgets/${params?.widget_id}`;
 const runtime: WisentRuntime = {
   name: "shop",
   env: "test",
   api: false,
   pathFor: (name, params) => {
-    if (name === "widgetPath") return `/widgets/${params?.widget_id}`;
+    if (name === "widgetPath") return widgetPath(params);
     throw new Error(`path name not found: ${name}`);
   },
+  paths: { widgetPath },
 };
 
 function app() {

@@ -27,9 +27,5 @@ export type AppPaths = Intersect<GroupPaths> & { rootPath(): string };
  * <a href={paths.widgetPath({ widget_id: widget.id })}>View</a>
  */
 export function usePaths(): AppPaths {
-  const runtime = usePage().c.get("wisent");
-  return new Proxy({} as AppPaths, {
-    get: (_target, name) => (params?: Record<string, unknown>) =>
-      runtime.pathFor(String(name), params),
-  });
+  return usePage().c.get("wisent").paths as unknown as AppPaths;
 }
