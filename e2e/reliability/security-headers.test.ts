@@ -78,6 +78,9 @@ describe("security headers and CSP-clean pages", () => {
       ["404 page", await browser.get("/no/such/page")],
       ["404 record", await browser.get("/widgets/01936c1e-0000-7000-8000-000000000000")],
       ["403 page", await browser.post("/widgets", { title: "no token" })],
+      // Unmatched requests of every method go through the app's middleware (404/405, not 403).
+      ["404 POST (no token)", await browser.post("/no/such/page", { title: "x" })],
+      ["405 POST on a record (no token)", await browser.post(show, { title: "x" })],
       ["redirect", created],
     ];
     const checked: Record<string, number> = {};
@@ -98,6 +101,8 @@ describe("security headers and CSP-clean pages", () => {
         expect(cspViolations(reply.body), label).toEqual([]);
       }
     }
+    expect(checked["404 POST (no token)"]).toBe(404);
+    expect(checked["405 POST on a record (no token)"]).toBe(405);
     // The data-method/data-confirm script is a file from the app's origin, served with nosniff.
     const script = await send(server.url, "/application.js");
     expect(script.status).toBe(200);
