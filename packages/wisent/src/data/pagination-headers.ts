@@ -13,14 +13,30 @@ export function pageUrl(url: string | URL, page: number): string {
   return pageUrls(url, [page])[0]!;
 }
 
-/** {@link pageUrl} for several pages, parsing the URL once (a URL parse costs microseconds). */
+/**
+ * {@link pageUrl} for several pages, parsing the URL once (a URL parse costs microseconds, and
+ * each `searchParams.set` and `href` re-serialises the whole URL): the query around `page` is
+ * serialised once, as `searchParams.set("page", ...)` would place it (where the first `page`
+ * was, other `page`s dropped, else at the end), and each page's number put in between.
+ */
 function pageUrls(url: string | URL, pages: readonly number[]): string[] {
   const absolute = url instanceof URL || /^[a-z][a-z0-9+.-]*:\/\//i.test(url);
   const target = new URL(url, BASE);
-  return pages.map((page) => {
-    target.searchParams.set("page", String(page));
-    return absolute ? target.href : `${target.pathname}${target.search}`;
-  });
+  const before = new URLSearchParams();
+  const after = new URLSearchParams();
+  let seenPage = false;
+  for (const [key, value] of target.searchParams) {
+    if (key === "page") seenPage = true;
+    else (seenPage ? after : before).append(key, value);
+  }
+  const head = before.toString();
+  const tail = after.toString();
+  const prefix = absolute
+    ? target.href.slice(0, target.href.length - target.search.length - target.hash.length)
+    : target.pathname;
+  const start = `${prefix}?${head === "" ? "" : `${head}&`}page=`;
+  const end = `${tail === "" ? "" : `&${tail}`}${absolute ? target.hash : ""}`;
+  return pages.map((page) => `${start}${page}${end}`);
 }
 
 /**

@@ -75,3 +75,30 @@ describe("paginationHeaders", () => {
     expect(pageUrl(new URL("https://a.test/w?page=1#top"), 4)).toBe("https://a.test/w?page=4#top");
   });
 });
+
+describe("pageUrl against URL's own searchParams.set", () => {
+  // What pageUrl promises, spelled out with the URL API (one parse per page).
+  const reference = (url: string, page: number) => {
+    const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(url);
+    const target = new URL(url, "http://wisent.invalid");
+    target.searchParams.set("page", String(page));
+    return absolute ? target.href : `${target.pathname}${target.search}`;
+  };
+
+  it.each([
+    "/widgets",
+    "/widgets?",
+    "/widgets?page=3",
+    "/widgets?per_page=10&page=2&q=a%20b",
+    "/widgets?page=1&q=x&page=7&sort=title",
+    "/widgets?q=a+b&q=%2B&empty=&flag",
+    "/widgets?name=J%C3%BCrgen&emoji=%F0%9F%90%83&page=2",
+    "/widgets/?per_page=5",
+    "/a/../widgets/./x?page=2",
+    "http://shop.test/widgets",
+    "https://shop.test:8443/w?page=2&x=1#top",
+    "http://shop.test/w?x=%26amp%3B&page=9",
+  ])("builds %s's links as searchParams.set would", (url) => {
+    for (const page of [1, 2, 10, 500]) expect(pageUrl(url, page)).toBe(reference(url, page));
+  });
+});
