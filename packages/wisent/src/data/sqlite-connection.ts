@@ -5,6 +5,7 @@ import {
   type QueryResult,
   SelectQueryNode,
 } from "kysely";
+import { settle } from "./maybe-promise.js";
 import type { CachedSqliteDatabase, CachedSqliteStatement } from "./sqlite-statement-cache.js";
 
 type TransactionState = "none" | "pending" | "open";
@@ -79,21 +80,14 @@ export class SqliteConnection implements DatabaseConnection {
   }
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    try {
-      return Promise.resolve(
-        this.run(compiledQuery.sql, compiledQuery.parameters) as QueryResult<R>,
-      );
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return settle(() => this.run(compiledQuery.sql, compiledQuery.parameters) as QueryResult<R>);
   }
 
   async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     if (!SelectQueryNode.is(compiledQuery.query)) {
       throw new Error("Sqlite driver only supports streaming of select queries");
     }
-    const statement = this.statements.prepare(compiledQuery.sql);
-    if (this.#state === "pending") this.#begin(true);
+    const statement = this.#statement(compiledQuery.sql);
     for (const row of statement.iterate(compiledQuery.parameters)) yield { rows: [row as R] };
   }
 

@@ -2,9 +2,11 @@ import { type ConnectionProvider, type DatabaseConnection, type Kysely, Transact
 import type { Queryable } from "./model.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
 import type { WisentSqliteDialect } from "./sqlite-dialect.js";
-import type { TransactionHandle, TransactionIntent } from "./transaction-handle.js";
-
-const FINISHED = "the request's transaction has already finished";
+import {
+  TRANSACTION_FINISHED as FINISHED,
+  type TransactionHandle,
+  type TransactionIntent,
+} from "./transaction-handle.js";
 
 /**
  * Runs SQL on SQLite's connection, bypassing Kysely's executor; `undefined` when the connection

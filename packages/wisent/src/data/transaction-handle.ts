@@ -13,6 +13,9 @@ export interface TransactionHandle<DB> {
   rollbackNow?(): void;
 }
 
+/** The refusal of a query or an end after the request's transaction has ended. */
+export const TRANSACTION_FINISHED = "the request's transaction has already finished";
+
 /** What a request transaction is for: `write` when the request may change data (not GET/HEAD). */
 export interface TransactionIntent {
   readonly write: boolean;

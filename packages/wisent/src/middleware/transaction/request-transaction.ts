@@ -1,7 +1,11 @@
 import type { Transaction } from "kysely";
 import type { AnyDB } from "../../data/any-db.js";
 import type { Database } from "../../data/database.js";
-import type { TransactionHandle, TransactionIntent } from "../../data/transaction-handle.js";
+import {
+  TRANSACTION_FINISHED,
+  type TransactionHandle,
+  type TransactionIntent,
+} from "../../data/transaction-handle.js";
 
 /**
  * The transaction of one request, begun on the first `get()` only: a request that never touches
@@ -29,7 +33,7 @@ export class RequestTransaction<DB = AnyDB> {
   /** The transaction, begun on the first call. */
   get(): Promise<Transaction<DB>> {
     if (this.#finished) {
-      return Promise.reject(new Error("the request's transaction has already finished"));
+      return Promise.reject(new Error(TRANSACTION_FINISHED));
     }
     if (!this.#trx) {
       const database = this.database;
@@ -92,7 +96,7 @@ export class RequestTransaction<DB = AnyDB> {
     try {
       handle.rollbackNow!();
     } catch (error) {
-      console.error("database error on rolling back transaction:", error);
+      logFailedRollback(error);
     }
     return true;
   }
@@ -116,14 +120,19 @@ export class RequestTransaction<DB = AnyDB> {
     try {
       await handle.rollback();
     } catch (error) {
-      console.error("database error on rolling back transaction:", error);
+      logFailedRollback(error);
     }
   }
 
   /** The handle once begun (without waiting when the handler already has it). */
   #settle(): TransactionHandle<DB> | Promise<TransactionHandle<DB> | undefined> | undefined {
     this.#finished = true;
-    if (this.#handle || this.#begun === undefined || this.#begun === true) return this.#handle;
+    if (this.#handle || !(this.#begun instanceof Promise)) return this.#handle;
     return this.#begun.catch(() => undefined);
   }
+}
+
+/** A failed rollback is reported, never thrown over the error that caused it. */
+function logFailedRollback(error: unknown): void {
+  console.error("database error on rolling back transaction:", error);
 }
