@@ -4,7 +4,7 @@ import { HttpError } from "../http/http-error.js";
 import type { ValidationErrors } from "../http/validation-errors.js";
 import { singularize } from "../naming/inflection.js";
 import type { AnyDB } from "./any-db.js";
-import { chain, type MaybePromise, settle } from "./maybe-promise.js";
+import { chain, settle } from "./maybe-promise.js";
 import { ModelStatements } from "./model-statements.js";
 import {
   type PageParams,
@@ -139,17 +139,12 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     // find and paginate settle in one promise (no async function around a SQLite read that
     // is ready at once): they run on every show and list request.
     find(db, id) {
-      const key = String(id);
-      const stored = uuidKey(key);
-      if (stored === undefined) return Promise.reject(notFound(key));
-      let rows: MaybePromise<unknown[]>;
-      try {
-        rows = statements.find(db, stored);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      if (rows instanceof Promise) return rows.then((found) => foundOr404(found, key));
-      return rows.length > 0 ? Promise.resolve(rows[0] as Rec) : Promise.reject(notFound(key));
+      return settle(() => {
+        const key = String(id);
+        const stored = uuidKey(key);
+        if (stored === undefined) throw notFound(key);
+        return chain(statements.find(db, stored), (rows) => foundOr404(rows, key));
+      });
     },
     all: async (db) => (await query(db).orderBy("id").execute()) as Rec[],
     paginate(db, params) {
