@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError } from "./http-error.js";
-import { formatOfMediaType } from "./media-types.js";
+import { formatOfMediaType, mediaTypeOf } from "./media-types.js";
 import { requestHeader } from "./request-header.js";
 import { parseXml } from "./xml.js";
 
@@ -146,7 +146,7 @@ async function parse(c: Context): Promise<Record<string, unknown>> {
   }
   const bytes = await bodyBytesOf(c);
   const contentType = requestHeader(c, "content-type")?.trim() ?? "";
-  const mediaType = contentType.split(";", 1)[0]!.trim().toLowerCase();
+  const mediaType = mediaTypeOf(contentType);
   if (bytes.byteLength === 0) return {};
   if (mediaType === "") {
     throw new HttpError(415, "request has a body but no Content-Type header");
@@ -207,7 +207,7 @@ export function parsedBodyIfRead(c: Context): Promise<Record<string, unknown>> |
 /** Raw form field (before framework fields are dropped), for CSRF and method override. */
 export async function rawFormField(c: Context, name: string): Promise<string | undefined> {
   const contentType = requestHeader(c, "content-type") ?? "";
-  const mediaType = contentType.split(";", 1)[0]!.trim().toLowerCase();
+  const mediaType = mediaTypeOf(contentType);
   if (mediaType !== "application/x-www-form-urlencoded" && mediaType !== "multipart/form-data") {
     return undefined;
   }
@@ -221,7 +221,7 @@ export async function formFieldFromBytes(
   contentType: string,
   name: string,
 ): Promise<string | undefined> {
-  const mediaType = contentType.split(";", 1)[0]!.trim().toLowerCase();
+  const mediaType = mediaTypeOf(contentType);
   if (mediaType === "application/x-www-form-urlencoded") {
     return new URLSearchParams(decodeText(bytes)).get(name) ?? undefined;
   }

@@ -1,12 +1,13 @@
 import { DEFAULT_BODY_LIMIT, formFieldFromBytes, readBodyBytes } from "../../http/body.js";
 import { HttpError } from "../../http/http-error.js";
+import { mediaTypeOf } from "../../http/media-types.js";
 
 const OVERRIDABLE = new Set(["PUT", "PATCH", "DELETE"]);
 const FORM_TYPES = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
 
 /** Whether a Content-Type is a form's (urlencoded or multipart), the only bodies `_method` is read from. */
 export function isFormType(contentType: string): boolean {
-  return FORM_TYPES.has(contentType.split(";", 1)[0]!.trim().toLowerCase());
+  return FORM_TYPES.has(mediaTypeOf(contentType));
 }
 
 /**
