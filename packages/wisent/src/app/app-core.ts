@@ -1,4 +1,4 @@
-import type { Handler, Hono, MiddlewareHandler } from "hono";
+import type { Context, Handler, Hono, MiddlewareHandler } from "hono";
 import { errorResponse } from "../http/error-response.js";
 import { trackHonoHeaders } from "../http/response-headers.js";
 import { composeRoute, phased } from "./compose.js";
@@ -14,18 +14,20 @@ export interface AppCore {
 
 type LooseOn = (method: string, path: string, ...handlers: Handler[]) => unknown;
 
+/** What every route does first: the app's runtime on the context, Hono's headers tracked. */
+function enterRuntime(c: Context, runtime: WisentRuntime): undefined {
+  c.set("wisent", runtime);
+  trackHonoHeaders(c);
+  return undefined;
+}
+
 /** The runtime step every route starts with, one per App (made once, not per route or request). */
 const runtimeSteps = new WeakMap<WisentRuntime, MiddlewareHandler>();
 
 function runtimeStep(runtime: WisentRuntime): MiddlewareHandler {
   let step = runtimeSteps.get(runtime);
   if (!step) {
-    step = phased({
-      before: (c) => {
-        c.set("wisent", runtime);
-        trackHonoHeaders(c);
-      },
-    });
+    step = phased({ before: (c) => enterRuntime(c, runtime) });
     runtimeSteps.set(runtime, step);
   }
   return step;
@@ -43,8 +45,7 @@ export function composeWithRuntime(
 ): Handler {
   return middleware.length === 0
     ? (c, next) => {
-        c.set("wisent", runtime);
-        trackHonoHeaders(c);
+        enterRuntime(c, runtime);
         return handler(c, next);
       }
     : composeRoute([runtimeStep(runtime), ...middleware], handler, errorResponse);

@@ -46,18 +46,7 @@ export const DEFAULT_CONTENT_SECURITY_POLICY: Readonly<ContentSecurityPolicy> = 
  * app.use(securityHeaders({ contentSecurityPolicy: { imgSrc: ["'self'", "https://cdn.example"] } }));
  */
 export function securityHeaders(options: SecurityHeadersOptions = {}): MiddlewareHandler {
-  const { contentSecurityPolicy, ...rest } = options;
-  const honoOptions: HonoOptions = {
-    referrerPolicy: "strict-origin-when-cross-origin",
-    xFrameOptions: "DENY",
-    strictTransportSecurity: false,
-    ...rest,
-    ...(contentSecurityPolicy === false
-      ? {}
-      : {
-          contentSecurityPolicy: { ...DEFAULT_CONTENT_SECURITY_POLICY, ...contentSecurityPolicy },
-        }),
-  };
+  const honoOptions = honoSecureHeadersOptions(options);
   const fixed = fixedHeaders(honoOptions);
   if (!fixed) return secureHeaders(honoOptions);
   const removePoweredBy = Boolean({ removePoweredBy: true, ...honoOptions }.removePoweredBy);
@@ -75,6 +64,25 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
       if (removePoweredBy) headers.delete("X-Powered-By");
     },
   });
+}
+
+/**
+ * Hono's `secureHeaders` options for Wisent's: its defaults (Referrer-Policy, X-Frame-Options
+ * DENY, no HSTS) under the given options, the CSP merged over {@link DEFAULT_CONTENT_SECURITY_POLICY}.
+ */
+export function honoSecureHeadersOptions(options: SecurityHeadersOptions): HonoOptions {
+  const { contentSecurityPolicy, ...rest } = options;
+  return {
+    referrerPolicy: "strict-origin-when-cross-origin",
+    xFrameOptions: "DENY",
+    strictTransportSecurity: false,
+    ...rest,
+    ...(contentSecurityPolicy === false
+      ? {}
+      : {
+          contentSecurityPolicy: { ...DEFAULT_CONTENT_SECURITY_POLICY, ...contentSecurityPolicy },
+        }),
+  };
 }
 
 /** Hono's headers, their option names and default values (as `secureHeaders` has them). */
