@@ -1,26 +1,10 @@
-import { randomFillSync } from "node:crypto";
+import { fillRandom } from "../crypto/random-bytes.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
 let lastMs = 0;
 let sequence = 0;
-
-// Random bytes drawn 4 KiB at a time (as node:crypto's randomUUID does): one call into the
-// random source per 256 ids instead of one per id.
-const RANDOM_POOL_BYTES = 4096;
-const pool = new Uint8Array(RANDOM_POOL_BYTES);
-let poolAt = RANDOM_POOL_BYTES;
-
-function randomBytes16(): Uint8Array {
-  if (poolAt + 16 > RANDOM_POOL_BYTES) {
-    randomFillSync(pool);
-    poolAt = 0;
-  }
-  const bytes = pool.slice(poolAt, poolAt + 16);
-  poolAt += 16;
-  return bytes;
-}
 
 /**
  * A time-ordered UUID (version 7, RFC 9562): 48 bits of Unix milliseconds, then random bits.
@@ -31,7 +15,8 @@ function randomBytes16(): Uint8Array {
  * uuidv7(); // "0190a6d2-7b3c-7a01-9f3e-5c1d2e3f4a5b"
  */
 export function uuidv7(now: number = Date.now()): string {
-  const bytes = randomBytes16();
+  const bytes = new Uint8Array(16);
+  fillRandom(bytes);
   if (now > lastMs) {
     lastMs = now;
     sequence = ((bytes[6]! & 0x07) << 8) | bytes[7]!; // start low so the counter rarely overflows

@@ -1,4 +1,5 @@
-import { randomBytes, randomFillSync, timingSafeEqual } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { fillRandom } from "../../crypto/random-bytes.js";
 
 /** Length of the per-session secret in bytes. */
 const SECRET_BYTES = 32;
@@ -16,30 +17,10 @@ export function newCsrfSecret(): string {
 export function maskCsrfToken(secret: string): string {
   const raw = Buffer.from(secret, "base64url");
   const token = Buffer.allocUnsafe(raw.length * 2);
-  // The pad: fresh CSPRNG bytes, taken from a pool filled in one call per 128 tokens.
-  takeRandom(token, raw.length);
+  // The pad: fresh CSPRNG bytes from the shared pool (wiped there once taken).
+  fillRandom(token, raw.length);
   for (let i = 0; i < raw.length; i++) token[raw.length + i] = token[i]! ^ raw[i]!;
   return token.toString("base64url");
-}
-
-const POOL_BYTES = 4096;
-const pool = Buffer.alloc(POOL_BYTES);
-let poolAt = POOL_BYTES;
-
-/** Copies `length` random bytes to the start of `into`; every pool byte is used once only. */
-function takeRandom(into: Buffer, length: number): void {
-  if (length > POOL_BYTES) {
-    randomFillSync(into, 0, length);
-    return;
-  }
-  if (poolAt + length > POOL_BYTES) {
-    randomFillSync(pool);
-    poolAt = 0;
-  }
-  pool.copy(into, 0, poolAt, poolAt + length);
-  // Wiped once taken, so no pad survives in the pool after its token is made.
-  pool.fill(0, poolAt, poolAt + length);
-  poolAt += length;
 }
 
 /** True when `token` is a masked form of `secret` (constant-time comparison). */
