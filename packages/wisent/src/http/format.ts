@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { pathFormatOf } from "../app/path-format.js";
+import { BoundedMemo } from "./bounded-memo.js";
 import { HttpError } from "./http-error.js";
 import { type Format, formatOfMediaType, MEDIA_TYPES } from "./media-types.js";
 import { requestHeader } from "./request-header.js";
@@ -65,12 +66,11 @@ interface AcceptVerdict {
 }
 
 /** Accept headers repeat (one per client kind), so their verdicts are remembered, boundedly. */
-const verdicts = new Map<string, AcceptVerdict>();
-const MAX_VERDICTS = 200;
+const verdicts = new BoundedMemo<string, AcceptVerdict>(200);
 
-function verdictOf(accept: string): AcceptVerdict {
-  let verdict = verdicts.get(accept);
-  if (verdict) return verdict;
+const verdictOf = (accept: string): AcceptVerdict => verdicts.get(accept, judgeAccept);
+
+function judgeAccept(accept: string): AcceptVerdict {
   const ranges = parseAccept(accept);
   let explicit: { format: Format; q: number; index: number } | undefined;
   for (const format of FORMATS) {
@@ -84,10 +84,7 @@ function verdictOf(accept: string): AcceptVerdict {
       explicit = { format, q: found.q, index: found.index };
     }
   }
-  verdict = { ranges, explicit: explicit?.format };
-  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
-  verdicts.set(accept, verdict);
-  return verdict;
+  return { ranges, explicit: explicit?.format };
 }
 
 /** Where a request's negotiated format is kept (a private key among the context's variables). */

@@ -1,11 +1,12 @@
 import { Context, type MiddlewareHandler } from "hono";
-import { parse } from "hono/utils/cookie";
 import i18next, { type i18n as I18nInstance, type TFunction } from "i18next";
 import { phased } from "../../app/compose.js";
 import "../../http/context-vars.js";
 import { type Logger, sharedLogger } from "../../http/logger.js";
 import { addPageHooks, type PageHooks } from "../../http/page.js";
 import "../session/session.js";
+import { BoundedMemo } from "../../http/bounded-memo.js";
+import { requestCookie } from "../../http/request-cookie.js";
 import { requestHeader } from "../../http/request-header.js";
 import { matchLanguage, parseAcceptLanguage } from "./language.js";
 import { flattenMessages, loadLocaleDirectory, type Messages } from "./locale-files.js";
@@ -126,46 +127,30 @@ export function i18n(options: I18nOptions = {}): MiddlewareHandler {
   };
   const translationsFor = (language: string): Translations => {
     let fixed: TFunction | undefined;
+    const translate = (key: string, vars?: Record<string, unknown>): string => {
+      if (!fixed) {
+        instance ??= makeInstance();
+        fixed = instance.getFixedT(language);
+      }
+      return fixed(key, vars ?? {}) as string;
+    };
     // The messages never change after start-up (the instance is this middleware's own), so a
     // translation without variables is the same every time.
-    const remembered = new Map<string, string>();
+    const plain = new BoundedMemo<string, string>(MAX_REMEMBERED_MESSAGES);
     return {
       language,
-      t(key, vars) {
-        if (vars === undefined) {
-          const known = remembered.get(key);
-          if (known !== undefined) return known;
-        }
-        if (!fixed) {
-          instance ??= makeInstance();
-          fixed = instance.getFixedT(language);
-        }
-        const text = fixed(key, vars ?? {}) as string;
-        if (vars === undefined && remembered.size < MAX_REMEMBERED_MESSAGES) {
-          remembered.set(key, text);
-        }
-        return text;
-      },
+      t: (key, vars) => (vars === undefined ? plain.get(key, translate) : translate(key, vars)),
     };
   };
   const byLanguage = new Map(supported.map((language) => [language, translationsFor(language)]));
   const only = supported.length === 1 ? byLanguage.get(defaultLanguage) : undefined;
 
-  const fromAcceptLanguage = new Map<string, string[]>();
-  const preferred = (header: string | undefined): string[] => {
-    if (!header) return [];
-    let tags = fromAcceptLanguage.get(header);
-    if (!tags) {
-      tags = parseAcceptLanguage(header);
-      if (fromAcceptLanguage.size >= MAX_REMEMBERED) fromAcceptLanguage.clear();
-      fromAcceptLanguage.set(header, tags);
-    }
-    return tags;
-  };
+  const fromAcceptLanguage = new BoundedMemo<string, string[]>(MAX_REMEMBERED);
+  const preferred = (header: string | undefined): string[] =>
+    header ? fromAcceptLanguage.get(header, parseAcceptLanguage) : [];
   const languageOf = (c: Context): string => {
     const candidates: string[] = [];
-    const cookies = requestHeader(c, "cookie");
-    const cookie = cookies ? parse(cookies, "lang").lang : undefined;
+    const cookie = requestCookie(c, "lang");
     if (cookie) candidates.push(cookie);
     const fromSession = c.get("session")?.get<string>("lang");
     if (typeof fromSession === "string" && fromSession) candidates.push(fromSession);

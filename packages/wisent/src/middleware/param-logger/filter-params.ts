@@ -1,3 +1,5 @@
+import { BoundedMemo } from "../../http/bounded-memo.js";
+
 /** Key fragments whose values never reach the logs (compared without case, `_` or `-`). */
 export const FILTERED_KEY_PARTS = [
   "password",
@@ -12,21 +14,26 @@ export const FILTERED = "[FILTERED]";
 
 // The same few keys (`page`, `widget_id`, form fields) come with every request: remember the
 // answer per list of parts, for a bounded number of keys (hostile requests invent endless ones).
-const verdicts = new WeakMap<readonly string[], Map<string, boolean>>();
+interface Verdicts {
+  readonly known: BoundedMemo<string, boolean>;
+  readonly judge: (key: string) => boolean;
+}
+const verdicts = new WeakMap<readonly string[], Verdicts>();
 const MAX_REMEMBERED_KEYS = 1000;
 
 function isSensitive(key: string, parts: readonly string[]): boolean {
-  let known = verdicts.get(parts);
-  if (!known) {
-    known = new Map();
-    verdicts.set(parts, known);
+  let forParts = verdicts.get(parts);
+  if (!forParts) {
+    forParts = {
+      known: new BoundedMemo(MAX_REMEMBERED_KEYS),
+      judge: (name) => {
+        const normalized = name.toLowerCase().replace(/[^a-z0-9]/g, "");
+        return parts.some((part) => normalized.includes(part));
+      },
+    };
+    verdicts.set(parts, forParts);
   }
-  const remembered = known.get(key);
-  if (remembered !== undefined) return remembered;
-  const normalized = key.toLowerCase().replace(/[^a-z0-9]/g, "");
-  const sensitive = parts.some((part) => normalized.includes(part));
-  if (known.size < MAX_REMEMBERED_KEYS) known.set(key, sensitive);
-  return sensitive;
+  return forParts.known.get(key, forParts.judge);
 }
 
 /**

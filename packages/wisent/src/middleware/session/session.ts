@@ -1,10 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { setCookie } from "hono/cookie";
-import { parse as parseCookies } from "hono/utils/cookie";
 import { phased } from "../../app/compose.js";
 import { currentEnv } from "../../app/environment.js";
 import { sharedLogger } from "../../http/logger.js";
-import { requestHeader } from "../../http/request-header.js";
+import { requestCookie } from "../../http/request-cookie.js";
 import { underscore } from "../../naming/index.js";
 import {
   openedSessionJson,
@@ -177,8 +176,7 @@ export function session(options: SessionOptions = {}): MiddlewareHandler {
       const appName = c.get("wisent")?.name;
       // Resolved on every request (a Map lookup): the fallback secret's warning comes with the first.
       const passwords = passwordsFor(appName);
-      const header = requestHeader(c, "cookie");
-      const sealed = header ? sessionCookieIn(header, cookieNameFor(appName)) : undefined;
+      const sealed = requestCookie(c, cookieNameFor(appName));
       if (!sealed) return start(c, new Session());
       const json = openedSessionJson(sealed, passwords);
       if (json !== undefined) return start(c, fromJson(json));
@@ -194,24 +192,6 @@ export function session(options: SessionOptions = {}): MiddlewareHandler {
       });
     },
   });
-}
-
-/** A returning browser sends the same Cookie header on every request: its parse is remembered. */
-const cookieValues = new Map<string, Map<string, string | undefined>>();
-const MAX_COOKIE_HEADERS = 1000;
-
-/** The named cookie's value in a Cookie header, as Hono's `getCookie` reads it. */
-function sessionCookieIn(header: string, name: string): string | undefined {
-  let byHeader = cookieValues.get(name);
-  if (!byHeader) {
-    byHeader = new Map();
-    cookieValues.set(name, byHeader);
-  }
-  if (byHeader.has(header)) return byHeader.get(header);
-  const value = parseCookies(header, name)[name];
-  if (byHeader.size >= MAX_COOKIE_HEADERS) byHeader.delete(byHeader.keys().next().value!);
-  byHeader.set(header, value);
-  return value;
 }
 
 /**
