@@ -85,3 +85,21 @@ export function markComplete(res: Response): Response {
 export function hasAllResponseHeaders(c: Context): boolean {
   return (c.res as Response & { [COMPLETE]?: true })[COMPLETE] === true;
 }
+
+/**
+ * Changes the headers of a response Wisent did not make with every part (a redirect, an error
+ * page, a handler's own Response): a handler's own `Response.redirect` has immutable headers,
+ * so the response is copied first (Hono's `c.res` setter makes the copy) when they refuse.
+ *
+ * @example
+ * editResponseHeaders(c, (headers) => headers.set("x-request-id", id));
+ */
+export function editResponseHeaders(c: Context, edit: (headers: Headers) => void): void {
+  try {
+    edit(c.res.headers);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    c.res = new Response(c.res.body, c.res);
+    edit(c.res.headers);
+  }
+}

@@ -1,8 +1,12 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { phased } from "../../app/compose.js";
 import { parsedBodyIfRead } from "../../http/body.js";
 import { requestHeader } from "../../http/request-header.js";
-import { addResponseHeaders, hasAllResponseHeaders } from "../../http/response-headers.js";
+import {
+  addResponseHeaders,
+  editResponseHeaders,
+  hasAllResponseHeaders,
+} from "../../http/response-headers.js";
 import "../../http/context-vars.js";
 import { defaultLogger, type LogEntry, type Logger } from "../../http/logger.js";
 import { FILTERED_KEY_PARTS, filterParams } from "./filter-params.js";
@@ -31,15 +35,6 @@ function requestParams(url: string, pathParams: Record<string, string>): Record<
   const queryAt = url.indexOf("?");
   if (queryAt === -1) return pathParams;
   return { ...queryParams(url, queryAt), ...pathParams };
-}
-
-/** The request id on a response Wisent did not make (a handler's own may be immutable: copied). */
-function setRequestId(c: Context, requestId: string): void {
-  try {
-    c.res.headers.set(REQUEST_ID_HEADER, requestId);
-  } catch {
-    c.header(REQUEST_ID_HEADER, requestId);
-  }
 }
 
 // When the request began, under a key of its own (not a public context variable).
@@ -81,7 +76,7 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
     after(c) {
       const requestId = c.get("requestId") as string;
       if (!hasAllResponseHeaders(c) && c.res.headers.get(REQUEST_ID_HEADER) !== requestId) {
-        setRequestId(c, requestId);
+        editResponseHeaders(c, (headers) => headers.set(REQUEST_ID_HEADER, requestId));
       }
       let pathParams = NO_PARAMS;
       try {

@@ -21,6 +21,8 @@ function appWith(middleware = securityHeaders()) {
     throw new HttpError(410, "gone");
   });
   app.get("/away", (c) => c.redirect("/", 303));
+  // A handler's own Response: Response.redirect's headers are immutable.
+  app.get("/own", () => Response.redirect("http://localhost/", 302));
   return app;
 }
 
@@ -57,12 +59,16 @@ describe("securityHeaders()", () => {
     ["/gone", 410],
     ["/away", 303],
     ["/data", 200],
-  ])("also on %s (%i): error pages, redirects and JSON", async (path, status) => {
-    const res = await appWith().fetch(new Request(`http://localhost${path}`));
-    expect(res.status).toBe(status);
-    expect(cspOf(res)["frame-ancestors"]).toBe("'none'");
-    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-  });
+    ["/own", 302],
+  ])(
+    "also on %s (%i): error pages, redirects, JSON and a handler's own Response",
+    async (path, status) => {
+      const res = await appWith().fetch(new Request(`http://localhost${path}`));
+      expect(res.status).toBe(status);
+      expect(cspOf(res)["frame-ancestors"]).toBe("'none'");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    },
+  );
 
   it("merges given directives over the defaults, directive by directive", async () => {
     const app = appWith(

@@ -1,7 +1,11 @@
 import type { MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { phased } from "../../app/compose.js";
-import { addResponseHeaders, hasAllResponseHeaders } from "../../http/response-headers.js";
+import {
+  addResponseHeaders,
+  editResponseHeaders,
+  hasAllResponseHeaders,
+} from "../../http/response-headers.js";
 
 type HonoOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 
@@ -59,9 +63,10 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
     // ...and set on any other response.
     after: (c) => {
       if (hasAllResponseHeaders(c)) return;
-      const headers = c.res.headers;
-      for (const name in part) headers.set(name, part[name]!);
-      if (removePoweredBy) headers.delete("X-Powered-By");
+      editResponseHeaders(c, (headers) => {
+        for (const name in part) headers.set(name, part[name]!);
+        if (removePoweredBy) headers.delete("X-Powered-By");
+      });
     },
   });
 }
