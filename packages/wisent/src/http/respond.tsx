@@ -96,12 +96,11 @@ function plainOrHono(
   contentType: string,
   extra: RespondOptions["headers"],
 ): Response {
-  const headers = plainResponseHeaders(c, contentType);
+  const headers = plainResponseHeaders(c, contentType, extra);
   if (!headers) {
     setThroughHono(c, extra);
     return c.body(body, status as 200, { "Content-Type": contentType });
   }
-  if (extra) for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
   return markComplete(new Response(body, { status, headers }));
 }
 
@@ -123,15 +122,14 @@ function respond(this: Context, status: StatusCode, options: RespondOptions) {
         {AppLayout ? <AppLayout page={page}>{view}</AppLayout> : view}
       </PageContext.Provider>
     );
-    const headers = plainResponseHeaders(this, HTML_TYPE);
+    const extra = options.headers;
+    const headers = plainResponseHeaders(this, HTML_TYPE, extra);
     if (!headers) {
-      setThroughHono(this, options.headers);
+      setThroughHono(this, extra);
       return this.html(tree, status as 200);
     }
     // Rendered as Hono's c.html renders (async components, callbacks), answered with one plain
     // header object: no Headers object per page (see response-headers.ts).
-    const extra = options.headers;
-    if (extra) for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
     return resolveCallback(tree, HtmlEscapedCallbackPhase.Stringify, false, {}).then((html) => {
       // A component that set a header through Hono while rendering: Hono builds the response.
       if (!answersPlain(this)) {

@@ -59,19 +59,21 @@ export function answersPlain(c: Context): boolean {
 }
 
 /**
- * The plain headers for a response Wisent is about to make (the content type plus every part),
- * or undefined when Hono must build it (headers were set through Hono, or it already answered).
- * Pass the made Response to {@link markComplete}.
+ * The plain headers for a response Wisent is about to make (the content type, every part, then
+ * `extra`, names in any case), or undefined when Hono must build it (headers were set through
+ * Hono, or it already answered). Pass the made Response to {@link markComplete}.
  */
 export function plainResponseHeaders(
   c: Context,
   contentType: string,
+  extra?: Readonly<Record<string, string>>,
 ): Record<string, string> | undefined {
   if (!answersPlain(c)) return undefined;
   const tracked = c as Tracked;
   const headers: Record<string, string> = { "content-type": contentType };
   const parts = tracked[PARTS];
   if (parts) for (const part of parts) Object.assign(headers, part);
+  if (extra) for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
   return headers;
 }
 
