@@ -96,8 +96,11 @@ export class App extends Group<[], never> {
   readonly #bodyLimit: number;
   readonly #shutdownHooks: (() => unknown)[] = [];
   readonly #runtime: WisentRuntime;
-  /** The App's own middleware (every `app.use`), in order: what a request no route matched runs. */
-  readonly #appMiddleware: MiddlewareHandler[] = [];
+  /**
+   * The App's own middleware (every `app.use`), in order: the stack its routes take theirs from,
+   * and what a request no route matched runs.
+   */
+  readonly #appMiddleware: readonly MiddlewareHandler[];
   /** That middleware around {@link throwNoRouteAnswer}, composed on the first such request. */
   #noRouteChain: Handler | undefined;
 
@@ -124,7 +127,9 @@ export class App extends Group<[], never> {
       pathFor: (name, params) => registry.pathFor(name, params),
       paths: registry.helpers,
     };
-    super({ hono, registry, runtime }, "/", []);
+    const appMiddleware: MiddlewareHandler[] = [];
+    super({ hono, registry, runtime }, "/", appMiddleware);
+    this.#appMiddleware = appMiddleware;
     this.name = options.name;
     this.env = env;
     this.api = options.api ?? false;
@@ -144,7 +149,6 @@ export class App extends Group<[], never> {
 
   /** Adds middleware for the routes declared after this call, and for requests no route matches. */
   override use(...middleware: MiddlewareHandler[]): this {
-    this.#appMiddleware.push(...middleware);
     this.#noRouteChain = undefined;
     return super.use(...middleware);
   }
