@@ -21,24 +21,40 @@ export function median(values) {
 
 /**
  * Runs `variants` ({ name: async (iterations) => void }) for `rounds` interleaved rounds of
- * `iterations` each, after one warm-up round; returns { name: { median, min, max } } in ns/op.
+ * `iterations` each, after one warm-up round; returns { name: { median, min, max, cpu } } in
+ * ns/op: wall-clock median, min and max, and the median of this process's CPU time (user +
+ * system), the steadier clock on a machine shared with other work (time spent descheduled
+ * does not count). `collect: false` leaves out the full collection before each run: its
+ * concurrent sweeping then runs on V8's helper threads during the run and counts as CPU time.
  */
-export async function interleave(variants, { rounds = 7, iterations = 20_000 } = {}) {
+export async function interleave(
+  variants,
+  { rounds = 7, iterations = 20_000, collect = true } = {},
+) {
   const names = Object.keys(variants);
   for (const name of names) await variants[name](iterations);
-  const samples = Object.fromEntries(names.map((n) => [n, []]));
+  const wall = Object.fromEntries(names.map((n) => [n, []]));
+  const cpu = Object.fromEntries(names.map((n) => [n, []]));
   for (let round = 0; round < rounds; round++) {
     for (const name of names) {
-      collectGarbage();
+      if (collect) collectGarbage();
+      const startCpu = process.cpuUsage();
       const start = process.hrtime.bigint();
       await variants[name](iterations);
-      samples[name].push(Number(process.hrtime.bigint() - start) / iterations);
+      wall[name].push(Number(process.hrtime.bigint() - start) / iterations);
+      const used = process.cpuUsage(startCpu);
+      cpu[name].push(((used.user + used.system) * 1000) / iterations);
     }
   }
   return Object.fromEntries(
     names.map((n) => [
       n,
-      { median: median(samples[n]), min: Math.min(...samples[n]), max: Math.max(...samples[n]) },
+      {
+        median: median(wall[n]),
+        min: Math.min(...wall[n]),
+        max: Math.max(...wall[n]),
+        cpu: median(cpu[n]),
+      },
     ]),
   );
 }
