@@ -1,7 +1,8 @@
 /**
  * Profiles one variant under one workload: `node bench/load/profile.mjs <variant> <workload> [seconds]`
  * (e.g. `wisent-api json-show 5`). Runs the server with `node --cpu-prof`, loads it with wrk, stops
- * it, and prints where the time goes: self time by package/file and the top functions.
+ * it, and prints where the time goes: self time by package/file and the top functions (TOP=N of them),
+ * as a share of the profile and in microseconds per request answered.
  * KEEP_PROFILE=1 keeps the .cpuprofile (its folder is printed) for a closer look.
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -87,11 +88,14 @@ for (const [id, t] of dt) {
   byFn.set(key, (byFn.get(key) ?? 0) + t);
 }
 const pct = (t) => `${((t / total) * 100).toFixed(1)}%`;
-console.log("| self time | where |\n|---|---|");
+// Per request: the profile's sample times are microseconds; start-up samples count too (small
+// beside a run of several seconds, and the same for every variant).
+const perRequest = (t) => `${(t / result.requests).toFixed(2)} us`;
+console.log("| self time | per request | where |\n|---|---:|---|");
 for (const [g, t] of [...byGroup].sort((a, b) => b[1] - a[1]).slice(0, 15))
-  console.log(`| ${pct(t)} | ${g} |`);
-console.log("\n| self time | function |\n|---|---|");
-for (const [f, t] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 30))
-  console.log(`| ${pct(t)} | ${f} |`);
+  console.log(`| ${pct(t)} | ${perRequest(t)} | ${g} |`);
+console.log("\n| self time | per request | function |\n|---|---:|---|");
+for (const [f, t] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 30)))
+  console.log(`| ${pct(t)} | ${perRequest(t)} | ${f} |`);
 if (!process.env.KEEP_PROFILE) rmSync(dir, { recursive: true, force: true });
 else console.log("profile dir", dir);
