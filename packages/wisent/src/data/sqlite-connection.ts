@@ -8,32 +8,43 @@ import {
 import { settle } from "./maybe-promise.js";
 import type { CachedSqliteDatabase, CachedSqliteStatement } from "./sqlite-statement-cache.js";
 
-type TransactionState = "none" | "pending" | "open";
+/**
+ * - none: no transaction.
+ * - reading: a reading request's (GET, HEAD): its statements that only read run on their own,
+ *   with no BEGIN; the first statement that writes begins the transaction (IMMEDIATE).
+ * - pending: opened to write; BEGIN IMMEDIATE runs before the first statement.
+ * - open: BEGIN has run.
+ */
+type TransactionState = "none" | "reading" | "pending" | "open";
 
 /**
  * SQLite's one connection, for Kysely and for Wisent's direct reads. Statements come from the
- * prepared-statement cache, and a transaction's BEGIN waits for its first statement: then it is
- * `BEGIN IMMEDIATE` when the transaction was opened to write or that statement writes, else a
- * deferred `BEGIN`. A request that reads takes only WAL's read lock, one that runs no statement
- * costs nothing, and a reading request that writes first still queues for the write lock
- * instead of failing with SQLITE_BUSY when another process (a `wisent start` worker) writes.
+ * prepared-statement cache, and a transaction's BEGIN waits for the first statement that needs
+ * it. A transaction opened to write begins (`BEGIN IMMEDIATE`) before its first statement, so a
+ * request that reads before it writes queues for the write lock instead of failing with
+ * SQLITE_BUSY when another process (a `wisent start` worker) writes. A reading request's reads
+ * run without BEGIN or COMMIT, each on its own as in PostgreSQL's default READ COMMITTED
+ * (BEGIN and COMMIT around a point read cost it about a fifth more); its first write begins the
+ * transaction (IMMEDIATE), which then holds every later statement until commit or rollback. A
+ * request that runs no statement costs nothing.
  */
 export class SqliteConnection implements DatabaseConnection {
   #state: TransactionState = "none";
-  #writeIntent = false;
 
   constructor(
     private readonly raw: BetterSqlite3.Database,
     private readonly statements: CachedSqliteDatabase,
   ) {}
 
-  /** Opens a transaction; BEGIN itself runs before the first statement (see the class). */
+  /**
+   * Opens a transaction: `write` for one that may write, else a reading request's (see the
+   * class); BEGIN itself waits for the statement that needs it.
+   */
   begin(write: boolean): void {
     if (this.#state !== "none") {
       throw new Error("a transaction is already open on the SQLite connection");
     }
-    this.#state = "pending";
-    this.#writeIntent = write;
+    this.#state = write ? "pending" : "reading";
   }
 
   /** Commits the open transaction (nothing to do when no statement ran). */
@@ -72,10 +83,11 @@ export class SqliteConnection implements DatabaseConnection {
     return [];
   }
 
-  /** The cached statement of `sql`, after the pending BEGIN (see the class). */
+  /** The cached statement of `sql`, after the BEGIN it needs, if any (see the class). */
   #statement(sql: string): CachedSqliteStatement {
     const statement = this.statements.prepare(sql);
-    if (this.#state === "pending") this.#begin(statement.reader);
+    const state = this.#state;
+    if (state === "pending" || (state === "reading" && !statement.readonly)) this.#begin();
     return statement;
   }
 
@@ -91,9 +103,8 @@ export class SqliteConnection implements DatabaseConnection {
     for (const row of statement.iterate(compiledQuery.parameters)) yield { rows: [row as R] };
   }
 
-  #begin(reader: boolean): void {
-    const immediate = this.#writeIntent || !reader;
-    this.statements.prepare(immediate ? "begin immediate" : "begin").run([]);
+  #begin(): void {
+    this.statements.prepare("begin immediate").run([]);
     this.#state = "open";
   }
 }

@@ -49,12 +49,43 @@ describe("request transactions on SQLite", () => {
     await tx.commit();
   });
 
-  it("take only a read lock for a reading request (deferred BEGIN)", async () => {
+  it("read without a transaction for a reading request, each read seeing the latest commit", async () => {
     const tx = await db.beginRequest({ write: false });
     const { trx } = tx;
     expect((await Widget.all(trx)).map((w) => w.title)).toEqual(["Seeded"]);
+    // No BEGIN ran, so no read lock is held and another process commits in between; the next
+    // read sees its row (a deferred BEGIN's snapshot would hide it until the commit).
     expect(writeLockFree()).toBe(true);
+    const other = new BetterSqlite3(file);
+    try {
+      other
+        .prepare("insert into widgets (id, title, created_at, updated_at) values (?, ?, ?, ?)")
+        .run(
+          "0190a6d2-0000-7000-8000-000000000001",
+          "Other",
+          "2026-01-01T00:00:00.000Z",
+          "2026-01-01T00:00:00.000Z",
+        );
+      expect((await Widget.all(trx)).map((w) => w.title).sort()).toEqual(["Other", "Seeded"]);
+      other.exec("delete from widgets where title = 'Other'");
+    } finally {
+      other.close();
+    }
     await tx.commit();
+  });
+
+  it("begin the transaction at a reading request's first write, which then holds every statement", async () => {
+    const tx = await db.beginRequest({ write: false });
+    const { trx } = tx;
+    await Widget.all(trx);
+    expect(writeLockFree()).toBe(true);
+    await Widget.create(trx, { title: "Unsaved" });
+    expect(writeLockFree()).toBe(false);
+    // Reads after the write are inside the transaction: they see the uncommitted row.
+    expect((await Widget.all(trx)).map((w) => w.title).sort()).toEqual(["Seeded", "Unsaved"]);
+    await tx.rollback();
+    expect(writeLockFree()).toBe(true);
+    expect((await Widget.all(db.kysely)).map((w) => w.title)).toEqual(["Seeded"]);
   });
 
   it("take the write lock at once for a writing request, even when it reads first", async () => {

@@ -39,6 +39,8 @@ function bindable(parameters: readonly unknown[]): readonly unknown[] {
 
 /** A cached statement: Kysely's interface plus `get`, the first row only (a point read). */
 export interface CachedSqliteStatement extends SqliteStatement {
+  /** True when the statement cannot change the database (SQLite's sqlite3_stmt_readonly). */
+  readonly readonly: boolean;
   get(parameters: readonly unknown[]): unknown;
 }
 
@@ -49,12 +51,15 @@ export interface CachedSqliteDatabase extends SqliteDatabase {
 
 class CachedStatement implements CachedSqliteStatement {
   readonly reader: boolean;
+  /** True when the statement cannot change the database (a SELECT; also BEGIN and COMMIT). */
+  readonly readonly: boolean;
   // The converted columns and their converters, side by side (no tuple to unpack per value).
   readonly #converted: string[] = [];
   readonly #converters: Converter[] = [];
 
   constructor(private readonly statement: BetterSqlite3.Statement) {
     this.reader = statement.reader;
+    this.readonly = statement.readonly;
     if (this.reader) {
       for (const column of statement.columns()) {
         const convert = column.type ? CONVERTERS[column.type.toLowerCase()] : undefined;

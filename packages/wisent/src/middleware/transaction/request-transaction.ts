@@ -21,7 +21,7 @@ export class RequestTransaction<DB = AnyDB> {
 
   constructor(
     private readonly database: Database<DB> | Promise<Database<DB>>,
-    /** `write: false` for GET and HEAD requests (on SQLite they begin with a deferred BEGIN). */
+    /** `write: false` for GET and HEAD requests (on SQLite their reads run without BEGIN). */
     private readonly intent: TransactionIntent = { write: true },
   ) {}
 
