@@ -1,8 +1,9 @@
-import type { MiddlewareHandler } from "hono";
+import { Context, type Handler, type MiddlewareHandler } from "hono";
 import { describe, expect, it } from "vitest";
+import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
 import { App } from "./app.js";
-import { passThrough, phased } from "./compose.js";
+import { composeRoute, passThrough, phased } from "./compose.js";
 
 describe("route middleware composition", () => {
   it("lets middleware see the handler's response after next(), and change it", async () => {
@@ -247,5 +248,117 @@ describe("phased middleware", () => {
     hono.get("/", (c) => c.text(String(c.get("language"))));
     const res = await hono.request("/");
     expect([await res.text(), res.headers.get("x-a")]).toEqual(["fr", "1"]);
+  });
+});
+
+describe("an async handler under phased middleware", () => {
+  /**
+   * Calls `route` and counts the microtask turns until its promise has settled and the caller's
+   * `await` resumed: a ticker re-queues itself each turn, so it counts the queue's hops.
+   */
+  async function turnsOf(route: Handler, c: Context): Promise<{ turns: number; res: unknown }> {
+    let turns = 0;
+    let stopped = false;
+    const tick = () => {
+      if (stopped) return;
+      turns++;
+      queueMicrotask(tick);
+    };
+    queueMicrotask(tick);
+    let res: unknown;
+    try {
+      res = await route(c, () => Promise.resolve());
+    } finally {
+      stopped = true;
+    }
+    return { turns, res };
+  }
+
+  // JSON, so that the error response is made synchronously.
+  const context = () =>
+    new Context(new Request("http://localhost/x", { headers: { Accept: "application/json" } }));
+  const watching = (seen: unknown[], name: string) =>
+    phased({
+      after: (c) => {
+        seen.push(`${name} saw ${c.res.status}${c.error ? ` (${c.error.message})` : ""}`);
+      },
+    });
+
+  it("answers one turn after the handler's promise settles, its after-steps included", async () => {
+    const seen: unknown[] = [];
+    const ok = new Response("x", { status: 201 });
+    const route = composeRoute(
+      [watching(seen, "outer"), passThrough, watching(seen, "inner")],
+      () => Promise.resolve(ok),
+      errorResponse,
+    );
+    const { turns, res } = await turnsOf(route, context());
+    expect(res).toBe(ok);
+    expect(seen).toEqual(["inner saw 201", "outer saw 201"]);
+    // One turn for the route's continuation, one for the caller's await (a promise per step, as
+    // before, took four).
+    expect(turns).toBeLessThanOrEqual(2);
+  });
+
+  it("turns the handler's rejection into the error response every after-step sees", async () => {
+    const seen: unknown[] = [];
+    const route = composeRoute(
+      [watching(seen, "outer"), watching(seen, "inner")],
+      () => Promise.reject(new HttpError(410, "gone")),
+      errorResponse,
+    );
+    const c = context();
+    const { turns, res } = await turnsOf(route, c);
+    expect([(res as Response).status, c.error?.message]).toEqual([410, "gone"]);
+    expect(seen).toEqual(["inner saw 410 (gone)", "outer saw 410 (gone)"]);
+    expect(turns).toBeLessThanOrEqual(2);
+  });
+
+  it("rejects with a non-Error the handler rejects with, running no after-step (as Hono does)", async () => {
+    const seen: unknown[] = [];
+    const route = composeRoute(
+      [watching(seen, "outer")],
+      () => Promise.reject("not an Error"),
+      errorResponse,
+    );
+    await expect(route(context(), () => Promise.resolve())).rejects.toBe("not an Error");
+    expect(seen).toEqual([]);
+  });
+
+  it("keeps an around middleware's await next() and the after-steps above and below it in order", async () => {
+    const order: string[] = [];
+    const route = composeRoute(
+      [
+        phased({ after: () => void order.push("after outer") }),
+        async (_c, next) => {
+          order.push("around before");
+          await next();
+          order.push("around after");
+        },
+        phased({
+          after: async () => {
+            await null;
+            order.push("after inner, async");
+          },
+        }),
+        phased({ after: () => void order.push("after innermost") }),
+      ],
+      async (c) => {
+        await null;
+        order.push("handler");
+        return c.text("x", 202);
+      },
+      errorResponse,
+    );
+    const res = (await route(context(), () => Promise.resolve())) as Response;
+    expect(res.status).toBe(202);
+    expect(order).toEqual([
+      "around before",
+      "handler",
+      "after innermost",
+      "after inner, async",
+      "around after",
+      "after outer",
+    ]);
   });
 });

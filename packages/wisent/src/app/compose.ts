@@ -43,6 +43,18 @@ export const passThrough: MiddlewareHandler = phased({});
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
+/**
+ * What a step of a {@link RouteRun} returns when the route's answer waits on a promise the run
+ * holds but has not chained anything to yet (see `RouteRun.#defer`).
+ */
+const DEFERRED: unique symbol = Symbol("wisent.deferred");
+
+/** What a step of a route returns: done (undefined), a promise, or {@link DEFERRED}. */
+type Pending = Promise<unknown> | typeof DEFERRED | undefined;
+
+/** `RouteRun.#waitAnswer` when the promise waited on is a step's, not a layer's answer. */
+const NO_ANSWER = -1;
+
 interface Layer {
   readonly before: MiddlewarePhases["before"];
   readonly after: MiddlewarePhases["after"];
@@ -66,7 +78,10 @@ function layerOf(fn: MiddlewareHandler): Layer | undefined {
  *
  * Nothing is allocated per layer beyond what a layer needs: {@link phased} middleware run as
  * plain calls, promises are only chained when a layer actually returns one, and when every layer
- * and the handler answer synchronously the route answers synchronously too.
+ * and the handler answer synchronously the route answers synchronously too. When the handler
+ * answers with a promise (any async handler), everything after it (checking its answer, the
+ * after-steps of the phased layers above it, the route's own answer) runs in one continuation:
+ * one promise and one microtask turn a request, however many layers.
  */
 export function composeRoute(
   middleware: readonly MiddlewareHandler[],
@@ -81,11 +96,7 @@ export function composeRoute(
   if (layers.length === 0) return handler;
   layers.push({ before: undefined, after: undefined, around: handler as MiddlewareHandler });
   const route = { layers, handlerAt: layers.length - 1, onError };
-  return (c: Context, last: Next) => {
-    const run = new RouteRun(route, c, last);
-    const pending = run.dispatch(0);
-    return pending === undefined ? c.res : pending.then(() => c.res);
-  };
+  return (c: Context, last: Next) => new RouteRun(route, c, last).run();
 }
 
 interface Route {
@@ -100,11 +111,15 @@ class RouteRun {
   readonly #route: Route;
   readonly #c: Context;
   readonly #last: Next;
-  // The promise the layers below answer with, and the after-steps waiting on it, innermost
-  // first: every phased layer above an async handler shares ONE continuation instead of
-  // chaining a promise each (a microtask turn per layer on every request).
-  #tail: Promise<void> | undefined;
-  #tailAfters: NonNullable<MiddlewarePhases["after"]>[] | undefined;
+  // The promise the route's answer waits on, not chained yet (a step returned DEFERRED): what
+  // follows it runs in ONE continuation (see #resume) instead of a promise and a microtask turn
+  // per step. #waitAnswer is the layer whose answer it is (checked and set as the response when
+  // it settles), or NO_ANSWER for a step's promise; the after-steps of layers #waitTo - 1 down
+  // to #waitFrom follow, all phased (an around layer's next() resumes the wait itself).
+  #waitOn: Promise<unknown> | undefined;
+  #waitAnswer = NO_ANSWER;
+  #waitFrom = 0;
+  #waitTo = 0;
 
   constructor(route: Route, c: Context, last: Next) {
     this.#route = route;
@@ -112,8 +127,16 @@ class RouteRun {
     this.#last = last;
   }
 
+  /** The route's answer: the Response now when every step was synchronous, else its promise. */
+  run(): Response | Promise<Response> {
+    const pending = this.dispatch(0);
+    if (pending === undefined) return this.#c.res;
+    if (pending === DEFERRED) return this.#resume();
+    return pending.then(() => this.#c.res);
+  }
+
   /** Runs layer `i` and everything below it; a promise only when something below is async. */
-  dispatch(i: number): Promise<void> | undefined {
+  dispatch(i: number): Pending {
     if (i <= this.#index) throw new Error("next() called multiple times");
     this.#index = i;
     const layer = this.#route.layers[i];
@@ -145,11 +168,11 @@ class RouteRun {
       }
       if (answer instanceof Promise) {
         return answer.then(
-          (res) => (res ? this.#answered(res, i) : this.#below(i)),
+          (res) => (res ? this.#took(res, i) : this.#settled(this.#below(i))),
           (err) => this.#fail(err),
         );
       }
-      if (answer) return this.#answered(answer, i);
+      if (answer) return this.#took(answer, i);
     }
     return this.#below(i);
   }
@@ -157,38 +180,82 @@ class RouteRun {
   /** `next()` of an around layer: always a promise, as Hono's `Next` promises. */
   #next(i: number): Promise<void> {
     try {
-      return this.dispatch(i) ?? RESOLVED;
+      return (this.#settled(this.dispatch(i)) as Promise<void> | undefined) ?? RESOLVED;
     } catch (err) {
       return Promise.reject(err);
     }
   }
 
   /** The layers below a phased layer `i`, then its `after`. */
-  #below(i: number): Promise<void> | undefined {
+  #below(i: number): Pending {
     const pending = this.dispatch(i + 1);
     const after = this.#route.layers[i]!.after;
     if (!after) return pending;
     if (pending === undefined) return this.#after(after);
-    if (pending === this.#tail) {
-      this.#tailAfters!.push(after);
-      return pending;
-    }
-    const afters = [after];
-    this.#tailAfters = afters;
-    this.#tail = pending.then(() => this.#unwind(afters, 0));
-    return this.#tail;
+    if (pending !== DEFERRED) this.#defer(pending, NO_ANSWER, i + 1);
+    // This layer's after-step joins the continuation of the wait.
+    this.#waitFrom = i;
+    return DEFERRED;
   }
 
-  /** Runs the waiting after-steps in order; an async one holds the rest until it settles. */
-  #unwind(
-    afters: readonly NonNullable<MiddlewarePhases["after"]>[],
+  /** Holds `promise` as what the route waits on (see #waitOn); the caller returns DEFERRED. */
+  #defer(promise: Promise<unknown>, answerOf: number, to: number): void {
+    this.#waitOn = promise;
+    this.#waitAnswer = answerOf;
+    this.#waitFrom = to;
+    this.#waitTo = to;
+  }
+
+  /** A step's outcome as a promise or undefined, for callers that need a real promise. */
+  #settled(pending: Pending): Promise<unknown> | undefined {
+    return pending === DEFERRED ? this.#resume() : pending;
+  }
+
+  /**
+   * The one continuation of the wait: the answer checked and set (or its rejection turned into
+   * the error response), then the waiting after-steps innermost first; resolves to the response.
+   */
+  #resume(): Promise<Response> {
+    const waitOn = this.#waitOn!;
+    const answerOf = this.#waitAnswer;
+    const from = this.#waitFrom;
+    const to = this.#waitTo;
+    this.#waitOn = undefined;
+    return waitOn.then(
+      (value) => {
+        const done = answerOf === NO_ANSWER ? undefined : this.#took(value, answerOf);
+        return this.#thenAfters(done, to - 1, from);
+      },
+      (err: unknown) => {
+        // A step's rejection is a non-Error throw going up (see #fail): nothing more runs.
+        if (answerOf === NO_ANSWER) throw err;
+        return this.#thenAfters(this.#fail(err), to - 1, from);
+      },
+    );
+  }
+
+  /** Once `done` settles, {@link #afters}. */
+  #thenAfters(
+    done: Promise<unknown> | undefined,
+    k: number,
     from: number,
-  ): Promise<void> | undefined {
-    for (let k = from; k < afters.length; k++) {
-      const done = this.#after(afters[k]!);
-      if (done) return done.then(() => this.#unwind(afters, k + 1));
+  ): Response | Promise<Response> {
+    return done ? done.then(() => this.#afters(k, from)) : this.#afters(k, from);
+  }
+
+  /** The after-steps of layers `k` down to `from`, then the response; an async one holds the rest. */
+  #afters(k: number, from: number): Response | Promise<Response> {
+    const layers = this.#route.layers;
+    for (; k >= from; k--) {
+      const after = layers[k]!.after;
+      if (!after) continue;
+      const done = this.#after(after);
+      if (done) {
+        const rest = k - 1;
+        return done.then(() => this.#afters(rest, from));
+      }
     }
-    return undefined;
+    return this.#c.res;
   }
 
   #after(after: NonNullable<MiddlewarePhases["after"]>): Promise<void> | undefined {
@@ -201,14 +268,17 @@ class RouteRun {
     return done instanceof Promise ? done.then(undefined, (err) => this.#fail(err)) : undefined;
   }
 
-  /** What layer `i` returned (or resolved to): checked, and set as the response. */
-  #answered(res: unknown, i: number): Promise<void> | undefined {
+  /** What layer `i` returned: a promise is waited on, anything else taken at once. */
+  #answered(res: unknown, i: number): Pending {
     if (res instanceof Promise) {
-      return res.then(
-        (resolved) => this.#answered(resolved, i),
-        (err) => this.#fail(err),
-      );
+      this.#defer(res, i, i);
+      return DEFERRED;
     }
+    return this.#took(res, i);
+  }
+
+  /** What layer `i` answered (or its promise resolved to): checked, and set as the response. */
+  #took(res: unknown, i: number): Promise<void> | undefined {
     const c = this.#c;
     if (i < this.#route.layers.length) {
       try {
