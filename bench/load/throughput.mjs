@@ -132,6 +132,33 @@ export function variantEnv(file) {
   };
 }
 
+/** A page's HTML with its per-request CSRF token blanked out. */
+const withoutToken = (html) => html.replace(/(name="csrf-token" content=")[^"]*"/, '$1"');
+
+/**
+ * Every peer must send the web app's page (the same document, but for the per-request CSRF
+ * token), so that the HTML rows compare the same work; throws naming the first difference.
+ */
+async function samePages(servers, workload) {
+  const page = async (name) => {
+    const res = await fetch(servers.get(name).url + workload.paths[0], {
+      headers: workload.headers,
+    });
+    return withoutToken(await res.text());
+  };
+  const expected = await page("wisent-web");
+  for (const name of servers.keys()) {
+    if (name.startsWith("wisent")) continue;
+    const actual = await page(name);
+    if (actual === expected) continue;
+    let at = 0;
+    while (actual[at] === expected[at]) at++;
+    throw new Error(
+      `${name} ${workload.name}: its page differs from the web app's at ${at}:\n  web app: ${expected.slice(at - 40, at + 80)}\n  ${name}: ${actual.slice(at - 40, at + 80)}`,
+    );
+  }
+}
+
 async function preflight(server, variant, workload) {
   const res = await fetch(server.url + workload.paths[0], {
     method: workload.method ?? "GET",
@@ -189,6 +216,7 @@ export async function throughput({
         await preflight(servers.get(variant.name), variant, workload);
         runs.push({ workload, variant, script });
       }
+      if (workload.html && servers.has("wisent-web")) await samePages(servers, workload);
     }
     // Warm-up: every pair once (JIT, caches), not recorded.
     for (const run of runs) {

@@ -1,11 +1,9 @@
 /**
  * The handlers' work for the peer variants, shared by all of them: the same prepared
- * better-sqlite3 statements (the SQL Wisent's model runs), the same zod schema, the same views.
+ * better-sqlite3 statements (the SQL Wisent's model runs), the same zod schema, the same pages.
  */
 import BetterSqlite3 from "better-sqlite3";
-import { jsx as h } from "hono/jsx";
 import { paginationHeaders, uuidv7 } from "wisent";
-import { Index, Show } from "./views.mjs";
 import { Widget } from "./widget.mjs";
 
 const file = process.env.DATABASE_FILE;
@@ -61,26 +59,4 @@ export function createWidget(input) {
   return { widget };
 }
 
-/** The app's layout without the session parts (no CSRF meta tag, no flash). */
-const layout = (children) =>
-  h(
-    "html",
-    { lang: "en-US" },
-    h(
-      "head",
-      null,
-      h("meta", { charset: "utf-8" }),
-      h("meta", { name: "viewport", content: "width=device-width, initial-scale=1" }),
-      h("title", null, "Shop"),
-      h("link", { rel: "stylesheet", href: "/application.css" }),
-      h("script", { src: "/application.js", defer: true }),
-    ),
-    h("body", null, h("main", { class: "container" }, children)),
-  );
-
-/** The index page (20 rows and the paginator) as an HTML string. */
-export const indexHtml = (rows, paginator, url) =>
-  layout(h(Index, { widgets: rows, paginator, url })).toString();
-
-/** The show page as an HTML string. */
-export const showHtml = (widget) => layout(h(Show, { widget })).toString();
+export { indexHtml, showHtml } from "./pages.mjs";
