@@ -59,4 +59,78 @@ describe("FirstMatchRouter", () => {
     r.add("GET", "/b", "GET /b");
     expect(first(r, "GET", "/b")?.[0]).toBe("GET /b");
   });
+
+  // The table was produced by the split-based matcher this one replaced (it cut the path into
+  // an array of segments first): empty segments, trailing and doubled slashes, tails, regexes.
+  it.each([
+    ["/", ["GET /", {}]],
+    ["", ["GET /", {}]],
+    ["//", ["GET /", {}]],
+    ["///", null],
+    ["/widgets", ["GET /widgets", {}]],
+    ["/widgets/", ["GET /widgets", {}]],
+    ["/widgets//", null],
+    ["//widgets", null],
+    ["/widgets/new", ["GET /widgets/new", {}]],
+    ["/widgets/new/", ["GET /widgets/new", {}]],
+    ["/widgets/5", ["GET /widgets/:widget_id", { widget_id: "5" }]],
+    ["/widgets/5/", ["GET /widgets/:widget_id", { widget_id: "5" }]],
+    ["/widgets/%20", ["GET /widgets/:widget_id", { widget_id: "%20" }]],
+    ["/widgets//edit", null],
+    ["/widgets/5/edit", ["GET /widgets/:widget_id/edit", { widget_id: "5" }]],
+    ["/widgets/5/edit/", ["GET /widgets/:widget_id/edit", { widget_id: "5" }]],
+    ["/widgets/5/edit/x", null],
+    [
+      "/widgets/5/images/7",
+      ["GET /widgets/:widget_id/images/:image_id", { widget_id: "5", image_id: "7" }],
+    ],
+    ["/widgets/5/images/", null],
+    ["/widgetsx", null],
+    ["/widgetsx/5", null],
+    ["/widget", null],
+    ["/en/about", ["GET /:lang/about", { lang: "en" }]],
+    ["/en/about/", ["GET /:lang/about", { lang: "en" }]],
+    ["/en//about", null],
+    ["/about", null],
+    ["/assets", ["GET /assets/*", {}]],
+    ["/assets/", ["GET /assets/*", {}]],
+    ["/assets/a/b", ["GET /assets/*", {}]],
+    ["/x", ["ALL /x", {}]],
+    ["/x/", ["ALL /x", {}]],
+    ["/a/12", ["GET /a/:id{[0-9]+}", { id: "12" }]],
+    ["/a/x", null],
+    ["/files/a", ["GET /files/:name/*", { name: "a" }]],
+    ["/files/a/b/c", ["GET /files/:name/*", { name: "a" }]],
+    ["/files//b", null],
+    ["/files", null],
+  ])("matches GET %j as the split-based matcher did", (path, expected) => {
+    const r = router(
+      ["GET", "/"],
+      ["GET", "/widgets"],
+      ["GET", "/widgets/new"],
+      ["GET", "/widgets/:widget_id"],
+      ["GET", "/widgets/:widget_id/edit"],
+      ["GET", "/widgets/:widget_id/images/:image_id"],
+      ["POST", "/widgets"],
+      ["GET", "/:lang/about"],
+      ["GET", "/assets/*"],
+      ["ALL", "/x"],
+      ["GET", "/a/:id{[0-9]+}"],
+      ["GET", "/files/:name/*"],
+    );
+    // Twice: the second lookup takes the bucket remembered from the first.
+    expect(first(r, "GET", path) ?? null).toEqual(expected);
+    expect(first(r, "GET", path) ?? null).toEqual(expected);
+  });
+
+  it("remembers the last bucket only for the same method and the same whole first segment", () => {
+    const r = router(["GET", "/w/:id"], ["POST", "/w/:id"], ["GET", "/:any/:id"]);
+    expect(first(r, "GET", "/w/1")?.[0]).toBe("GET /w/:id");
+    expect(first(r, "POST", "/w/1")?.[0]).toBe("POST /w/:id");
+    expect(first(r, "GET", "/wx/1")?.[0]).toBe("GET /:any/:id");
+    expect(first(r, "GET", "/w/2")?.[0]).toBe("GET /w/:id");
+    expect(first(r, "DELETE", "/w/2")).toBeUndefined();
+    r.add("DELETE", "/w/:id", "DELETE /w/:id");
+    expect(first(r, "DELETE", "/w/2")?.[0]).toBe("DELETE /w/:id");
+  });
 });

@@ -10,8 +10,6 @@ interface CompiledRoute<T> {
   readonly segments: readonly (string | null)[];
   /** Parameter names, in the order their segments (or regex groups) appear. */
   readonly names: readonly string[];
-  /** Segment indexes of the parameters (segment matching only). */
-  readonly paramAt: readonly number[];
   /** Ends in `/*`: any rest of the path (or none) matches. */
   readonly tail: boolean;
   /** Set for routes with custom parameter patterns or a wildcard inside the path. */
@@ -39,27 +37,50 @@ export class FirstMatchRouter<T> implements Router<T> {
   /** Candidates per method, then per first segment ("" for any other); built lazily. */
   #candidates = new Map<string, Map<string, CompiledRoute<T>[]>>();
   readonly #staticFirstSegments = new Set<string>();
+  /** The bucket of the last lookup (requests mostly repeat a few first segments). */
+  #lastBucket: { method: string; segment: string; candidates: CompiledRoute<T>[] } | undefined;
 
   add(method: string, path: string, handler: T): void {
     const route = compile(method, path, handler);
     this.#routes.push(route);
     if (route.bucket !== ANY_BUCKET) this.#staticFirstSegments.add(route.bucket);
     this.#candidates = new Map();
+    this.#lastBucket = undefined;
   }
 
   match(method: string, path: string): Result<T> {
-    const parts = splitPath(path);
+    // The path's segments are read in place (no split): they run from index 1 to `end`, which
+    // leaves out one trailing slash; a path of "/" (or "") has none.
+    const end =
+      path.length > 1 && path.charCodeAt(path.length - 1) === SLASH ? path.length - 1 : path.length;
+    const candidates = this.#candidatesFor(method, path, end);
+    for (const route of candidates) {
+      const params = route.regex ? matchRegex(route, path) : matchSegments(route, path, end);
+      if (params) return [[[route.handler, params]]];
+    }
+    return [[]];
+  }
+
+  /** The candidates for the path's first segment (the last bucket asked for is remembered). */
+  #candidatesFor(method: string, path: string, end: number): CompiledRoute<T>[] {
+    const last = this.#lastBucket;
+    if (
+      last !== undefined &&
+      last.method === method &&
+      path.startsWith(last.segment, 1) &&
+      segmentEnd(path, 1, end) === last.segment.length + 1
+    ) {
+      return last.candidates;
+    }
     let byBucket = this.#candidates.get(method);
     if (!byBucket) {
       byBucket = this.#bucketsFor(method);
       this.#candidates.set(method, byBucket);
     }
-    const candidates = byBucket.get(parts[0] ?? ANY_BUCKET) ?? byBucket.get(ANY_BUCKET)!;
-    for (const route of candidates) {
-      const params = route.regex ? matchRegex(route, path) : matchSegments(route, parts);
-      if (params) return [[[route.handler, params]]];
-    }
-    return [[]];
+    const segment = end > 1 ? path.slice(1, segmentEnd(path, 1, end)) : ANY_BUCKET;
+    const candidates = byBucket.get(segment) ?? byBucket.get(ANY_BUCKET)!;
+    this.#lastBucket = { method, segment, candidates };
+    return candidates;
   }
 
   /** Every bucket's candidates for one method, in registration order. */
@@ -82,20 +103,48 @@ function splitPath(path: string): string[] {
   return trimmed === "" ? [] : trimmed.split("/");
 }
 
+const SLASH = 47;
+
+/** Where the segment starting at `from` ends: the next slash, or `end`. */
+function segmentEnd(path: string, from: number, end: number): number {
+  const slash = path.indexOf("/", from);
+  return slash === -1 || slash > end ? end : slash;
+}
+
+/** Start and end of each parameter's segment during one match (matching is synchronous). */
+const bounds: number[] = [];
+
+/**
+ * The route's parameters when `path` (its segments between index 1 and `end`, as
+ * {@link splitPath} cuts them) matches its segments; nothing is cut out of the path unless it does.
+ */
 function matchSegments<T>(
   route: CompiledRoute<T>,
-  parts: string[],
+  path: string,
+  end: number,
 ): Record<string, string> | undefined {
   const segments = route.segments;
-  if (route.tail ? parts.length < segments.length : parts.length !== segments.length)
-    return undefined;
+  // Past `end` once every segment of the path is used; a path without segments starts there.
+  let at = end > 1 ? 1 : end + 1;
+  let found = 0;
   for (let i = 0; i < segments.length; i++) {
-    const expected = segments[i];
-    const actual = parts[i]!;
-    if (expected === null ? actual === "" : expected !== actual) return undefined;
+    if (at > end) return undefined;
+    const next = segmentEnd(path, at, end);
+    const expected = segments[i] as string | null;
+    if (expected === null) {
+      if (next === at) return undefined;
+      bounds[found++] = at;
+      bounds[found++] = next;
+    } else if (next - at !== expected.length || !path.startsWith(expected, at)) {
+      return undefined;
+    }
+    at = next + 1;
   }
+  if (!route.tail && at <= end) return undefined;
   const params: Record<string, string> = {};
-  for (let i = 0; i < route.names.length; i++) params[route.names[i]!] = parts[route.paramAt[i]!]!;
+  for (let i = 0; i < route.names.length; i++) {
+    params[route.names[i]!] = path.slice(bounds[2 * i], bounds[2 * i + 1]);
+  }
   return params;
 }
 
@@ -112,18 +161,16 @@ function compile<T>(method: string, path: string, handler: T): CompiledRoute<T> 
   const tail = parts[parts.length - 1] === "*";
   const fixed = tail ? parts.slice(0, -1) : parts;
   const names: string[] = [];
-  const paramAt: number[] = [];
   const segments: (string | null)[] = [];
   let needsRegex = false;
   let source = "";
-  fixed.forEach((segment, i) => {
+  fixed.forEach((segment) => {
     const param = /^:([^{}]+)(?:\{(.+)\})?$/.exec(segment);
     if (param) {
       if (param[2] !== undefined) needsRegex = true;
       // Named groups keep parameters apart from capturing groups inside a custom regex.
       source += `/(?<p${names.length}>${param[2] ?? "[^/]+"})`;
       names.push(param[1]!);
-      paramAt.push(i);
       segments.push(null);
     } else {
       if (segment === "*") needsRegex = true;
@@ -134,5 +181,5 @@ function compile<T>(method: string, path: string, handler: T): CompiledRoute<T> 
   const first = fixed[0];
   const bucket = first !== undefined && segments[0] !== null && first !== "*" ? first : ANY_BUCKET;
   const regex = needsRegex ? new RegExp(`^${source}${tail ? "(?:/.*)?" : ""}/?$`) : undefined;
-  return { method, handler, bucket, segments, names, paramAt, tail, regex };
+  return { method, handler, bucket, segments, names, tail, regex };
 }
