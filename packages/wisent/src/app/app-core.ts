@@ -1,4 +1,4 @@
-import type { Context, Handler, Hono, MiddlewareHandler } from "hono";
+import type { Context, ErrorHandler, Handler, Hono, MiddlewareHandler } from "hono";
 import { errorResponse } from "../http/error-response.js";
 import { trackHonoHeaders } from "../http/response-headers.js";
 import { composeRoute, phased } from "./compose.js";
@@ -10,6 +10,8 @@ export interface AppCore {
   readonly hono: Hono;
   readonly registry: RouteRegistry;
   readonly runtime: WisentRuntime;
+  /** Hono's error handler (see {@link honoErrorHandler}), for what escapes a route's promise. */
+  readonly uncaught: ErrorHandler;
 }
 
 type LooseOn = (method: string, path: string, ...handlers: Handler[]) => unknown;
@@ -36,19 +38,27 @@ function runtimeStep(runtime: WisentRuntime): MiddlewareHandler {
 /**
  * Middleware and a handler folded into one Hono handler, with the app's runtime set on the
  * context first (`c.get("wisent")`): how every route runs, and the App's answer to a request
- * no route matched.
+ * no route matched. With `uncaught` (Hono's error handler), an Error escaping the route's
+ * promise goes there, as Hono's dispatch would send it (see `isSettledRoute`).
  */
 export function composeWithRuntime(
   runtime: WisentRuntime,
   middleware: readonly MiddlewareHandler[],
   handler: Handler,
+  uncaught?: ErrorHandler,
 ): Handler {
   return middleware.length === 0
     ? (c, next) => {
         enterRuntime(c, runtime);
         return handler(c, next);
       }
-    : composeRoute([runtimeStep(runtime), ...middleware], handler, errorResponse);
+    : composeRoute([runtimeStep(runtime), ...middleware], handler, errorResponse, uncaught);
+}
+
+/** Hono's error handler as it is at the time (`hono.onError` replaces it), as a function. */
+export function honoErrorHandler(hono: Hono): ErrorHandler {
+  const holder = hono as unknown as { errorHandler?: ErrorHandler };
+  return (err, c) => (holder.errorHandler ?? errorResponse)(err, c);
 }
 
 /** Registers a route on Hono as a single handler (see {@link composeWithRuntime}). */
@@ -59,6 +69,6 @@ export function addHonoRoute(
   middleware: readonly MiddlewareHandler[],
   handler: Handler,
 ): void {
-  const route = composeWithRuntime(core.runtime, middleware, handler);
+  const route = composeWithRuntime(core.runtime, middleware, handler, core.uncaught);
   (core.hono.on as unknown as LooseOn).call(core.hono, method, path, route);
 }

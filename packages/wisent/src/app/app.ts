@@ -1,4 +1,12 @@
-import { Context, type Handler, Hono, type MiddlewareHandler, type Next } from "hono";
+import {
+  Context,
+  type ErrorHandler,
+  type Handler,
+  Hono,
+  type MiddlewareHandler,
+  type Next,
+  type NotFoundHandler,
+} from "hono";
 import type { Router } from "hono/router";
 import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
@@ -6,7 +14,8 @@ import { nodeHeaders } from "../http/request-header.js";
 import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
 import type { PathParams } from "../routes/build-path.js";
 import { defaultHost, type RouteInfo } from "../routes/route-info.js";
-import { composeWithRuntime } from "./app-core.js";
+import { composeWithRuntime, honoErrorHandler } from "./app-core.js";
+import { type Below, isSettledRoute } from "./compose.js";
 import { currentEnv } from "./environment.js";
 import { FirstMatchRouter } from "./first-match-router.js";
 import { Group } from "./group.js";
@@ -103,6 +112,12 @@ export class App extends Group<[], never> {
   readonly #appMiddleware: readonly MiddlewareHandler[];
   /** That middleware around {@link throwNoRouteAnswer}, composed on the first such request. */
   #noRouteChain: Handler | undefined;
+  /** Hono's not-found handler as it is now (`hono.notFound` is watched to know it). */
+  #notFoundHandler: NotFoundHandler;
+  /** What runs below a route's handler that calls `next()`, as Hono's own `next` there. */
+  readonly #below: Below;
+  /** Hono's error handler, for what escapes a route called by {@link App.fetch} itself. */
+  readonly #uncaught: ErrorHandler;
 
   constructor(options: AppOptions) {
     if (
@@ -128,7 +143,8 @@ export class App extends Group<[], never> {
       paths: registry.helpers,
     };
     const appMiddleware: MiddlewareHandler[] = [];
-    super({ hono, registry, runtime }, "/", appMiddleware);
+    const uncaught = honoErrorHandler(hono);
+    super({ hono, registry, runtime, uncaught }, "/", appMiddleware);
     this.#appMiddleware = appMiddleware;
     this.name = options.name;
     this.env = env;
@@ -138,13 +154,25 @@ export class App extends Group<[], never> {
     this.#registry = registry;
     this.#bodyLimit = options.bodyLimit ?? 1024 * 1024;
     this.#runtime = runtime;
+    this.#uncaught = uncaught;
     hono.onError(errorResponse);
-    hono.notFound((c) => {
+    // Hono keeps its not-found handler private: watched here, for the routes fetch calls itself.
+    const setNotFound = hono.notFound;
+    hono.notFound = (handler) => {
+      this.#notFoundHandler = handler;
+      return setNotFound(handler);
+    };
+    this.#notFoundHandler = (c) => {
       // Inside a route's chain (the static catch-all found no file, or a handler called next()):
       // the route's middleware is already around this throw and renders it.
       if (c.get("wisent")) throw routingError(c, registry);
       return this.#answerWithoutRoute(c, routingError(c, registry));
-    });
+    };
+    hono.notFound(this.#notFoundHandler);
+    // Hono's own `next` below a single handler.
+    this.#below = async (c) => {
+      c.res = await this.#notFoundHandler(c);
+    };
   }
 
   /** Adds middleware for the routes declared after this call, and for requests no route matches. */
@@ -184,8 +212,43 @@ export class App extends Group<[], never> {
     if (req.method === "POST" && mayOverrideMethod(env)) {
       return this.#overrideThenDispatch(req, env, executionCtx);
     }
-    return this.hono.fetch(req, env, executionCtx as never);
+    return this.#dispatch(req, env, executionCtx);
   };
+
+  /**
+   * Hono's dispatch, with one step less for the routes this App composed: such a route answers
+   * `c.res` itself and takes what escapes it to Hono's error handler (see `isSettledRoute`), so
+   * Hono's `.then(...).catch(...)` around its promise (two promises and two microtask turns a
+   * request) would change nothing and is left out. The Context is made as Hono makes it; HEAD,
+   * a path no route matched, and routes with Hono middleware of their own go through Hono.
+   */
+  #dispatch(request: Request, env: unknown, executionCtx: unknown): Response | Promise<Response> {
+    const hono = this.hono;
+    const method = request.method;
+    if (method !== "HEAD") {
+      const path = hono.getPath(request, { env } as never);
+      const matchResult = hono.router.match(method, path);
+      const matched = matchResult[0];
+      const route = matched.length === 1 ? matched[0]![0][0] : undefined;
+      if (isSettledRoute(route)) {
+        const c = new Context(request, {
+          path,
+          matchResult,
+          env,
+          executionCtx: executionCtx as never,
+          notFoundHandler: this.#notFoundHandler,
+        });
+        try {
+          return route(c, this.#below);
+        } catch (err) {
+          // As Hono's dispatch: an Error to its error handler, anything else thrown on.
+          if (err instanceof Error) return this.#uncaught(err, c);
+          throw err;
+        }
+      }
+    }
+    return hono.fetch(request, env, executionCtx as never);
+  }
 
   /**
    * Starts an HTTP server on Node (default port `PORT` or 3000, host `HOST` or 127.0.0.1) that
@@ -265,6 +328,6 @@ export class App extends Group<[], never> {
     }
     const format = pathFormatOf(request);
     if (format && req !== request) rememberPathFormat(req, format);
-    return this.hono.fetch(req, env, executionCtx as never);
+    return this.#dispatch(req, env, executionCtx);
   }
 }

@@ -87,6 +87,7 @@ export function composeRoute(
   middleware: readonly MiddlewareHandler[],
   handler: Handler,
   onError: ErrorHandler,
+  uncaught?: ErrorHandler,
 ): Handler {
   const layers: Layer[] = [];
   for (const fn of middleware) {
@@ -95,14 +96,41 @@ export function composeRoute(
   }
   if (layers.length === 0) return handler;
   layers.push({ before: undefined, after: undefined, around: handler as MiddlewareHandler });
-  const route = { layers, handlerAt: layers.length - 1, onError };
-  return (c: Context, last: Next) => new RouteRun(route, c, last).run();
+  const route: Route = { layers, handlerAt: layers.length - 1, onError, uncaught };
+  const composed: Composed = (c: Context, last: Next | Below) => new RouteRun(route, c, last).run();
+  if (uncaught) composed[SETTLED] = true;
+  return composed;
+}
+
+/**
+ * What runs below a composed route's handler when it calls `next()`: Hono's `Next`, or (from
+ * `App.fetch`, which calls routes itself) a function of the context, made once per App.
+ */
+export type Below = (c: Context) => Promise<void>;
+
+const SETTLED = Symbol("wisent.settledRoute");
+type Composed = ((c: Context, last: Next | Below) => Response | Promise<Response>) & {
+  [SETTLED]?: true;
+};
+
+/**
+ * Whether `handler` is a route {@link composeRoute} made with an `uncaught` handler: it answers
+ * `c.res` itself, and its promise rejects only with what Hono's own error handling would let
+ * through (a thrown non-Error, or what `uncaught` throws), so a caller can return its answer
+ * as it is, without Hono's `.then(...).catch(...)` around it.
+ */
+export function isSettledRoute(
+  handler: unknown,
+): handler is (c: Context, below: Below) => Response | Promise<Response> {
+  return typeof handler === "function" && (handler as Composed)[SETTLED] === true;
 }
 
 interface Route {
   readonly layers: readonly Layer[];
   readonly handlerAt: number;
   readonly onError: ErrorHandler;
+  /** Hono's error handler, for an Error escaping the route's promise (see composeRoute). */
+  readonly uncaught: ErrorHandler | undefined;
 }
 
 /** One request going through one route's layers. */
@@ -110,7 +138,7 @@ class RouteRun {
   #index = -1;
   readonly #route: Route;
   readonly #c: Context;
-  readonly #last: Next;
+  readonly #last: Next | Below;
   // The promise the route's answer waits on, not chained yet (a step returned DEFERRED): what
   // follows it runs in ONE continuation (see #resume) instead of a promise and a microtask turn
   // per step. #waitAnswer is the layer whose answer it is (checked and set as the response when
@@ -121,7 +149,7 @@ class RouteRun {
   #waitFrom = 0;
   #waitTo = 0;
 
-  constructor(route: Route, c: Context, last: Next) {
+  constructor(route: Route, c: Context, last: Next | Below) {
     this.#route = route;
     this.#c = c;
     this.#last = last;
@@ -131,8 +159,22 @@ class RouteRun {
   run(): Response | Promise<Response> {
     const pending = this.dispatch(0);
     if (pending === undefined) return this.#c.res;
-    if (pending === DEFERRED) return this.#resume();
-    return pending.then(() => this.#c.res);
+    if (pending === DEFERRED) return this.#resume(true);
+    return this.#route.uncaught
+      ? pending.then(
+          () => this.#c.res,
+          (err: unknown) => this.#uncaught(err),
+        )
+      : pending.then(() => this.#c.res);
+  }
+
+  /**
+   * An error escaping the route's promise (one in `onError` itself), as Hono's dispatch takes
+   * it: an Error goes to Hono's error handler, anything else is thrown on.
+   */
+  #uncaught(err: unknown): Response | Promise<Response> {
+    if (!(err instanceof Error)) throw err;
+    return this.#route.uncaught!(err, this.#c);
   }
 
   /** Runs layer `i` and everything below it; a promise only when something below is async. */
@@ -144,7 +186,8 @@ class RouteRun {
       // Below the handler: Hono's own next (its not-found answer), if the handler called next().
       let res: Promise<void>;
       try {
-        res = this.#last();
+        // Hono's Next takes no argument; App.fetch's Below takes the context.
+        res = (this.#last as Below)(this.#c);
       } catch (err) {
         return this.#fail(err);
       }
@@ -214,24 +257,53 @@ class RouteRun {
   /**
    * The one continuation of the wait: the answer checked and set (or its rejection turned into
    * the error response), then the waiting after-steps innermost first; resolves to the response.
+   * The route's own answer (`top`) also takes what escapes it to `uncaught`, as Hono would.
    */
-  #resume(): Promise<Response> {
+  #resume(top = false): Promise<Response> {
     const waitOn = this.#waitOn!;
     const answerOf = this.#waitAnswer;
     const from = this.#waitFrom;
     const to = this.#waitTo;
     this.#waitOn = undefined;
+    const last = top && this.#route.uncaught !== undefined;
     return waitOn.then(
       (value) => {
-        const done = answerOf === NO_ANSWER ? undefined : this.#took(value, answerOf);
-        return this.#thenAfters(done, to - 1, from);
+        if (!last) return this.#continue(answerOf, value, to, from);
+        try {
+          return this.#caught(this.#continue(answerOf, value, to, from));
+        } catch (err) {
+          return this.#uncaught(err);
+        }
       },
       (err: unknown) => {
-        // A step's rejection is a non-Error throw going up (see #fail): nothing more runs.
-        if (answerOf === NO_ANSWER) throw err;
-        return this.#thenAfters(this.#fail(err), to - 1, from);
+        if (!last) return this.#continueFailed(answerOf, err, to, from);
+        try {
+          return this.#caught(this.#continueFailed(answerOf, err, to, from));
+        } catch (escaped) {
+          return this.#uncaught(escaped);
+        }
       },
     );
+  }
+
+  /** What follows the wait's value: its answer taken, then the after-steps. */
+  #continue(answerOf: number, value: unknown, to: number, from: number) {
+    const done = answerOf === NO_ANSWER ? undefined : this.#took(value, answerOf);
+    return this.#thenAfters(done, to - 1, from);
+  }
+
+  /** What follows the wait's rejection: the error response at its level, then the after-steps. */
+  #continueFailed(answerOf: number, err: unknown, to: number, from: number) {
+    // A step's rejection is a non-Error throw going up (see #fail): nothing more runs.
+    if (answerOf === NO_ANSWER) throw err;
+    return this.#thenAfters(this.#fail(err), to - 1, from);
+  }
+
+  /** A later step's promise, with what escapes it taken to `uncaught`. */
+  #caught(result: Response | Promise<Response>): Response | Promise<Response> {
+    return result instanceof Promise
+      ? result.then(undefined, (err: unknown) => this.#uncaught(err))
+      : result;
   }
 
   /** Once `done` settles, {@link #afters}. */
