@@ -1,10 +1,13 @@
 import { createRequire } from "node:module";
 import {
   type ControlledTransaction,
+  type Driver,
   Kysely,
   type Dialect as KyselyDialect,
   MysqlDialect,
   PostgresDialect,
+  type PostgresDialectConfig,
+  PostgresDriver,
   sql,
 } from "kysely";
 import type { TypeCastField, TypeCastNext } from "mysql2";
@@ -17,6 +20,7 @@ import {
   maskDatabaseUrl,
   parseDatabaseUrl,
 } from "./database-url.js";
+import { PooledRequestTransaction, readCommittedByDefault } from "./pooled-request-transaction.js";
 import { type SqliteOptions, sqliteDialect, WisentSqliteDialect } from "./sqlite-dialect.js";
 import {
   allowDirectSqlite,
@@ -58,6 +62,12 @@ export class Database<DB = AnyDB> {
   /** The Kysely instance: query builder, schema builder, migrations. */
   readonly kysely: Kysely<DB>;
   readonly #sqlite: WisentSqliteDialect | undefined;
+  readonly #postgres: WisentPostgresDialect | undefined;
+  /**
+   * Whether a reading request's reads run without a transaction (PostgreSQL under READ
+   * COMMITTED): read from the server with the first reading request, then kept.
+   */
+  #readsAlone: boolean | Promise<boolean> | undefined;
 
   constructor(
     kysely: Kysely<DB>,
@@ -65,12 +75,13 @@ export class Database<DB = AnyDB> {
     readonly dialect: DialectName,
     /** The URL with its password masked, for messages and logs. */
     readonly url: string,
-    /** Wisent's SQLite dialect under `kysely`, for its cheaper request transactions. */
-    sqlite?: WisentSqliteDialect,
+    /** Wisent's dialect under `kysely` (SQLite's, PostgreSQL's), for cheaper request transactions. */
+    own?: WisentSqliteDialect | WisentPostgresDialect,
   ) {
     this.kysely = kysely;
-    this.#sqlite = sqlite;
-    if (sqlite) allowDirectSqlite(kysely, sqlite);
+    this.#sqlite = own instanceof WisentSqliteDialect ? own : undefined;
+    this.#postgres = own instanceof WisentPostgresDialect ? own : undefined;
+    if (this.#sqlite) allowDirectSqlite(kysely, this.#sqlite);
   }
 
   /**
@@ -96,8 +107,13 @@ export class Database<DB = AnyDB> {
   /**
    * Begins the transaction of one request (the `transaction` middleware's): `write` says the
    * request may change data. On SQLite it holds the one connection until it ends, and its BEGIN
-   * waits for the first statement (IMMEDIATE when writing); elsewhere it is Kysely's
-   * controlled transaction on a pooled connection.
+   * waits for the first statement (IMMEDIATE when writing). On PostgreSQL under READ COMMITTED
+   * (its default), a reading request's reads run on a pooled connection without BEGIN or
+   * COMMIT, and its first query that may write begins the transaction there (see
+   * {@link PooledRequestTransaction}). Otherwise it is Kysely's controlled transaction on a
+   * pooled connection: for writing requests, for PostgreSQL under another isolation level, and
+   * on MySQL/MariaDB, whose default REPEATABLE READ gives a transaction one snapshot from its
+   * first read on, which reads outside a transaction would not share.
    *
    * @example
    * const tx = await db.beginRequest({ write: true });
@@ -105,19 +121,52 @@ export class Database<DB = AnyDB> {
    * await tx.commit();
    */
   beginRequest(intent: TransactionIntent): Promise<TransactionHandle<DB>> {
-    return this.#sqlite
-      ? sqliteRequestTransaction(this.kysely, this.#sqlite, intent)
-      : kyselyTransaction(this.kysely);
+    if (this.#sqlite) return sqliteRequestTransaction(this.kysely, this.#sqlite, intent);
+    const postgres = this.#postgres;
+    if (intent.write || !postgres) return kyselyTransaction(this.kysely);
+    const alone = this.#readsAlone ?? this.#readIsolation();
+    return typeof alone === "boolean"
+      ? this.#reading(postgres, alone)
+      : alone.then((known) => this.#reading(postgres, known));
   }
 
   /**
    * {@link beginRequest} without waiting, where it can begin at once (SQLite's connection is
-   * free); else undefined. Saves the request a promise and a turn of the microtask queue.
+   * free; a reading request on PostgreSQL under READ COMMITTED, which takes its connection at
+   * its first query); else undefined. Saves the request a promise and a turn of the microtask
+   * queue.
    */
   beginRequestNow(intent: TransactionIntent): TransactionHandle<DB> | undefined {
-    return this.#sqlite
-      ? sqliteRequestTransactionNow(this.kysely, this.#sqlite, intent)
-      : undefined;
+    if (this.#sqlite) return sqliteRequestTransactionNow(this.kysely, this.#sqlite, intent);
+    const postgres = this.#postgres;
+    if (intent.write || !postgres || this.#readsAlone !== true) return undefined;
+    return new PooledRequestTransaction(this.kysely, postgres, postgres.driver);
+  }
+
+  /** A reading request's transaction on PostgreSQL, once its isolation level is known. */
+  #reading(postgres: WisentPostgresDialect, alone: boolean): Promise<TransactionHandle<DB>> {
+    return alone
+      ? Promise.resolve(new PooledRequestTransaction(this.kysely, postgres, postgres.driver))
+      : kyselyTransaction(this.kysely);
+  }
+
+  /**
+   * Reads whether the server's default isolation is READ COMMITTED, once: requests that come
+   * meanwhile share the answer; a failure (the server is down) is not kept.
+   */
+  #readIsolation(): Promise<boolean> {
+    const reading = readCommittedByDefault(this.kysely).then(
+      (alone) => {
+        this.#readsAlone = alone;
+        return alone;
+      },
+      (error: unknown) => {
+        this.#readsAlone = undefined;
+        throw error;
+      },
+    );
+    this.#readsAlone = reading;
+    return reading;
   }
 
   /** Closes every connection. The Database cannot be used afterwards. */
@@ -186,8 +235,11 @@ function createDatabase<DB>(url: string | undefined, options: DatabaseOptions, l
   } catch (cause) {
     throw new Error(`cannot open database ${masked}: ${describeCause(cause)}`, { cause });
   }
-  const sqlite = dialect instanceof WisentSqliteDialect ? dialect : undefined;
-  return new Database<DB>(new Kysely<DB>({ dialect }), target.dialect, masked, sqlite);
+  const own =
+    dialect instanceof WisentSqliteDialect || dialect instanceof WisentPostgresDialect
+      ? dialect
+      : undefined;
+  return new Database<DB>(new Kysely<DB>({ dialect }), target.dialect, masked, own);
 }
 
 // The server drivers load when a URL needs them (both are CommonJS, so synchronously): together
@@ -234,7 +286,24 @@ function pgTypeParser(pg: typeof pgModule, oid: number, format?: "text" | "binar
   return parse;
 }
 
-function postgresDialect(url: string, options: DatabaseOptions): PostgresDialect {
+/**
+ * Kysely's PostgreSQL dialect whose one driver Wisent uses too: a reading request's transaction
+ * takes its connection from it without Kysely's executor (see {@link PooledRequestTransaction}).
+ * Kysely initialises it (with `kysely`'s first query, which the first reading request's
+ * isolation check is) and destroys it with `kysely`.
+ */
+export class WisentPostgresDialect extends PostgresDialect {
+  readonly driver: Driver;
+  constructor(config: PostgresDialectConfig) {
+    super(config);
+    this.driver = new PostgresDriver(config);
+  }
+  override createDriver(): Driver {
+    return this.driver;
+  }
+}
+
+function postgresDialect(url: string, options: DatabaseOptions): WisentPostgresDialect {
   const pg = loadPg();
   const pool = new pg.Pool({
     connectionString: url,
@@ -248,7 +317,7 @@ function postgresDialect(url: string, options: DatabaseOptions): PostgresDialect
   pool.on("error", (error) =>
     console.error(`database pool error (${maskDatabaseUrl(url)}):`, error),
   );
-  return new PostgresDialect({ pool });
+  return new WisentPostgresDialect({ pool });
 }
 
 function mysqlDialect(url: string, options: DatabaseOptions): MysqlDialect {

@@ -44,10 +44,21 @@ function replaceDatabase(url: string, name: string): string {
   return u.href;
 }
 
+/** Options of a test database. */
+export interface TestDatabaseOptions {
+  poolSize?: number;
+  /**
+   * PostgreSQL: settings of the new database (`alter database ... set`), made before it is
+   * opened, so that every session on it starts with them, e.g.
+   * `{ default_transaction_isolation: "repeatable read" }`.
+   */
+  settings?: Record<string, string>;
+}
+
 /** Creates `wisent_test_<random>` on the dialect's server (a temp file for SQLite) and opens it. */
 export async function createTestDatabase(
   dialect: DialectName,
-  options: { poolSize?: number } = {},
+  options: TestDatabaseOptions = {},
 ): Promise<TestDatabase> {
   const name = `wisent_test_${randomBytes(6).toString("hex")}`;
   if (dialect === "sqlite") {
@@ -67,6 +78,11 @@ export async function createTestDatabase(
   const adminUrl = ADMIN_URLS[dialect];
   const admin = await openDatabase(adminUrl, { poolSize: 1 });
   await sql`create database ${sql.id(name)}`.execute(admin.kysely);
+  for (const [key, value] of Object.entries(options.settings ?? {})) {
+    await sql`alter database ${sql.id(name)} set ${sql.id(key)} = ${sql.lit(value)}`.execute(
+      admin.kysely,
+    );
+  }
   const db = await openDatabase(replaceDatabase(adminUrl, name), options);
   return {
     db,
@@ -91,7 +107,7 @@ export async function createTestDatabase(
 export function migratedTestDatabase(
   dialect: DialectName,
   available: boolean,
-  options: { poolSize?: number } = {},
+  options: TestDatabaseOptions = {},
 ): { readonly db: Database } {
   let made: TestDatabase | undefined;
   beforeAll(async () => {

@@ -1,5 +1,7 @@
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { PostgresDriver, sql } from "kysely";
+import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../data/database.js";
 import {
@@ -43,6 +45,25 @@ function widgetsApp(db: Database, seen: RequestTransaction[] = []) {
     throw new Error("boom");
   });
   app.get("/widgets/:id", async (c) => c.json(await Widget.find(await c.tx(), c.req.param("id"))));
+  // GETs that write after reading: answering 404, throwing, answering 200.
+  app.get("/widgets/:id/copy-then-404", async (c) => {
+    const widget = await Widget.find(await c.tx(), c.req.param("id"));
+    await Widget.create(await c.tx(), { title: `${widget.title} copy` });
+    return c.json({ error: "gone" }, 404);
+  });
+  app.get("/widgets/:id/copy-then-throw", async (c) => {
+    const widget = await Widget.find(await c.tx(), c.req.param("id"));
+    await Widget.create(await c.tx(), { title: `${widget.title} copy` });
+    throw new Error("boom");
+  });
+  app.get("/broken-read", async (c) => {
+    await sql`select * from no_such_table`.execute(await c.tx());
+    return c.text("unreachable");
+  });
+  app.get("/widgets/:id/copy", async (c) => {
+    const widget = await Widget.find(await c.tx(), c.req.param("id"));
+    return c.json(await Widget.create(await c.tx(), { title: `${widget.title} copy` }));
+  });
   app.get("/ping", (c) => c.text("pong"));
   return app;
 }
@@ -216,5 +237,87 @@ describe.each(DIALECTS)("transaction middleware on %s", (dialect) => {
     expect(logged.mock.calls.some((call) => String(call[1]).includes("disk full"))).toBe(true);
     expect(await count()).toBe(0);
     expect((await app.fetch(post("/widgets", { title: "Next" }))).status).toBe(201);
+  });
+});
+
+describe("GET requests through the transaction middleware on postgres (READ COMMITTED)", () => {
+  const t = migratedTestDatabase("postgres", available.postgres, { poolSize: 3 });
+  const run = it.skipIf(!available.postgres);
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    if (available.postgres) await t.db.kysely.deleteFrom("widgets").execute();
+  });
+
+  /** The first word of every statement the pg clients send, and the connections taken/returned. */
+  function observe() {
+    const sent: string[] = [];
+    const query = pg.Client.prototype.query;
+    vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (
+      this: pg.Client,
+      ...args: unknown[]
+    ) {
+      sent.push(String(args[0]).trim().split(/\s/)[0]!.toLowerCase());
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query);
+    const acquire = vi.spyOn(PostgresDriver.prototype, "acquireConnection");
+    const release = vi.spyOn(PostgresDriver.prototype, "releaseConnection");
+    return {
+      sent,
+      connections: () => [acquire.mock.calls.length, release.mock.calls.length],
+    };
+  }
+
+  async function seeded(app: Hono) {
+    // The first GET also reads the server's isolation level: before the observation.
+    expect((await app.request("/ping")).status).toBe(200);
+    const widget = await Widget.create(t.db.kysely, { title: "Gear" });
+    expect((await app.request(`/widgets/${widget.id}`)).status).toBe(200);
+    return widget.id;
+  }
+
+  run("a JSON show sends its SELECT alone, without BEGIN or COMMIT", async () => {
+    const app = widgetsApp(t.db);
+    const id = await seeded(app);
+    const { sent, connections } = observe();
+    const res = await app.request(`/widgets/${id}`);
+    expect(res.status).toBe(200);
+    expect((await res.json()).title).toBe("Gear");
+    expect(sent).toEqual(["select"]);
+    expect(connections()).toEqual([1, 1]);
+  });
+
+  run("a GET that writes after reading begins at the write and commits it", async () => {
+    const app = widgetsApp(t.db);
+    const id = await seeded(app);
+    const { sent, connections } = observe();
+    expect((await app.request(`/widgets/${id}/copy`)).status).toBe(200);
+    expect(sent).toEqual(["select", "begin", "insert", "commit"]);
+    expect(connections()).toEqual([1, 1]);
+    expect((await Widget.all(t.db.kysely)).map((w) => w.title).sort()).toEqual([
+      "Gear",
+      "Gear copy",
+    ]);
+  });
+
+  run("a GET that writes and answers 404 or throws rolls the write back", async () => {
+    const app = widgetsApp(t.db);
+    const id = await seeded(app);
+    const { sent, connections } = observe();
+    expect((await app.request(`/widgets/${id}/copy-then-404`)).status).toBe(404);
+    expect(sent).toEqual(["select", "begin", "insert", "rollback"]);
+    expect((await app.request(`/widgets/${id}/copy-then-throw`)).status).toBe(500);
+    expect(connections()).toEqual([2, 2]);
+    expect((await Widget.all(t.db.kysely)).map((w) => w.title)).toEqual(["Gear"]);
+  });
+
+  run("a GET whose read fails, or that never queries, gives back what it took", async () => {
+    const app = widgetsApp(t.db);
+    await seeded(app);
+    const { sent, connections } = observe();
+    expect((await app.request("/broken-read")).status).toBe(500);
+    expect(sent).toEqual(["select"]);
+    expect(connections()).toEqual([1, 1]);
+    expect((await app.request("/ping")).status).toBe(200);
+    expect(connections()).toEqual([1, 1]);
   });
 });
