@@ -77,7 +77,7 @@ async function suite(label, db, ids, raw, extra = {}) {
     const base = result.raw.median;
     for (const [name, r] of Object.entries(result)) {
       const extraPct = name === "raw" ? "" : `${(((r.median - base) / base) * 100).toFixed(0)}%`;
-      rows.push(`| ${label} | ${op} | ${name} | ${ns(r.median)} | ${extraPct} |`);
+      rows.push(`| ${label} | ${op} | ${name} | ${ns(r.median)} | ${extraPct} | ${ns(r.cpu)} |`);
     }
   }
   return rows;
@@ -175,6 +175,39 @@ async function sqliteRows() {
   }
 }
 
+/**
+ * A GET's whole database work on PostgreSQL (the raw `show` row is the lone SELECT): the raw
+ * driver's begin/select/commit, Wisent's request transaction as the middleware runs it for a
+ * GET (`beginRequestNow ?? beginRequest`, `Widget.find`, `commit`), and Kysely's controlled
+ * transaction, which every request transaction on PostgreSQL was before GETs read without one.
+ */
+function postgresTransactionShows(db, ids, client) {
+  return {
+    "raw, in begin/commit": async (it) => {
+      for (let i = 0; i < it; i++) {
+        await client.query("begin");
+        await client.query(SHOW_SQL.postgres, [ids[i % ids.length]]);
+        await client.query("commit");
+      }
+    },
+    "Wisent, in a request transaction": async (it) => {
+      for (let i = 0; i < it; i++) {
+        const tx =
+          db.beginRequestNow({ write: false }) ?? (await db.beginRequest({ write: false }));
+        await Widget.find(tx.trx, ids[i % ids.length]);
+        await tx.commit();
+      }
+    },
+    "Wisent, in Kysely's controlled transaction": async (it) => {
+      for (let i = 0; i < it; i++) {
+        const trx = await db.begin();
+        await Widget.find(trx, ids[i % ids.length]);
+        await trx.commit().execute();
+      }
+    },
+  };
+}
+
 /** A throwaway database on a server: created, benchmarked, dropped. */
 async function serverRows(dialect, adminUrl) {
   let admin;
@@ -198,6 +231,7 @@ async function serverRows(dialect, adminUrl) {
       const client = new pg.Client({ connectionString: url.href });
       await client.connect();
       raw = {
+        client,
         // Unnamed queries, as Kysely's pg driver sends them.
         show: (id) => client.query(SHOW_SQL.postgres, [id]),
         list: async () => [
@@ -218,7 +252,13 @@ async function serverRows(dialect, adminUrl) {
       };
       close = () => conn.end();
     }
-    const rows = await suite(dialect === "postgres" ? "PostgreSQL" : "MariaDB", db, ids, raw);
+    const rows = await suite(
+      dialect === "postgres" ? "PostgreSQL" : "MariaDB",
+      db,
+      ids,
+      raw,
+      dialect === "postgres" ? { show: postgresTransactionShows(db, ids, raw.client) } : {},
+    );
     await close();
     return rows;
   } finally {
@@ -228,18 +268,25 @@ async function serverRows(dialect, adminUrl) {
   }
 }
 
+// `node bench/data/run.mjs postgres` runs one database (sqlite, postgres, mysql); default all.
+const only = process.argv.slice(2);
+const wanted = (name) => only.length === 0 || only.includes(name);
 const rows = [
-  ...(await sqliteRows()),
-  ...(await serverRows(
-    "postgres",
-    process.env.WISENT_BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test",
-  )),
-  ...(await serverRows(
-    "mysql",
-    process.env.WISENT_BENCH_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/test",
-  )),
+  ...(wanted("sqlite") ? await sqliteRows() : []),
+  ...(wanted("postgres")
+    ? await serverRows(
+        "postgres",
+        process.env.WISENT_BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+      )
+    : []),
+  ...(wanted("mysql")
+    ? await serverRows(
+        "mysql",
+        process.env.WISENT_BENCH_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/test",
+      )
+    : []),
 ];
 console.log(`Node ${process.version}, ${ROWS} widgets, medians of 11 interleaved rounds\n`);
-console.log("| database | operation | variant | per op | vs raw |");
-console.log("|---|---|---|---|---|");
+console.log("| database | operation | variant | per op | vs raw | Node CPU per op |");
+console.log("|---|---|---|---|---|---|");
 for (const row of rows) console.log(row);
