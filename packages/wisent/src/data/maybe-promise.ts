@@ -21,3 +21,22 @@ export function settle<T>(work: () => MaybePromise<T>): Promise<T> {
     return Promise.reject(error);
   }
 }
+
+/**
+ * `next(value, arg)` as one promise: at once when `value` is ready (a throw becomes a
+ * rejection), else once it settles. The step takes its argument apart, so a hot read passes a
+ * plain function instead of making a closure (and its context) per call, as `settle` and
+ * `chain` would: `settleWith(rows, foundOr404, id)`.
+ */
+export function settleWith<T, A, U>(
+  value: MaybePromise<T>,
+  next: (value: T, arg: A) => MaybePromise<U>,
+  arg: A,
+): Promise<U> {
+  if (value instanceof Promise) return value.then((ready: T) => next(ready, arg));
+  try {
+    return Promise.resolve(next(value, arg));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}

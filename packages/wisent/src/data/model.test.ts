@@ -133,3 +133,20 @@ describe.each(DIALECTS)("models on %s", (dialect) => {
     expect(all.paginator).toMatchObject({ page: 1, per_page: 20, total_entries_size: 7 });
   });
 });
+
+describe("find", () => {
+  it("answers with a rejection, never a throw, when the read itself fails at once", async () => {
+    // Not a database at all: the read throws before any query runs.
+    const broken = {} as Parameters<typeof Widget.find>[0];
+    let result: Promise<unknown> | undefined;
+    expect(() => {
+      result = Widget.find(broken, "0190f5a2-7b1c-7cde-8f00-1234567890ab");
+    }).not.toThrow();
+    expect(await rejection(result!)).toBeInstanceOf(Error);
+    let malformed: Promise<unknown> | undefined;
+    expect(() => {
+      malformed = Widget.find(broken, "nope");
+    }).not.toThrow();
+    expect(isHttpError(await rejection(malformed!))).toBe(true);
+  });
+});

@@ -4,7 +4,7 @@ import { HttpError } from "../http/http-error.js";
 import type { ValidationErrors } from "../http/validation-errors.js";
 import { singularize } from "../naming/inflection.js";
 import type { AnyDB } from "./any-db.js";
-import { chain, settle } from "./maybe-promise.js";
+import { chain, type MaybePromise, settle, settleWith } from "./maybe-promise.js";
 import { ModelStatements } from "./model-statements.js";
 import {
   type PageParams,
@@ -139,12 +139,18 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     // find and paginate settle in one promise (no async function around a SQLite read that
     // is ready at once): they run on every show and list request.
     find(db, id) {
-      return settle(() => {
-        const key = String(id);
+      let key: string;
+      let rows: MaybePromise<unknown[]>;
+      try {
+        key = String(id);
         const stored = uuidKey(key);
         if (stored === undefined) throw notFound(key);
-        return chain(statements.find(db, stored), (rows) => foundOr404(rows, key));
-      });
+        rows = statements.find(db, stored);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      // No closure per call: every show runs this.
+      return settleWith(rows, foundOr404, key);
     },
     all: async (db) => (await query(db).orderBy("id").execute()) as Rec[],
     paginate(db, params) {
