@@ -101,7 +101,7 @@ function plainOrHono(
     setThroughHono(c, extra);
     return c.body(body, status as 200, { "Content-Type": contentType });
   }
-  return markComplete(new Response(body, { status, headers }));
+  return markComplete(c, new Response(body, { status, headers }));
 }
 
 function respond(this: Context, status: StatusCode, options: RespondOptions) {
@@ -138,7 +138,7 @@ function respond(this: Context, status: StatusCode, options: RespondOptions) {
       }
       // A primitive: Hono's Node adapter writes a string body straight away (a String object,
       // as rendering returns, would take its slow path).
-      return markComplete(new Response(String(html), { status, headers }));
+      return markComplete(this, new Response(String(html), { status, headers }));
     });
   }
   throw new HttpError(

@@ -1,3 +1,4 @@
+import { Context } from "hono";
 import { describe, expect, it } from "vitest";
 import { App } from "../app/app.js";
 import { phased } from "../app/compose.js";
@@ -7,7 +8,14 @@ import { Resource } from "../resources/resource.js";
 import { HttpError } from "./http-error.js";
 import { silentLogger } from "./logger.js";
 import "./respond.js";
-import { hasAllResponseHeaders } from "./response-headers.js";
+import {
+  addResponseHeaders,
+  answersPlain,
+  hasAllResponseHeaders,
+  markComplete,
+  plainResponseHeaders,
+  trackHonoHeaders,
+} from "./response-headers.js";
 
 const widget = { id: "1", title: "Hammer" };
 
@@ -131,5 +139,58 @@ describe("response headers of Wisent's middleware", () => {
       }),
     );
     expect(res.headers.get("x-request-id")).toBe("req-42");
+  });
+});
+
+describe("a request's header state", () => {
+  const context = () => new Context(new Request("http://localhost/"));
+
+  it("keeps every part in the order added (two and more), then the content type's and extra's", () => {
+    const c = context();
+    trackHonoHeaders(c);
+    addResponseHeaders(c, { "x-a": "1", "x-shared": "a" });
+    addResponseHeaders(c, { "x-b": "2" });
+    addResponseHeaders(c, { "x-c": "3", "x-shared": "c" });
+    addResponseHeaders(c, { "x-d": "4" });
+    const headers = plainResponseHeaders(c, "application/json", {
+      "X-Shared": "extra",
+      Link: "<1>",
+    });
+    expect(Object.entries(headers!)).toEqual([
+      ["content-type", "application/json"],
+      ["x-a", "1"],
+      ["x-shared", "extra"],
+      ["x-b", "2"],
+      ["x-c", "3"],
+      ["x-d", "4"],
+      ["link", "<1>"],
+    ]);
+  });
+
+  it("answers plain only once tracking is on, and not after a header set through Hono", () => {
+    const c = context();
+    addResponseHeaders(c, { "x-a": "1" });
+    expect(answersPlain(c)).toBe(false);
+    expect(plainResponseHeaders(c, "text/plain")).toBeUndefined();
+    trackHonoHeaders(c);
+    trackHonoHeaders(c);
+    expect(plainResponseHeaders(c, "text/plain")).toEqual({
+      "content-type": "text/plain",
+      "x-a": "1",
+    });
+    c.header("X-Custom", "yes");
+    expect(answersPlain(c)).toBe(false);
+    expect(c.res.headers.get("x-custom")).toBe("yes");
+  });
+
+  it("knows the response made with every part until another takes its place", () => {
+    const c = context();
+    trackHonoHeaders(c);
+    expect(hasAllResponseHeaders(c)).toBe(false);
+    const res = markComplete(c, new Response("x"));
+    c.res = res;
+    expect(hasAllResponseHeaders(c)).toBe(true);
+    c.res = new Response("other");
+    expect(hasAllResponseHeaders(c)).toBe(false);
   });
 });

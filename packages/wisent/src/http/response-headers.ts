@@ -9,32 +9,59 @@ import type { Context } from "hono";
  * after `c.header`, a handler's own Response) get them in the middleware's after-step instead.
  */
 
-const PARTS = Symbol("wisent.responseHeaderParts");
-const TOUCHED = Symbol("wisent.honoHeadersTouched");
-const HONO_HEADER = Symbol("wisent.honoHeader");
-
 type Part = Readonly<Record<string, string>>;
-type Tracked = Context & {
-  [PARTS]?: Part[];
-  [TOUCHED]?: boolean;
-  [HONO_HEADER]?: Context["header"];
-};
 
-// Marks responses that already carry every part (made by `plainResponseHeaders`' caller): a
-// property, not a WeakSet entry per request (ephemerons cost the garbage collector under load).
-const COMPLETE = Symbol("wisent.responseHeadersComplete");
+/**
+ * What one request keeps about its response headers, in one object (one property on the
+ * context, no array for the usual two parts, no mark on the response): made by the first of
+ * {@link trackHonoHeaders} and {@link addResponseHeaders}.
+ */
+interface HeaderState {
+  /** Hono's own `c.header`, once tracking is on (see trackHonoHeaders). */
+  honoHeader: Context["header"] | undefined;
+  /** Headers were set through Hono. */
+  touched: boolean;
+  /** The parts, in order: the first two in fields, any more in `more`. */
+  first: Part | undefined;
+  second: Part | undefined;
+  more: Part[] | undefined;
+  /** The response made with every part (see markComplete). */
+  complete: Response | undefined;
+}
+
+const STATE = Symbol("wisent.responseHeaders");
+type Tracked = Context & { [STATE]?: HeaderState };
+
+function stateOf(c: Context): HeaderState {
+  const tracked = c as Tracked;
+  let state = tracked[STATE];
+  if (!state) {
+    state = {
+      honoHeader: undefined,
+      touched: false,
+      first: undefined,
+      second: undefined,
+      more: undefined,
+      complete: undefined,
+    };
+    tracked[STATE] = state;
+  }
+  return state;
+}
 
 /** Adds headers (lower-case names) for this request's response; call before the handler runs. */
 export function addResponseHeaders(c: Context, part: Part): void {
-  const tracked = c as Tracked;
-  const parts = tracked[PARTS];
-  if (parts) parts.push(part);
-  else tracked[PARTS] = [part];
+  const state = stateOf(c);
+  if (state.first === undefined) state.first = part;
+  else if (state.second === undefined) state.second = part;
+  else if (state.more) state.more.push(part);
+  else state.more = [part];
 }
 
 function trackedHeader(this: Tracked, ...args: Parameters<Context["header"]>): void {
-  this[TOUCHED] = true;
-  this[HONO_HEADER]!(...args);
+  const state = this[STATE]!;
+  state.touched = true;
+  state.honoHeader!(...args);
 }
 
 /**
@@ -42,10 +69,10 @@ function trackedHeader(this: Tracked, ...args: Parameters<Context["header"]>): v
  * where only its own response builders see them, so `c.respond` must then let Hono build.
  */
 export function trackHonoHeaders(c: Context): void {
-  const tracked = c as Tracked;
-  if (tracked[HONO_HEADER]) return;
-  tracked[HONO_HEADER] = c.header;
-  tracked.header = trackedHeader as Context["header"];
+  const state = stateOf(c);
+  if (state.honoHeader) return;
+  state.honoHeader = c.header;
+  c.header = trackedHeader as Context["header"];
 }
 
 /**
@@ -54,8 +81,8 @@ export function trackHonoHeaders(c: Context): void {
  * request has answered.
  */
 export function answersPlain(c: Context): boolean {
-  const tracked = c as Tracked;
-  return !tracked[TOUCHED] && tracked[HONO_HEADER] !== undefined && !c.finalized;
+  const state = (c as Tracked)[STATE];
+  return state !== undefined && !state.touched && state.honoHeader !== undefined && !c.finalized;
 }
 
 /**
@@ -69,23 +96,25 @@ export function plainResponseHeaders(
   extra?: Readonly<Record<string, string>>,
 ): Record<string, string> | undefined {
   if (!answersPlain(c)) return undefined;
-  const tracked = c as Tracked;
+  const state = (c as Tracked)[STATE]!;
   const headers: Record<string, string> = { "content-type": contentType };
-  const parts = tracked[PARTS];
-  if (parts) for (const part of parts) Object.assign(headers, part);
+  if (state.first) Object.assign(headers, state.first);
+  if (state.second) Object.assign(headers, state.second);
+  if (state.more) for (const part of state.more) Object.assign(headers, part);
   if (extra) for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
   return headers;
 }
 
-/** Records that `res` was made with every part, so after-steps leave it alone. */
-export function markComplete(res: Response): Response {
-  (res as Response & { [COMPLETE]?: true })[COMPLETE] = true;
+/** Records that `res`, made for `c`, carries every part, so after-steps leave it alone. */
+export function markComplete(c: Context, res: Response): Response {
+  stateOf(c).complete = res;
   return res;
 }
 
 /** Whether the current response already carries every part. */
 export function hasAllResponseHeaders(c: Context): boolean {
-  return (c.res as Response & { [COMPLETE]?: true })[COMPLETE] === true;
+  const state = (c as Tracked)[STATE];
+  return state?.complete !== undefined && state.complete === c.res;
 }
 
 /**
