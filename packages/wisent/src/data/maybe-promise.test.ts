@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chain, settle, settleWith } from "./maybe-promise.js";
+import { chain, chainWith, settle, settleWith } from "./maybe-promise.js";
 
 describe("chain", () => {
   it("runs the next step at once on a ready value", () => {
@@ -76,5 +76,19 @@ describe("settleWith", () => {
     const result = settleWith(Promise.reject(new Error("read failed")), step, 0);
     await expect(result).rejects.toThrow("read failed");
     expect(ran).toBe(false);
+  });
+});
+
+describe("chainWith", () => {
+  const times = (n: number, by: number) => n * by;
+
+  it("runs the step at once on a ready value, with its argument", () => {
+    expect(chainWith(2, times, 5)).toBe(10);
+  });
+
+  it("runs the step once a promise settles", async () => {
+    const later = chainWith(Promise.resolve(2), times, 5);
+    expect(later).toBeInstanceOf(Promise);
+    expect(await later).toBe(10);
   });
 });

@@ -13,6 +13,15 @@ export function chain<T, U>(
   return value instanceof Promise ? value.then(next) : next(value);
 }
 
+/** {@link chain} with the step's argument apart: no closure per call when `value` is ready. */
+export function chainWith<T, A, U>(
+  value: MaybePromise<T>,
+  next: (value: T, arg: A) => MaybePromise<U>,
+  arg: A,
+): MaybePromise<U> {
+  return value instanceof Promise ? value.then((ready: T) => next(ready, arg)) : next(value, arg);
+}
+
 /** The outcome of `work` as one promise: its value, its promise, or a rejection for a throw. */
 export function settle<T>(work: () => MaybePromise<T>): Promise<T> {
   try {

@@ -134,8 +134,8 @@ describe.each(DIALECTS)("models on %s", (dialect) => {
   });
 });
 
-describe("find", () => {
-  it("answers with a rejection, never a throw, when the read itself fails at once", async () => {
+describe("find and paginate", () => {
+  it("answer with a rejection, never a throw, when the read itself fails at once", async () => {
     // Not a database at all: the read throws before any query runs.
     const broken = {} as Parameters<typeof Widget.find>[0];
     let result: Promise<unknown> | undefined;
@@ -148,5 +148,10 @@ describe("find", () => {
       malformed = Widget.find(broken, "nope");
     }).not.toThrow();
     expect(isHttpError(await rejection(malformed!))).toBe(true);
+    let page: Promise<unknown> | undefined;
+    expect(() => {
+      page = Widget.paginate(broken, { page: "2" });
+    }).not.toThrow();
+    expect(await rejection(page!)).toBeInstanceOf(Error);
   });
 });

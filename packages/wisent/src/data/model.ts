@@ -4,7 +4,7 @@ import { HttpError } from "../http/http-error.js";
 import type { ValidationErrors } from "../http/validation-errors.js";
 import { singularize } from "../naming/inflection.js";
 import type { AnyDB } from "./any-db.js";
-import { chain, type MaybePromise, settle, settleWith } from "./maybe-promise.js";
+import { chainWith, type MaybePromise, settleWith } from "./maybe-promise.js";
 import { ModelStatements } from "./model-statements.js";
 import {
   type PageParams,
@@ -95,6 +95,23 @@ function toRow(values: Record<string, unknown>): Record<string, unknown> {
   return row;
 }
 
+/** One page being read by `paginate`: where, which rows, and (once read) the rows. */
+interface PageRead<Rec> {
+  readonly db: Queryable;
+  readonly page: number;
+  readonly perPage: number;
+  readonly offset: number;
+  rows: Rec[];
+}
+
+function pageWithTotal<Rec>(total: number, read: PageRead<Rec>): Paginated<Rec> {
+  const { rows } = read;
+  return {
+    rows,
+    paginator: paginatorOf(read.page, read.perPage, read.offset, rows.length, total),
+  };
+}
+
 /**
  * Defines the helpers of one table: find-or-404, validation with zod, create/update with ids and
  * timestamps managed, destroy returning the deleted row, pagination.
@@ -127,6 +144,15 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     if (rows.length === 0) throw notFound(id);
     return rows[0] as Rec;
   };
+  // One page's read, carried through its steps as their argument (no closures per list).
+  const pageOf = (found: unknown[], read: PageRead<Rec>): MaybePromise<Paginated<Rec>> => {
+    read.rows = found as Rec[];
+    // As `paginate`: the count query runs only when the page does not show the total.
+    const total = totalShownByPage(read.page, read.perPage, read.offset, read.rows.length);
+    return total === undefined
+      ? chainWith(statements.count(read.db), pageWithTotal, read)
+      : pageWithTotal(total, read);
+  };
   const notFound = (id: string) =>
     new HttpError(404, `${name} not found: ${id.length > 100 ? `${id.slice(0, 100)}...` : id}`);
 
@@ -154,19 +180,16 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     },
     all: async (db) => (await query(db).orderBy("id").execute()) as Rec[],
     paginate(db, params) {
-      return settle(() => {
+      let read: PageRead<Rec>;
+      let found: MaybePromise<unknown[]>;
+      try {
         const { page, per_page, offset } = pageRequest(params);
-        return chain(statements.page(db, per_page, offset), (found) => {
-          const rows = found as Rec[];
-          const paged = (total: number): Paginated<Rec> => ({
-            rows,
-            paginator: paginatorOf(page, per_page, offset, rows.length, total),
-          });
-          // As `paginate`: the count query runs only when the page does not show the total.
-          const total = totalShownByPage(page, per_page, offset, rows.length);
-          return total === undefined ? chain(statements.count(db), paged) : paged(total);
-        });
-      });
+        read = { db, page, perPage: per_page, offset, rows: [] };
+        found = statements.page(db, per_page, offset);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return settleWith(found, pageOf, read);
     },
     async create(db, attrs) {
       const data = checked(attrs);
