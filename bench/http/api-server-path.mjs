@@ -16,7 +16,8 @@
  *   cp -r packages/wisent/package.json packages/wisent/dist $B/wisent/; cp -rL node_modules/hono $B/node_modules/
  * (inside the repository, so kysely, zod and better-sqlite3 resolve from the root node_modules).
  *
- * Run: npm run build && node bench/http/api-server-path.mjs
+ * Run: npm run build && node bench/http/api-server-path.mjs (COUNT_ONLY=1: the counts only;
+ * node --max-semi-space-size=64 keeps collections out of the byte counts; WORKLOAD=show|list).
  */
 import { createHook } from "node:async_hooks";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -154,7 +155,7 @@ variants.push({
 // Check each answers as expected.
 for (const v of variants) {
   const show = await serve(v.listener, `/widgets/${v.ids[3]}`);
-  const list = await serve(v.listener, "/widgets?per_page=20");
+  const list = await serve(v.listener, "/widgets");
   if (show.status !== 200 || !String(show.body).includes(v.ids[3]))
     throw new Error(`${v.name}: show answered ${show.status} ${show.body}`);
   if (list.status !== 200 || JSON.parse(list.body).length !== 20)
@@ -218,7 +219,7 @@ const settleTurn = () => new Promise((r) => setTimeout(r, 0));
  * Bytes allocated per request: heap growth over short runs of `n` requests, keeping only the
  * runs no collection happened in; the median of them.
  */
-async function bytesPerRequest(v, url, n = 40) {
+async function bytesPerRequest(v, url, n = Number(process.env.BYTES_BATCH ?? 40)) {
   const kept = [];
   for (let r = 0; r < 60 && kept.length < 15; r++) {
     await settleTurn();
@@ -257,7 +258,7 @@ async function profileAllocations(v, url, n = 20_000) {
     const self = node.selfSize;
     if (self > 0) {
       total += self;
-      const key = `${here}  <- ${stack.slice(-2).reverse().join(" <- ")}`;
+      const key = `${here}  <- ${stack.slice(-Number(process.env.DEPTH ?? 2)).reverse().join(" <- ")}`;
       bySite.set(key, (bySite.get(key) ?? 0) + self);
     }
     for (const child of node.children) walk(child, [...stack, frame.functionName || "(anon)"]);
@@ -275,15 +276,15 @@ if (process.env.PROFILE_ALLOC) {
   const v = variants.at(-1);
   await profileAllocations(
     v,
-    process.env.PROFILE_ALLOC === "list" ? "/widgets?per_page=20" : `/widgets/${v.ids[7]}`,
+    process.env.PROFILE_ALLOC === "list" ? "/widgets" : `/widgets/${v.ids[7]}`,
   );
   process.exit(0);
 }
 
 const workloads = [
   { name: "show", url: (v, i) => `/widgets/${v.ids[i % ROWS]}` },
-  { name: "list", url: () => "/widgets?per_page=20" },
-];
+  { name: "list", url: () => "/widgets" },
+].filter((w) => !process.env.WORKLOAD || w.name === process.env.WORKLOAD);
 
 console.log(`node ${process.version}`);
 console.log(
@@ -299,6 +300,8 @@ for (const wl of workloads) {
     );
   }
 }
+
+if (process.env.COUNT_ONLY) process.exit(0);
 
 const timed = {};
 for (const wl of workloads) {

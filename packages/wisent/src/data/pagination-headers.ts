@@ -22,15 +22,20 @@ export function pageUrl(url: string | URL, page: number): string {
 function pageUrls(url: string | URL, pages: readonly number[]): string[] {
   const absolute = url instanceof URL || /^[a-z][a-z0-9+.-]*:\/\//i.test(url);
   const target = new URL(url, BASE);
-  const before = new URLSearchParams();
-  const after = new URLSearchParams();
-  let seenPage = false;
-  for (const [key, value] of target.searchParams) {
-    if (key === "page") seenPage = true;
-    else (seenPage ? after : before).append(key, value);
+  let head = "";
+  let tail = "";
+  // Without a query (a list's first page, as linked), no URLSearchParams at all.
+  if (target.search !== "") {
+    const before = new URLSearchParams();
+    const after = new URLSearchParams();
+    let seenPage = false;
+    for (const [key, value] of target.searchParams) {
+      if (key === "page") seenPage = true;
+      else (seenPage ? after : before).append(key, value);
+    }
+    head = before.toString();
+    tail = after.toString();
   }
-  const head = before.toString();
-  const tail = after.toString();
   const prefix = absolute
     ? target.href.slice(0, target.href.length - target.search.length - target.hash.length)
     : target.pathname;

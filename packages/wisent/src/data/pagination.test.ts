@@ -98,6 +98,10 @@ describe("pageUrl against URL's own searchParams.set", () => {
     "http://shop.test/widgets",
     "https://shop.test:8443/w?page=2&x=1#top",
     "http://shop.test/w?x=%26amp%3B&page=9",
+    "http://shop.test/w#top",
+    "/widgets#list",
+    "/widgets?#list",
+    "http://shop.test",
   ])("builds %s's links as searchParams.set would", (url) => {
     for (const page of [1, 2, 10, 500]) expect(pageUrl(url, page)).toBe(reference(url, page));
   });
