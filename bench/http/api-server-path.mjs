@@ -14,7 +14,8 @@
  * own Hono's Context.prototype), e.g. made by
  *   B=bench/load/apps/generated/.ab/before; mkdir -p $B/node_modules $B/wisent
  *   cp -r packages/wisent/package.json packages/wisent/dist $B/wisent/; cp -rL node_modules/hono $B/node_modules/
- * (inside the repository, so kysely, zod and better-sqlite3 resolve from the root node_modules).
+ * (inside the repository, so kysely, zod and better-sqlite3 resolve from the root node_modules);
+ * `AB_AFTER=<dir>` takes the second build from such a copy too.
  *
  * Run: npm run build && node bench/http/api-server-path.mjs (COUNT_ONLY=1: the counts only;
  * node --max-semi-space-size=64 keeps collections out of the byte counts; WORKLOAD=show|list).
@@ -147,10 +148,11 @@ if (before) {
   const w = await import(pathToFileURL(resolve(before, "wisent/dist/index.js")).href);
   variants.push({ name: "before", ...(await apiApp(w, "before")) });
 }
-variants.push({
-  name: before ? "after" : "current",
-  ...(await apiApp(await import("wisent"), "now")),
-});
+// AB_AFTER: the second build from a copy laid out the same way (default: this checkout's dist).
+const after = process.env.AB_AFTER
+  ? await import(pathToFileURL(resolve(process.env.AB_AFTER, "wisent/dist/index.js")).href)
+  : await import("wisent");
+variants.push({ name: before ? "after" : "current", ...(await apiApp(after, "now")) });
 
 // Check each answers as expected.
 for (const v of variants) {
@@ -258,7 +260,10 @@ async function profileAllocations(v, url, n = 20_000) {
     const self = node.selfSize;
     if (self > 0) {
       total += self;
-      const key = `${here}  <- ${stack.slice(-Number(process.env.DEPTH ?? 2)).reverse().join(" <- ")}`;
+      const key = `${here}  <- ${stack
+        .slice(-Number(process.env.DEPTH ?? 2))
+        .reverse()
+        .join(" <- ")}`;
       bySite.set(key, (bySite.get(key) ?? 0) + self);
     }
     for (const child of node.children) walk(child, [...stack, frame.functionName || "(anon)"]);

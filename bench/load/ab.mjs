@@ -1,0 +1,110 @@
+/**
+ * Two builds of Wisent under load in one run: the CLI-generated API app served by each build,
+ * beside the floor, with wrk as the throughput phase runs it (server pinned to core 0, wrk on
+ * core 1, interleaved rounds). Reports server CPU per request, req/s and the per-round ratios
+ * (B / A, and each against the floor), medians and min-max.
+ *
+ *   node bench/load/ab.mjs <dirA> <dirB>
+ *
+ * Each dir holds a build laid out as `<dir>/node_modules/wisent/{package.json,dist}` beside its own
+ * `<dir>/node_modules/hono` (each build patches its own Hono's Context.prototype), inside the
+ * repository so that kysely, zod, tsx and better-sqlite3 resolve from the root node_modules; the
+ * app is copied to `<dir>/shop` and started there with that build's CLI (`wisent start`), so both
+ * builds are fixed for the whole run whatever `npm run build` does meanwhile. To make one: copy
+ * packages/wisent/src to `<dir>/pkg/src` (with the files to compare checked out as of another
+ * commit, `git show rev:path > ...`), copy packages/wisent/tsconfig.build.json beside it with
+ * `extends` pointing at the root tsconfig.base.json and `outDir` at `../node_modules/wisent/dist`,
+ * run `npx tsc -p` on it, and copy packages/wisent/package.json and node_modules/hono into
+ * `<dir>/node_modules/`. (bench/http/api-server-path.mjs takes the same dirs, given a `wisent`
+ * link to `node_modules/wisent` in each.)
+ * Environment:
+ * BENCH_ROUNDS (7), BENCH_SECONDS (3), BENCH_WARMUP (2), BENCH_WORKLOADS (json-show,json-list).
+ */
+import { copyFileSync, cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { API_APP, apiApp } from "./lib/apps.mjs";
+import { fmtRatio, pairRatio, spread } from "./lib/report.mjs";
+import { cpuSeconds, startServer } from "./lib/servers.mjs";
+import { runWrk, writeScript } from "./lib/wrk.mjs";
+import { seedFiles, startVariant, variantEnv, variantNamed, workloads } from "./throughput.mjs";
+
+const dirs = process.argv.slice(2, 4).map((d) => resolve(d));
+if (dirs.length !== 2) {
+  console.error("usage: node bench/load/ab.mjs <dirA> <dirB>");
+  process.exit(2);
+}
+const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const warmup = Number(process.env.BENCH_WARMUP ?? 2);
+const names = (process.env.BENCH_WORKLOADS ?? "json-show,json-list").split(",");
+
+apiApp();
+const tmp = mkdtempSync(join(tmpdir(), "wisent-ab-"));
+const servers = [];
+try {
+  const { ids, base } = await seedFiles(tmp);
+  const floor = variantNamed("floor");
+  const floorFile = join(tmp, "floor.sqlite");
+  copyFileSync(base(floor), floorFile);
+  const variants = [
+    { name: "floor", server: await startVariant(floor, { env: variantEnv(floorFile) }) },
+  ];
+  for (const [i, dir] of dirs.entries()) {
+    const app = join(dir, "shop");
+    rmSync(app, { recursive: true, force: true });
+    cpSync(API_APP, app, { recursive: true, filter: (src) => !src.includes("/db/") });
+    const file = join(tmp, `build-${i}.sqlite`);
+    copyFileSync(base({ app: API_APP }), file);
+    const cli = join(dir, "node_modules/wisent/dist/cli/main.js");
+    const server = await startServer(cli, { env: variantEnv(file), args: ["start"], cwd: app });
+    variants.push({ name: `${"AB"[i]}: ${basename(dir)}`, server });
+  }
+  servers.push(...variants.map((v) => v.server));
+  const loads = workloads(ids, "").filter((w) => names.includes(w.name));
+  console.log(
+    `${new Date().toISOString()}, node ${process.version}, ${rounds} rounds x ${seconds} s, load average ${(
+      await import("node:os")
+    )
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}\n`,
+  );
+  console.log(
+    "| workload | variant | req/s median | server CPU per request (min-max) | vs floor (CPU) | B / A (CPU) |",
+  );
+  console.log("|---|---|---|---|---|---|");
+  for (const workload of loads) {
+    const script = writeScript(tmp, workload.name, workload);
+    for (const v of variants) await runWrk(v.server.url, script, { seconds: warmup });
+    const results = new Map(variants.map((v) => [v.name, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (const v of variants) {
+        const before = cpuSeconds(v.server.pid);
+        const r = await runWrk(v.server.url, script, { seconds });
+        if (r.errors > 0) throw new Error(`${v.name} ${workload.name}: ${r.errors} errors`);
+        r.cpuUs = ((cpuSeconds(v.server.pid) - before) / r.requests) * 1e6;
+        results.get(v.name).push(r);
+      }
+      process.stderr.write(`  ${workload.name} round ${round + 1}/${rounds}\n`);
+    }
+    // CPU ratios round by round: time per request, so lower is better (other / this).
+    const cpuRatio = (a, b) =>
+      spread(results.get(a).map((r, i) => results.get(b)[i].cpuUs / r.cpuUs));
+    for (const v of variants) {
+      const rs = results.get(v.name);
+      const cpu = spread(rs.map((r) => r.cpuUs));
+      const rps = spread(rs.map((r) => r.rps)).median;
+      const vsFloor = v.name === "floor" ? "" : fmtRatio(cpuRatio(v.name, "floor"));
+      const ab = v.name === variants[2].name ? fmtRatio(cpuRatio(v.name, variants[1].name)) : "";
+      console.log(
+        `| ${workload.label} | ${v.name} | ${Math.round(rps)} | ${cpu.median.toFixed(1)} us (${cpu.min.toFixed(1)}-${cpu.max.toFixed(1)}) | ${vsFloor} | ${ab} |`,
+      );
+    }
+    const rpsAB = pairRatio(results.get(variants[2].name), results.get(variants[1].name));
+    console.log(`| ${workload.label} | B / A req/s | ${fmtRatio(rpsAB)} | | | |`);
+  }
+} finally {
+  for (const server of servers) await server.stop();
+  rmSync(tmp, { recursive: true, force: true });
+}
