@@ -1,7 +1,14 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runModule } from "../app/test-support/run-module.js";
-import { batchedLines, jsonLogger } from "./logger.js";
+import {
+  batchedLines,
+  defaultLogger,
+  isoTime,
+  jsonLinesOf,
+  jsonLogger,
+  silentLogger,
+} from "./logger.js";
 
 const sink = () => {
   const writes: string[] = [];
@@ -62,5 +69,32 @@ describe("batchedLines", () => {
       .split("\n")
       .map((line) => JSON.parse(line).msg);
     expect(messages).toEqual(["first", "last"]);
+  });
+});
+
+describe("isoTime", () => {
+  it("is toISOString of the time, made again whenever the millisecond changes", () => {
+    const times = [0, 1, 1, 999, 1000, Date.UTC(2026, 10, 23, 6, 52, 0, 7), 253_402_300_799_999];
+    for (const time of [...times, ...times.reverse()]) {
+      expect(isoTime(time)).toBe(new Date(time).toISOString());
+    }
+    // Outside the years 0000-9999 Date's own formatting answers.
+    expect(isoTime(253_402_300_800_000)).toBe(new Date(253_402_300_800_000).toISOString());
+    expect(isoTime(-62_198_755_200_001)).toBe(new Date(-62_198_755_200_001).toISOString());
+  });
+});
+
+describe("jsonLinesOf", () => {
+  it("gives a jsonLogger's sinks while its info and error are its own", () => {
+    const out = sink();
+    const err = sink();
+    const logger = jsonLogger(out, err);
+    expect(jsonLinesOf(logger)).toEqual({ out, err, info: logger.info, error: logger.error });
+    expect(jsonLinesOf({ ...logger })).toBeUndefined();
+    expect(jsonLinesOf({ ...logger, info() {} })).toBeUndefined();
+    expect(jsonLinesOf(silentLogger)).toBeUndefined();
+    expect(jsonLinesOf(defaultLogger("test"))).toBeUndefined();
+    logger.error = () => {};
+    expect(jsonLinesOf(logger)).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { BoundedMemo } from "../../http/bounded-memo.js";
+import { jsonString, jsonStringContent } from "../../http/json-text.js";
 
 /** Key fragments whose values never reach the logs (compared without case, `_` or `-`). */
 export const FILTERED_KEY_PARTS = [
@@ -12,28 +13,40 @@ export const FILTERED_KEY_PARTS = [
 
 export const FILTERED = "[FILTERED]";
 
-// The same few keys (`page`, `widget_id`, form fields) come with every request: remember the
-// answer per list of parts, for a bounded number of keys (hostile requests invent endless ones).
+// The same few keys (`page`, `widget_id`, form fields) come with every request: remember per
+// list of parts, for a bounded number of keys (hostile requests invent endless ones), whether
+// the key is sensitive and its JSON as a member name (`"page":`) for filteredParamsJson.
+interface KeyFacts {
+  readonly sensitive: boolean;
+  readonly member: string;
+}
 interface Verdicts {
-  readonly known: BoundedMemo<string, boolean>;
-  readonly judge: (key: string) => boolean;
+  readonly known: BoundedMemo<string, KeyFacts>;
+  readonly judge: (key: string) => KeyFacts;
 }
 const verdicts = new WeakMap<readonly string[], Verdicts>();
 const MAX_REMEMBERED_KEYS = 1000;
 
-function isSensitive(key: string, parts: readonly string[]): boolean {
+function factsOf(key: string, parts: readonly string[]): KeyFacts {
   let forParts = verdicts.get(parts);
   if (!forParts) {
     forParts = {
       known: new BoundedMemo(MAX_REMEMBERED_KEYS),
       judge: (name) => {
         const normalized = name.toLowerCase().replace(/[^a-z0-9]/g, "");
-        return parts.some((part) => normalized.includes(part));
+        return {
+          sensitive: parts.some((part) => normalized.includes(part)),
+          member: `${jsonString(name)}:`,
+        };
       },
     };
     verdicts.set(parts, forParts);
   }
   return forParts.known.get(key, forParts.judge);
+}
+
+function isSensitive(key: string, parts: readonly string[]): boolean {
+  return factsOf(key, parts).sensitive;
 }
 
 /**
@@ -71,4 +84,49 @@ function filterAt(params: unknown, parts: readonly string[], depth: number): unk
     result[key] = isSensitive(key, parts) ? FILTERED : filterAt(value, parts, depth + 1);
   }
   return result;
+}
+
+const FILTERED_JSON = JSON.stringify(FILTERED);
+
+/**
+ * `JSON.stringify(filterParams(params, parts))`, without the copy: the request log writes its
+ * parameters straight into its line. String values (all of a route's path parameters, most of
+ * a query's) go through {@link jsonStringContent}; anything else is filtered and copied as
+ * filterParams does, then given to JSON.stringify. Equal to the long way for any value
+ * (filter-params.test.ts).
+ *
+ * @example
+ * filteredParamsJson({ page: "2", token: "t" }); // '{"page":"2","token":"[FILTERED]"}'
+ */
+export function filteredParamsJson(
+  params: unknown,
+  parts: readonly string[] = FILTERED_KEY_PARTS,
+): string | undefined {
+  if (params === null || typeof params !== "object" || Array.isArray(params)) {
+    return JSON.stringify(filterAt(params, parts, 0));
+  }
+  if (typeof File !== "undefined" && params instanceof File) {
+    return JSON.stringify(filterAt(params, parts, 0));
+  }
+  let json = "{";
+  for (const key in params) {
+    if (!Object.hasOwn(params, key)) continue;
+    // filterParams's copy takes a `__proto__` member as its prototype (JSON then drops it), and
+    // a `toJSON` function member is called by JSON.stringify: the long way keeps both quirks.
+    if (key === "__proto__" || key === "toJSON") {
+      return JSON.stringify(filterAt(params, parts, 0));
+    }
+    const facts = factsOf(key, parts);
+    const value = (params as Record<string, unknown>)[key];
+    const comma = json.length === 1 ? "" : ",";
+    if (facts.sensitive) json += `${comma}${facts.member}${FILTERED_JSON}`;
+    else if (typeof value === "string") {
+      json += `${comma}${facts.member}"${jsonStringContent(value)}"`;
+    } else {
+      // undefined for what JSON leaves out (undefined, functions, symbols): no member then.
+      const text = JSON.stringify(filterAt(value, parts, 1)) as string | undefined;
+      if (text !== undefined) json += `${comma}${facts.member}${text}`;
+    }
+  }
+  return `${json}}`;
 }
