@@ -28,6 +28,7 @@ import { PerformanceObserver } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { getRequestListener } from "@hono/node-server";
 import { interleave, median, ns } from "../lib/measure.mjs";
+import { incomingFor, outgoingFor, serve } from "../lib/node-stand-ins.mjs";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -85,61 +86,6 @@ async function apiApp(w, name) {
   app.get("/", (c) => c.json({ message: "Welcome to shop!" }));
   app.resource("/widgets", new WidgetsResource());
   return { app, ids, listener: getRequestListener(app.fetch) };
-}
-
-/** A stand-in ServerResponse: records what the adapter writes; `done` settles on end(). */
-function outgoingFor(onEnd) {
-  return {
-    _contentLength: null,
-    _hasBody: true,
-    useChunkedEncodingByDefault: true,
-    _removedContLen: false,
-    writable: true,
-    writableFinished: false,
-    headersSent: false,
-    status: 0,
-    headers: undefined,
-    hasHeader: () => false,
-    on() {
-      return this;
-    },
-    once() {
-      return this;
-    },
-    writeHead(status, headers) {
-      this.status = status;
-      this.headers = headers;
-      this.headersSent = true;
-      return this;
-    },
-    write() {
-      return true;
-    },
-    end(body) {
-      this.body = body;
-      this.writableFinished = true;
-      onEnd(this);
-    },
-  };
-}
-
-const ACCEPT = "application/json";
-function incomingFor(url) {
-  return {
-    method: "GET",
-    url,
-    headers: { host: "127.0.0.1:3000", accept: ACCEPT, "user-agent": "wrk" },
-    rawHeaders: ["Host", "127.0.0.1:3000", "Accept", ACCEPT, "User-Agent", "wrk"],
-    socket: { encrypted: false, remoteAddress: "127.0.0.1" },
-    readableEnded: true,
-  };
-}
-
-/** One request through the listener; resolves with the stand-in response once it is ended. */
-function serve(listener, url) {
-  return new Promise((resolveDone) => {
-    listener(incomingFor(url), outgoingFor(resolveDone));
-  });
 }
 
 const variants = [];

@@ -28,6 +28,7 @@ import { PerformanceObserver } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { getRequestListener } from "@hono/node-server";
 import { median, ns } from "../lib/measure.mjs";
+import { serve } from "../lib/node-stand-ins.mjs";
 
 if (process.env.WISENT_LOGGER_BENCH_CHILD !== "1") {
   const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
@@ -83,57 +84,6 @@ function listenerOf(w, withLogger) {
   return getRequestListener(app.fetch);
 }
 
-/** A stand-in ServerResponse: records what the adapter writes; `onEnd` on end(). */
-function outgoingFor(onEnd) {
-  return {
-    _contentLength: null,
-    _hasBody: true,
-    useChunkedEncodingByDefault: true,
-    _removedContLen: false,
-    writable: true,
-    writableFinished: false,
-    headersSent: false,
-    status: 0,
-    headers: undefined,
-    hasHeader: () => false,
-    on() {
-      return this;
-    },
-    once() {
-      return this;
-    },
-    writeHead(status, headers) {
-      this.status = status;
-      this.headers = headers;
-      this.headersSent = true;
-      return this;
-    },
-    write() {
-      return true;
-    },
-    end(body) {
-      this.body = body;
-      this.writableFinished = true;
-      onEnd(this);
-    },
-  };
-}
-
-const ACCEPT = "application/json";
-function incomingFor(url) {
-  return {
-    method: "GET",
-    url,
-    headers: { host: "127.0.0.1:3000", accept: ACCEPT, "user-agent": "wrk" },
-    rawHeaders: ["Host", "127.0.0.1:3000", "Accept", ACCEPT, "User-Agent", "wrk"],
-    socket: { encrypted: false, remoteAddress: "127.0.0.1" },
-    readableEnded: true,
-  };
-}
-
-function serve(listener, url) {
-  return new Promise((resolve) => listener(incomingFor(url), outgoingFor(resolve)));
-}
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 async function run(listener, n) {
