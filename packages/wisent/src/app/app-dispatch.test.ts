@@ -4,6 +4,7 @@ import { HttpError } from "../http/http-error.js";
 import type { Logger } from "../http/logger.js";
 import { App } from "./app.js";
 import { phased } from "./compose.js";
+import { microtaskTurns } from "./test-support/microtask-turns.js";
 
 // App.fetch calls the routes it composed itself, without Hono's `.then(...).catch(...)` around
 // their promise: these pin down that Hono's own answers (its error and not-found handlers,
@@ -22,24 +23,6 @@ function appWithMiddleware(seen: string[] = []): App {
     }),
   );
   return app;
-}
-
-/** Counts the microtask turns until `answer` has settled and the caller's await resumed. */
-async function turnsUntil(answer: () => unknown): Promise<number> {
-  let turns = 0;
-  let stopped = false;
-  const tick = () => {
-    if (stopped) return;
-    turns++;
-    queueMicrotask(tick);
-  };
-  queueMicrotask(tick);
-  try {
-    await answer();
-  } finally {
-    stopped = true;
-  }
-  return turns;
 }
 
 /** A logger that fails, so that the error response itself throws (a double fault). */
@@ -63,7 +46,7 @@ describe("App.fetch on a composed route", () => {
     let settle: (res: Response) => void = () => {};
     app.get("/x", () => new Promise<Response>((resolve) => (settle = resolve)));
     const answer = app.fetch(new Request("http://localhost/x")) as Promise<Response>;
-    const turns = await turnsUntil(() => {
+    const { turns } = await microtaskTurns(() => {
       settle(ok);
       return answer;
     });

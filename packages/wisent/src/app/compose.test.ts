@@ -4,6 +4,7 @@ import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
 import { App } from "./app.js";
 import { composeRoute, passThrough, phased } from "./compose.js";
+import { microtaskTurns } from "./test-support/microtask-turns.js";
 
 describe("route middleware composition", () => {
   it("lets middleware see the handler's response after next(), and change it", async () => {
@@ -252,26 +253,10 @@ describe("phased middleware", () => {
 });
 
 describe("an async handler under phased middleware", () => {
-  /**
-   * Calls `route` and counts the microtask turns until its promise has settled and the caller's
-   * `await` resumed: a ticker re-queues itself each turn, so it counts the queue's hops.
-   */
+  /** Calls `route` and counts the microtask turns until its promise has settled. */
   async function turnsOf(route: Handler, c: Context): Promise<{ turns: number; res: unknown }> {
-    let turns = 0;
-    let stopped = false;
-    const tick = () => {
-      if (stopped) return;
-      turns++;
-      queueMicrotask(tick);
-    };
-    queueMicrotask(tick);
-    let res: unknown;
-    try {
-      res = await route(c, () => Promise.resolve());
-    } finally {
-      stopped = true;
-    }
-    return { turns, res };
+    const { turns, value } = await microtaskTurns(() => route(c, () => Promise.resolve()));
+    return { turns, res: value };
   }
 
   // JSON, so that the error response is made synchronously.
