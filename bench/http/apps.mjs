@@ -17,14 +17,7 @@ import {
   Resource,
   session,
 } from "wisent";
-
-const widget = {
-  id: "0190f5a2-7b1c-7cde-8f00-1234567890ab",
-  title: "Hammer",
-  description: null,
-  created_at: "2024-01-02T03:04:05.123Z",
-  updated_at: "2024-01-02T03:04:05.123Z",
-};
+import { widget } from "../lib/widget-fixture.mjs";
 
 const view = () => jsx("main", {}, jsx("h1", {}, widget.title), jsx("p", {}, "A fine hammer."));
 const page = (children, head = [], body = []) =>

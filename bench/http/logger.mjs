@@ -29,6 +29,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { getRequestListener } from "@hono/node-server";
 import { median, ns } from "../lib/measure.mjs";
 import { serve } from "../lib/node-stand-ins.mjs";
+import { widget } from "../lib/widget-fixture.mjs";
 
 if (process.env.WISENT_LOGGER_BENCH_CHILD !== "1") {
   const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
@@ -58,13 +59,6 @@ for (const pair of (process.env.WISENT_BUILDS ?? "").split(",").filter(Boolean))
   builds[name] = await buildAt(dir);
 }
 
-const widget = {
-  id: "0190f5a2-7b1c-7cde-8f00-1234567890ab",
-  title: "Hammer",
-  description: null,
-  created_at: "2024-01-02T03:04:05.123Z",
-  updated_at: "2024-01-02T03:04:05.123Z",
-};
 const ids = Array.from(
   { length: 64 },
   (_, i) => `0190f5a2-7b1c-7cde-8f00-${String(i).padStart(12, "0")}`,
