@@ -1,4 +1,4 @@
-import { randomFillSync } from "node:crypto";
+import { fillRandom } from "../../crypto/random-bytes.js";
 
 /** The header a request id is read from and echoed in. */
 export const REQUEST_ID_HEADER = "X-Request-Id";
@@ -34,7 +34,8 @@ let nextId = IDS_AT_ONCE;
 
 function makeBatch(): void {
   if (randomAt === random.length) {
-    randomFillSync(random);
+    // Larger than the shared pool: fillRandom draws it straight from the random source.
+    fillRandom(random);
     randomAt = 0;
   }
   let at = 0;
