@@ -42,9 +42,8 @@ export function settleWith<T, A, U>(
   next: (value: T, arg: A) => MaybePromise<U>,
   arg: A,
 ): Promise<U> {
-  if (value instanceof Promise) return value.then((ready: T) => next(ready, arg));
   try {
-    return Promise.resolve(next(value, arg));
+    return Promise.resolve(chainWith(value, next, arg));
   } catch (error) {
     return Promise.reject(error);
   }
