@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `wisent` executable (package.json `bin`). Everything lives in ./cli.ts so tests can run the
+ * The CLI's entry, loaded by bin/wisent.js (package.json `bin`). Everything lives in ./cli.ts so tests can run the
  * CLI in-process.
  * @module
  */
