@@ -43,6 +43,7 @@ const FILLED_IN = [/\.test\.tsx?$/, /^test\//, /^e2e\//];
 const IGNORED = [
   /^node_modules\//,
   /^db\/.*\.sqlite/,
+  /^dist\//,
   /^\.wisent\/generated\.json$/,
   /^test\/screenshots\//,
 ];

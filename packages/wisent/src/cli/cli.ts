@@ -66,9 +66,15 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/dev.js")).run,
   },
   {
+    words: ["build"],
+    aliases: [],
+    summary: "compile the app to JavaScript in dist/ (what start and migrate run)",
+    load: async () => (await import("./commands/build.js")).run,
+  },
+  {
     words: ["start"],
     aliases: [],
-    summary: "run the app (no watching), optionally on several worker processes",
+    summary: "run the compiled app (building it first if needed), optionally on several workers",
     load: async () => (await import("./commands/start.js")).run,
   },
 ];

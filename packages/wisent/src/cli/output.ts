@@ -18,6 +18,7 @@ export type ActionVerb =
   | "force"
   | "conflict"
   | "run"
+  | "build"
   | "done";
 
 type Style = Parameters<typeof styleText>[0];
@@ -32,6 +33,7 @@ const VERB_STYLE: Record<ActionVerb, Style> = {
   identical: ["blue", "bold"],
   exists: ["blue", "bold"],
   run: ["magenta", "bold"],
+  build: ["magenta", "bold"],
   done: ["green", "bold"],
 };
 

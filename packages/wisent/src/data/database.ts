@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import {
   type ControlledTransaction,
   type Driver,
@@ -13,6 +12,7 @@ import {
 import type { TypeCastField, TypeCastNext } from "mysql2";
 import type pgModule from "pg";
 import { currentEnv } from "../app/environment.js";
+import { requireDependency } from "../base/require-dependency.js";
 import type { AnyDB } from "./any-db.js";
 import {
   type DialectName,
@@ -244,9 +244,8 @@ function createDatabase<DB>(url: string | undefined, options: DatabaseOptions, l
 
 // The server drivers load when a URL needs them (both are CommonJS, so synchronously): together
 // they are a third of the framework's import time, which a SQLite app never needs.
-const requireDriver = createRequire(import.meta.url);
-const loadPg = () => requireDriver("pg") as typeof pgModule;
-const loadMysql = () => requireDriver("mysql2") as typeof import("mysql2");
+const loadPg = () => requireDependency<typeof pgModule>("pg");
+const loadMysql = () => requireDependency<typeof import("mysql2")>("mysql2");
 
 /** The pool size: the option, else `POOL_SIZE`, else 10; anything but 1-1000 is refused by name. */
 export function poolSizeOf(options: DatabaseOptions): number {

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
 import {
   type DatabaseIntrospector,
   type Dialect,
@@ -12,6 +12,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
+import { requireDependency } from "../base/require-dependency.js";
 import { WisentSqliteDriver } from "./sqlite-driver.js";
 
 /** Options of the embedded SQLite database. */
@@ -64,7 +65,8 @@ export function sqliteDialect(
 ): WisentSqliteDialect {
   const open = () => {
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-    const db = new BetterSqlite3(file, { timeout: options.busyTimeoutMs ?? 5000 });
+    const Sqlite = requireDependency<typeof BetterSqlite3>("better-sqlite3");
+    const db = new Sqlite(file, { timeout: options.busyTimeoutMs ?? 5000 });
     if (file !== ":memory:") db.pragma("journal_mode = WAL");
     db.pragma("foreign_keys = ON");
     // WAL makes NORMAL durable against application crashes; only a power loss can drop the last commits.

@@ -1,23 +1,44 @@
-import { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
+import type { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
+import { requireDependency } from "../base/require-dependency.js";
 import { pluralize, singularize } from "../naming/index.js";
 import { HttpError } from "./http-error.js";
 import { ValidationErrors } from "./validation-errors.js";
 
-const builder = new XMLBuilder({
-  attributeNamePrefix: "@_",
-  ignoreAttributes: false,
-  format: true,
-  indentBy: "  ",
-  suppressEmptyNode: true,
-  suppressBooleanAttributes: false,
-});
+interface XmlTools {
+  readonly builder: XMLBuilder;
+  readonly parser: XMLParser;
+  readonly validator: typeof XMLValidator;
+}
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "@_",
-  parseTagValue: false,
-  trimValues: true,
-});
+let tools: XmlTools | undefined;
+
+/**
+ * fast-xml-parser, loaded on the first XML request (its CommonJS build, so synchronously): it and
+ * its dependencies are a tenth of the framework's start-up, which an app whose clients never ask
+ * for XML should not pay (lazy-modules.test.ts).
+ */
+function xmlTools(): XmlTools {
+  if (tools) return tools;
+  const fxp = requireDependency<typeof import("fast-xml-parser")>("fast-xml-parser");
+  tools = {
+    builder: new fxp.XMLBuilder({
+      attributeNamePrefix: "@_",
+      ignoreAttributes: false,
+      format: true,
+      indentBy: "  ",
+      suppressEmptyNode: true,
+      suppressBooleanAttributes: false,
+    }),
+    parser: new fxp.XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: "@_",
+      parseTagValue: false,
+      trimValues: true,
+    }),
+    validator: fxp.XMLValidator,
+  };
+  return tools;
+}
 
 const HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
@@ -66,15 +87,15 @@ export function toXml(data: unknown, root: string): string {
     const errors = Object.entries(data.errors).flatMap(([field, messages]) =>
       messages.map((message) => ({ "@_field": field, "#text": message })),
     );
-    return HEADER + builder.build({ errors: errors.length ? { error: errors } : "" });
+    return HEADER + xmlTools().builder.build({ errors: errors.length ? { error: errors } : "" });
   }
   const name = elementName(Array.isArray(data) ? pluralize(root) : root);
-  return HEADER + builder.build({ [name]: toNode(data, name) });
+  return HEADER + xmlTools().builder.build({ [name]: toNode(data, name) });
 }
 
 /** Builds a document from fast-xml-parser's builder tree (attributes as `@_name`). */
 export function xmlDocument(tree: Record<string, unknown>): string {
-  return HEADER + builder.build(tree);
+  return HEADER + xmlTools().builder.build(tree);
 }
 
 /**
@@ -83,14 +104,14 @@ export function xmlDocument(tree: Record<string, unknown>): string {
  * Malformed XML is a 400 naming the line and the problem.
  */
 export function parseXml(text: string): Record<string, unknown> {
-  const verdict = XMLValidator.validate(text);
+  const verdict = xmlTools().validator.validate(text);
   if (verdict !== true) {
     const { line, msg } = verdict.err;
     throw new HttpError(400, `malformed XML body (line ${line}): ${msg}`);
   }
   let document: Record<string, unknown>;
   try {
-    document = parser.parse(text) as Record<string, unknown>;
+    document = xmlTools().parser.parse(text) as Record<string, unknown>;
   } catch (cause) {
     // The validator passes some documents the parser then refuses (external entities, nesting
     // deeper than its limit): still the client's mistake, not a 500.

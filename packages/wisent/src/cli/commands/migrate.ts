@@ -11,6 +11,7 @@ import {
   parseCommandArgs,
   UsageError,
 } from "../args.js";
+import { BUILD_MIGRATIONS, buildState } from "../build/build-state.js";
 import type { CliIO } from "../io.js";
 import { Output, paint } from "../output.js";
 
@@ -45,15 +46,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       throw new UsageError(`--step only goes with "down"`);
     }
     const step = integerOption(values, "step", 1, { min: 1 });
-    const folder = join(io.cwd, "migrations");
-    if (!existsSync(folder)) {
-      throw new Error(
-        `no migrations/ folder in ${io.cwd}: run this command in the folder of a Wisent app`,
-      );
-    }
+    const folder = await migrationsFolder(io.cwd);
     const env = appEnv(io);
     const out = new Output(io);
-    await registerTypeScript();
     const db = await openDatabase(databaseUrl(env), { cwd: io.cwd, env: envName(env) });
     try {
       if (sub === "status") {
@@ -78,4 +73,22 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       await db.close();
     }
   });
+}
+
+/**
+ * Where the migrations to run are: the compiled ones in `dist/migrations` when the app's build is
+ * current (a production image needs no TypeScript loader), else `migrations/*.ts` through tsx.
+ */
+async function migrationsFolder(cwd: string): Promise<string> {
+  const sources = join(cwd, "migrations");
+  const compiled = join(cwd, BUILD_MIGRATIONS);
+  const haveSources = existsSync(sources);
+  if (existsSync(compiled) && (!haveSources || buildState(cwd).state === "fresh")) return compiled;
+  if (!haveSources) {
+    throw new Error(
+      `no migrations/ folder in ${cwd}: run this command in the folder of a Wisent app`,
+    );
+  }
+  await registerTypeScript();
+  return sources;
 }

@@ -1,5 +1,9 @@
-import { appEnv, envName, requireAppFile } from "../app-env.js";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { appEnv, envName } from "../app-env.js";
 import { type CommandHelp, formatHelp, guard, integerOption, parseCommandArgs } from "../args.js";
+import { BUILD_SERVER } from "../build/build-state.js";
+import { describeBuild, ensureBuild } from "../build/ensure-build.js";
 import type { CliIO } from "../io.js";
 import { Output } from "../output.js";
 import { runServer } from "../start/run-server.js";
@@ -8,7 +12,7 @@ import { superviseWorkers } from "../start/supervise-workers.js";
 export const help: CommandHelp = {
   usage: "wisent start [--port N] [--workers N]",
   summary:
-    "Runs the app in this folder (src/server.ts) without watching files, in the environment GO_ENV\nor NODE_ENV names (default development). SIGTERM or Ctrl-C drains requests and exits 0.",
+    "Runs the app in this folder from its compiled build (dist/server.js, made by `wisent build`),\nbuilding it first when it is missing or older than the sources, in the environment GO_ENV or\nNODE_ENV names (default development). No watching (that is `wisent dev`). SIGTERM or Ctrl-C\ndrains requests and exits 0.",
   options: [
     ["--port N", "port to listen on (default PORT, else 3000); HOST picks the interface"],
     ["--workers N", "run N processes sharing the port (node:cluster); a dead worker is replaced"],
@@ -36,7 +40,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         ? undefined
         : integerOption(values, "port", 0, { min: 0, max: 65_535 });
     const workers = integerOption(values, "workers", 1, { min: 1, max: 256 });
-    requireAppFile(io, "src/server.ts");
+    if (!existsSync(join(io.cwd, "src/server.ts")) && !existsSync(join(io.cwd, BUILD_SERVER))) {
+      throw new Error(
+        `no src/server.ts in ${io.cwd}: run this command in the folder of a Wisent app`,
+      );
+    }
     // The server reads its settings from the environment: apply .env, then the flags.
     const env = appEnv(io);
     if (port !== undefined) env.PORT = String(port);
@@ -45,6 +53,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
     process.chdir(io.cwd);
     const out = new Output(io);
+    const { built } = await ensureBuild(io.cwd);
+    if (built) out.action("build", describeBuild(built));
     if (workers === 1) {
       await runServer(io.cwd);
       return 0;

@@ -1,12 +1,19 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { registerTypeScript, requireAppFile } from "../app-env.js";
+import { BUILD_SERVER } from "../build/build-state.js";
 
 /**
- * Runs the app's `src/server.ts` in this process (through tsx), which starts listening and stops
- * on SIGTERM/SIGINT by itself. Resolves once the module has loaded (the server is up).
+ * Runs the app's compiled server (`dist/server.js`, made by `wisent build`; the caller makes
+ * sure it is current) in this process; it starts listening and stops on SIGTERM/SIGINT by itself.
+ * Resolves once the module has loaded (the server is up). Stack traces name the `.ts` lines
+ * through the build's source maps.
  */
 export async function runServer(cwd: string): Promise<void> {
-  const file = requireAppFile({ cwd }, "src/server.ts");
-  await registerTypeScript();
+  const file = join(cwd, BUILD_SERVER);
+  if (!existsSync(file)) {
+    throw new Error(`no ${BUILD_SERVER} in ${cwd}: run \`wisent build\` first`);
+  }
+  process.setSourceMapsEnabled(true);
   await import(pathToFileURL(file).href);
 }

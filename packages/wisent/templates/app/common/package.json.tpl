@@ -8,6 +8,7 @@
   },
   "scripts": {
     "dev": "wisent dev",
+    "build": "wisent build",
     "start": "wisent start",
     "test": "vitest run",
     "migrate": "wisent migrate",

@@ -1,0 +1,221 @@
+/**
+ * Slow: `wisent build` and the compiled `wisent start` / `wisent migrate` on a real app made by
+ * `wisent new --dev` in a temp folder (node_modules linked to the repository's), run through the
+ * package's bin as a user runs them.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../cli.js";
+import { memoryIO } from "../io.js";
+import { buildState } from "./build-state.js";
+
+const REPO = new URL("../../../../../", import.meta.url).pathname;
+const BIN = join(REPO, "packages/wisent/bin/wisent.js");
+const SLOW = 180_000;
+
+let root = "";
+let app = "";
+
+function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const clean: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(VITEST|NODE_ENV$|GO_ENV$|DATABASE_URL$|PORT$|TEST$|FORCE_COLOR$)/.test(key))
+      clean[key] = value;
+  }
+  return { ...clean, NO_COLOR: "1", ...extra };
+}
+
+function wisent(cwd: string, args: string[], extra: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    env: env(extra),
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Starts `wisent start` on a free port; resolves with the child, its base URL and its output. */
+async function start(cwd: string, extra: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [BIN, "start", "--port", "0"], {
+    cwd,
+    env: env(extra),
+  });
+  const output = { text: "" };
+  child.stdout.on("data", (d: Buffer) => (output.text += d));
+  child.stderr.on("data", (d: Buffer) => (output.text += d));
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${output.text}`)), 60_000);
+    const check = () => {
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output.text);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout.on("data", check);
+    child.stderr.on("data", check);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code}: ${output.text}`));
+    });
+  });
+  return { child, base, output };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "wisent-build-"));
+  const { io, stderr } = memoryIO({ cwd: root });
+  expect(await runCli(["new", "blog", "--dev", "--skip-install"], io)).toBe(0);
+  expect(stderr()).toBe("");
+  app = join(root, "blog");
+  symlinkSync(join(REPO, "node_modules"), join(app, "node_modules"), "dir");
+  const generate = memoryIO({ cwd: app });
+  expect(await runCli(["g", "r", "post", "title"], generate.io)).toBe(0);
+  // A route that throws, for the stack trace through the source maps.
+  const appFile = join(app, "src/app.ts");
+  writeFileSync(
+    appFile,
+    readFileSync(appFile, "utf8").replace(
+      "// wisent:resources",
+      'app.get("/boom", () => {\n  throw new Error("boom from the app");\n});\n// wisent:resources',
+    ),
+  );
+}, SLOW);
+
+afterAll(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe("wisent build", { timeout: SLOW }, () => {
+  it("compiles the server, the app, the migrations and the locales to dist/", () => {
+    const result = wisent(app, ["build"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    for (const file of ["dist/server.js", "dist/app.js", "dist/server.js.map"]) {
+      expect(existsSync(join(app, file)), file).toBe(true);
+    }
+    expect(result.stdout).toMatch(/create {2}dist\/migrations\/\d{14}_create_posts\.js/);
+    expect(result.stdout).toMatch(/create {2}dist\/locales\/posts\.en-US\.json/);
+    expect(result.stdout).toMatch(/^built dist\/ in \d+\.\d\d s$/m);
+    expect(buildState(app).state).toBe("fresh");
+    // Bundled: the framework and hono are inside, the native driver is not.
+    const server = readFileSync(join(app, "dist/server.js"), "utf8");
+    expect(server).not.toMatch(/from "wisent"|from "hono"/);
+    expect(server).toMatch(/from "better-sqlite3"/);
+  });
+
+  it("fails with the file, line and message when a source does not compile", () => {
+    const broken = join(app, "src/broken.ts");
+    writeFileSync(broken, "export const x = ;\n");
+    const appFile = join(app, "src/app.ts");
+    const original = readFileSync(appFile, "utf8");
+    writeFileSync(appFile, `import "./broken.js";\n${original}`);
+    try {
+      const result = wisent(app, ["build"]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/src\/broken\.ts:1:\d+: ERROR: Unexpected ";"/);
+    } finally {
+      writeFileSync(appFile, original);
+      rmSync(broken);
+    }
+  });
+});
+
+describe("wisent start and migrate from the build", { timeout: SLOW }, () => {
+  it("start builds a stale app first, says so in one line, and names .ts lines in traces", async () => {
+    wisent(app, ["build"]);
+    const appFile = join(app, "src/app.ts");
+    const later = new Date(Date.now() + 2000);
+    utimesSync(appFile, later, later);
+    expect(buildState(app).state).toBe("stale");
+    expect(wisent(app, ["migrate"]).code).toBe(0);
+    const { child, base, output } = await start(app);
+    try {
+      const lines = output.text.split("\n").filter((l) => /^\s+build {2}/.test(l));
+      expect(lines).toEqual([
+        expect.stringMatching(
+          /^ {7}build {2}dist\/ \(src\/app\.ts changed since the last build\) in \d+\.\d\d s$/,
+        ),
+      ]);
+      expect(
+        (await fetch(`${base}/posts`, { headers: { accept: "application/json" } })).status,
+      ).toBe(200);
+      const boom = await fetch(`${base}/boom`, { headers: { accept: "application/json" } });
+      expect(boom.status).toBe(500);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(output.text).toMatch(/boom from the app[\s\S]*src\/app\.ts:\d+:\d+/);
+    } finally {
+      await stop(child);
+    }
+    expect(buildState(app).state).toBe("fresh");
+  });
+
+  it("start on a fresh build does not build again", async () => {
+    wisent(app, ["build"]);
+    const { child, output } = await start(app);
+    await stop(child);
+    expect(output.text).not.toMatch(/^\s+build {2}/m);
+  });
+
+  it("two starts at once on a stale app build once and both serve", async () => {
+    rmSync(join(app, "dist"), { recursive: true, force: true });
+    const [a, b] = await Promise.all([start(app), start(app)]);
+    try {
+      for (const s of [a, b]) {
+        expect(
+          (await fetch(`${s.base}/posts`, { headers: { accept: "application/json" } })).status,
+        ).toBe(200);
+      }
+      const builds = `${a.output.text}${b.output.text}`.match(/^\s+build {2}/gm) ?? [];
+      expect(builds).toHaveLength(1);
+    } finally {
+      await Promise.all([stop(a.child), stop(b.child)]);
+    }
+  });
+
+  it("an image with only dist/ (no TypeScript sources) migrates and serves", async () => {
+    wisent(app, ["build"]);
+    const image = join(root, "image");
+    rmSync(image, { recursive: true, force: true });
+    for (const entry of ["dist", "package.json", "public"]) {
+      cpSync(join(app, entry), join(image, entry), { recursive: true });
+    }
+    symlinkSync(join(REPO, "node_modules"), join(image, "node_modules"), "dir");
+    const production = {
+      GO_ENV: "production",
+      SESSION_SECRET: "a-production-secret-of-at-least-32-characters",
+    };
+    const migrated = wisent(image, ["migrate"], production);
+    expect(migrated.stderr).toBe("");
+    expect(migrated.stdout).toMatch(/migrated {2}\d{14}_create_posts/);
+    const { child, base } = await start(image, production);
+    try {
+      const res = await fetch(`${base}/posts`, {
+        headers: { accept: "application/json", "x-forwarded-proto": "https" },
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await stop(child);
+    }
+  });
+});
