@@ -1,0 +1,186 @@
+/**
+ * `npm run tour`: runs README.md's tour exactly as printed, the way a new user types it after
+ * `npm ci` at the repository root, and checks each command's output against what the README shows.
+ *
+ * - The commands are the `$ ` lines of the fenced blocks under "## The tour", in order, run by
+ *   bash in the folder the earlier `cd`s left (a leading `cd X && ...` moves it for what follows).
+ * - A server command (`npm run dev`, `npm run demo`, `npm start`, `npx wisent start|dev`) runs in
+ *   the background until its "listening on" line, and stays up for the commands after it until the
+ *   next server command or the end; then it gets SIGINT, as Ctrl-C would send.
+ * - Output check: every line the README prints after a command (but `...` lines) must appear in
+ *   the real output, in order, once ids, timestamps, durations and spacing are normalised.
+ * - `npm ci` at the front of a command is skipped when node_modules is there (CI has just run it).
+ * - The folder the tour's `wisent new` makes (`blog/`) must not exist before and is removed after;
+ *   the shop's development database is set aside meanwhile, as a fresh clone has none.
+ *
+ * Exits 1 naming the first command that failed or whose output differs.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
+
+const repo = fileURLToPath(new URL("..", import.meta.url));
+const SERVER = /^(npm run (dev|demo)|npm start|npx wisent (start|dev))\b/;
+const COMMAND_TIMEOUT_MS = 300_000;
+const SERVER_TIMEOUT_MS = 120_000;
+
+/** The tour's steps: `{ command, expected: string[] }` in README order. */
+export function tourSteps(readme) {
+  const start = readme.indexOf("\n## The tour");
+  if (start < 0) throw new Error('README.md has no "## The tour" section');
+  const end = readme.indexOf("\n## ", start + 1);
+  const section = readme.slice(start, end < 0 ? undefined : end);
+  const steps = [];
+  for (const block of section.matchAll(/```[a-z]*\n([\s\S]*?)```/g)) {
+    let current;
+    for (const line of block[1].split("\n")) {
+      if (line.startsWith("$ ")) {
+        current = { command: line.slice(2), expected: [] };
+        steps.push(current);
+      } else if (current && line.trim() !== "" && line.trim() !== "...") {
+        current.expected.push(line);
+      }
+    }
+  }
+  return steps;
+}
+
+/** What may differ between two runs: ids, times, durations, ports of temp servers, spacing. */
+export function normalise(line) {
+  return stripVTControlCharacters(line)
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "<uuid>")
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
+    .replace(/\b\d{14}_/g, "<stamp>_")
+    .replace(/\b\d+(\.\d+)?\s?(ms|s)\b/g, "<duration>")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The expected lines missing (in order) from `actual`; [] when all are there. */
+export function missingLines(expected, actual) {
+  const lines = actual.split("\n").map(normalise);
+  let at = 0;
+  for (const want of expected.map(normalise)) {
+    const found = lines.indexOf(want, at);
+    if (found < 0) return [want];
+    at = found + 1;
+  }
+  return [];
+}
+
+function fail(message) {
+  process.stderr.write(`\ntour: ${message}\n`);
+  process.exitCode = 1;
+}
+
+async function stopServer(server) {
+  if (!server || server.child.exitCode !== null) return;
+  const exited = new Promise((r) => server.child.once("exit", r));
+  process.kill(-server.child.pid, "SIGINT");
+  const timer = setTimeout(() => process.kill(-server.child.pid, "SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function startServer(command, cwd, env, expected) {
+  const child = spawn("bash", ["-c", command], { cwd, env, detached: true });
+  const server = { child, output: "" };
+  const collect = (chunk) => {
+    server.output += chunk;
+    process.stdout.write(chunk);
+  };
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  server.up = new Promise((resolveUp, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no "listening on" within ${SERVER_TIMEOUT_MS / 1000} s`)),
+      SERVER_TIMEOUT_MS,
+    );
+    // Up once it says so and has printed what the README shows (the demo prints its routes
+    // table after listening); the request that proves it answers is the tour's next command.
+    const check = () => {
+      if (
+        /listening on http/.test(server.output) &&
+        missingLines(expected, server.output).length === 0
+      ) {
+        clearTimeout(timer);
+        resolveUp(server);
+      }
+    };
+    child.stdout.on("data", check);
+    child.stderr.on("data", check);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code} before listening`));
+    });
+  });
+  return server;
+}
+
+async function main() {
+  const steps = tourSteps(readFileSync(join(repo, "README.md"), "utf8"));
+  const made = join(repo, "blog");
+  if (existsSync(made)) throw new Error(`${made} exists: the tour makes it; remove it first`);
+  const env = { ...process.env, NO_COLOR: "1" };
+  for (const name of ["FORCE_COLOR", "GO_ENV", "NODE_ENV", "DATABASE_URL", "PORT"])
+    delete env[name];
+  // As on a fresh clone: the demo migrates and seeds a shop database that does not exist yet.
+  const demoDb = join(repo, "examples/shop/db/development.sqlite");
+  const aside = `${demoDb}.tour-${process.pid}`;
+  const moved = ["", "-wal", "-shm"].filter((suffix) => existsSync(demoDb + suffix));
+  for (const suffix of moved) renameSync(demoDb + suffix, aside + suffix);
+  let cwd = repo;
+  let server;
+  try {
+    for (const step of steps) {
+      let command = step.command;
+      process.stdout.write(`\n$ ${command}\n`);
+      if (/^npm ci && /.test(command) && existsSync(join(repo, "node_modules"))) {
+        command = command.replace(/^npm ci && /, "");
+        process.stdout.write("(npm ci: done already)\n");
+      }
+      const cd = /^cd ([^\s&;]+) && (.*)$/.exec(command) ?? /^cd ([^\s&;]+)$/.exec(command);
+      if (cd) {
+        cwd = resolve(cwd, cd[1]);
+        command = cd[2] ?? "true";
+      }
+      let output;
+      if (SERVER.test(command)) {
+        await stopServer(server);
+        server = startServer(command, cwd, env, step.expected);
+        output = (await server.up).output;
+      } else {
+        const result = spawnSync("bash", ["-c", command], {
+          cwd,
+          env,
+          encoding: "utf8",
+          timeout: COMMAND_TIMEOUT_MS,
+          maxBuffer: 64 * 1024 * 1024,
+        });
+        output = `${result.stdout}${result.stderr}`;
+        process.stdout.write(output);
+        if (result.status !== 0) {
+          fail(`\`${step.command}\` exited ${result.status ?? result.signal}`);
+          return;
+        }
+      }
+      const missing = missingLines(step.expected, output);
+      if (missing.length > 0) {
+        fail(`\`${step.command}\` did not print what README.md shows:\n  ${missing[0]}`);
+        return;
+      }
+    }
+    process.stdout.write(`\ntour: ${steps.length} commands ran as README.md prints them\n`);
+  } finally {
+    await stopServer(server);
+    rmSync(made, { recursive: true, force: true });
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(demoDb + suffix, { force: true });
+    for (const suffix of moved) renameSync(aside + suffix, demoDb + suffix);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((error) => fail(error instanceof Error ? error.message : String(error)));
+}
