@@ -10,15 +10,10 @@ import {
 import type { HandlersFor, ResourceOptions, SingletonOptions } from "../resources/options.js";
 import type { OperationHandler, ResourceBase } from "../resources/resource.js";
 import { joinPaths, parsePathTemplate } from "../routes/path-template.js";
-import type {
-  MemberBase,
-  ResourcePaths,
-  SingletonPaths,
-  Words,
-} from "../routes/typed-names.js";
+import type { MemberBase, ResourcePaths, SingletonPaths, Words } from "../routes/typed-names.js";
 import { type AppCore, addHonoRoute } from "./app-core.js";
-import { RouteBuilder } from "./route-builder.js";
 import { declarationSite } from "./declaration-site.js";
+import { RouteBuilder } from "./route-builder.js";
 import type { UntypedPathHelper } from "./route-registry.js";
 import { type StaticFilesOptions, staticFiles } from "./static-files.js";
 
@@ -161,7 +156,9 @@ export class Group<
     resource: R & HandlersFor<O>,
     options?: O,
   ): ResourceGroup<
-    O extends { readonly shallow: true } ? MemberBase<ShallowBase, P, KeyOf<R>> : MemberBase<Base, P, KeyOf<R>>,
+    O extends { readonly shallow: true }
+      ? MemberBase<ShallowBase, P, KeyOf<R>>
+      : MemberBase<Base, P, KeyOf<R>>,
     O extends { readonly shallow: true } ? ShallowParams | KeyOf<R> : Params | KeyOf<R>,
     ResourcePaths<
       Base,
@@ -191,7 +188,13 @@ export class Group<
     );
     const member = joinPaths(memberRoot, `{${paramKey}}`);
     // Type-level names are checked against the runtime namer in typed-names.test.ts.
-    return new ResourceGroup(this.core, member, this.#resourceStack(resource), paths as never, this.#shallowBase);
+    return new ResourceGroup(
+      this.core,
+      member,
+      this.#resourceStack(resource),
+      paths as never,
+      this.#shallowBase,
+    );
   }
 
   /**

@@ -156,6 +156,40 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
     expect(existsSync(join(app, "db", "development.sqlite"))).toBe(false);
   });
 
+  it("routes --check passes, and fails naming a route an earlier one swallows", async () => {
+    const ok = await inApp(app, BIN, ["routes", "--check"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toBe("1 routes, none shadowed by an earlier route\n");
+    const file = join(app, "src/app.ts");
+    const source = readFileSync(file, "utf8");
+    try {
+      writeFileSync(
+        file,
+        source.replace(
+          'app.serveFiles("/", "public");',
+          'app.get("/{page}", (c) => c.text("page"));\napp.get("/about", (c) => c.text("about"));\napp.serveFiles("/", "public");',
+        ),
+      );
+      const lines = source.split("\n");
+      const at = lines.findIndex((line) => line.startsWith("app.serveFiles")) + 1;
+      const failed = await inApp(app, BIN, ["routes", "--check"]);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toBe(
+        "a route can never match:\n" +
+          `- GET /about/ (aboutPath, anonymous) declared at src/app.ts:${at + 1}:5 can never match: ` +
+          `GET /{page}/ (pagePath, anonymous) declared at src/app.ts:${at}:5 is declared earlier and ` +
+          "matches every request it would; declare it before GET /{page}/\n",
+      );
+      // The table still prints (it shows the problem); the error follows on stderr.
+      const table = await inApp(app, BIN, ["routes"]);
+      expect(table.code).toBe(0);
+      expect(table.stdout).toContain("/about/");
+      expect(table.stderr).toContain("GET /about/ (aboutPath, anonymous)");
+    } finally {
+      writeFileSync(file, source);
+    }
+  });
+
   it("migrates up, reports status and migrates down with a hand-written migration", async () => {
     writeFileSync(
       join(app, "migrations", "20240101000000_create_notes.ts"),

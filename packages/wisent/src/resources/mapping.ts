@@ -97,7 +97,9 @@ export function keptOperations(
     if (only) {
       if (!only.includes(op)) continue;
       if (isOptional && !implemented[op]) {
-        throw new Error(`resource option only: lists ${op} but the resource has no ${op}(c) method`);
+        throw new Error(
+          `resource option only: lists ${op} but the resource has no ${op}(c) method`,
+        );
       }
       kept.add(op);
     } else if (!except?.includes(op) && (!isOptional || implemented[op])) {

@@ -93,8 +93,10 @@ type HasMethod<R, M extends string> = R extends { [k in M]: (...args: never[]) =
   : false;
 
 /** `O`'s kept operations as the typed helpers see them (`only`/`except`). */
-type Keeps<O, Op extends Operation, All extends Operation = Operation> =
-  Op & KeptOperations<O, All> extends never ? false : true;
+type Keeps<O, Op extends Operation, All extends Operation = Operation> = Op &
+  KeptOperations<O, All> extends never
+  ? false
+  : true;
 
 /**
  * Typed path helpers for one resource, for the routes its options keep: New/Edit only when the
@@ -133,11 +135,13 @@ export type ResourcePaths<
       };
 
 /** Typed path helpers of a singular resource at `P`: every route is named after it. */
-export type SingletonPaths<Base extends string[], P extends string, Params extends string, R, O> = (Keeps<
+export type SingletonPaths<
+  Base extends string[],
+  P extends string,
+  Params extends string,
+  R,
   O,
-  "show" | "create" | "update" | "destroy",
-  SingletonOperation
-> extends true
+> = (Keeps<O, "show" | "create" | "update" | "destroy", SingletonOperation> extends true
   ? { [N in `${Camel<[...Base, ...Words<P>]>}Path`]: PathHelper<Params> }
   : unknown) &
   ([HasMethod<R, "new">, Keeps<O, "new", SingletonOperation>] extends [true, true]
