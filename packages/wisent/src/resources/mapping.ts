@@ -61,9 +61,6 @@ export interface MappingOptions {
   readonly patch?: boolean | undefined;
 }
 
-/** Operations that are always routed unless `only`/`except` leave them out. */
-const REQUIRED: ReadonlySet<Operation> = new Set(["list", "create", "show", "update", "destroy"]);
-
 /**
  * The operations a resource routes: the required ones and the optional ones it implements, less
  * what `only`/`except` leave out. Throws an Error naming the option for an unknown operation,
@@ -253,9 +250,4 @@ export function singletonRoutes(
     routes.push(customRoute(action, method, action, true));
   }
   return routes;
-}
-
-/** Whether an operation is one the resource must implement when it is routed. */
-export function isRequiredOperation(op: Operation): boolean {
-  return REQUIRED.has(op);
 }
