@@ -315,6 +315,40 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
       child.kill("SIGKILL");
     }
   });
+
+  it("generates a resource with declared member and collection routes that type-checks and routes", async () => {
+    const made = await inApp(app, BIN, [
+      "g",
+      "r",
+      "post",
+      "title",
+      "--member",
+      "publish:post",
+      "--collection",
+      "search:get",
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const tsc = await inApp(app, tool.tsc, ["--noEmit"]);
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    const json = await inApp(app, BIN, ["routes", "--json"]);
+    const rows = (
+      JSON.parse(json.stdout) as { method: string; path: string; name: string; handler: string }[]
+    )
+      .filter((r) => r.path.startsWith("/posts"))
+      .map((r) => `${r.method} ${r.path} ${r.name} ${r.handler}`);
+    expect(rows).toEqual([
+      "GET /posts/ postsPath PostsResource.List",
+      "POST /posts/ postsPath PostsResource.Create",
+      "GET /posts/search/ searchPostsPath PostsResource.Search",
+      "GET /posts/new/ newPostsPath PostsResource.New",
+      "GET /posts/{post_id}/ postPath PostsResource.Show",
+      "PUT /posts/{post_id}/ postPath PostsResource.Update",
+      "DELETE /posts/{post_id}/ postPath PostsResource.Destroy",
+      "GET /posts/{post_id}/edit/ editPostPath PostsResource.Edit",
+      "POST /posts/{post_id}/publish/ publishPostPath PostsResource.Publish",
+    ]);
+    expect((await inApp(app, BIN, ["routes", "--check"])).code).toBe(0);
+  });
 });
 
 describe("wisent new inventory --dev --api", { timeout: SLOW }, () => {

@@ -108,8 +108,13 @@ export function keptOperations(
 
 const ACTION_NAME = /^[a-z][a-z0-9_]*$/;
 
-/** Declared member or collection routes, checked: `[action, METHOD]` pairs. */
-function declared(
+/**
+ * Declared member or collection routes, checked: `[action, METHOD]` pairs. Throws an Error
+ * naming the option and the action for a name that is no lower-case method name or a standard
+ * operation, or for an unknown HTTP method.
+ * @example declaredRoutes("member", { publish: "post" }) // [["publish", "POST"]]
+ */
+export function declaredRoutes(
   kind: "member" | "collection",
   routes: Readonly<Record<string, RouteVerb>> | undefined,
 ): [string, ResourceRoute["method"]][] {
@@ -185,7 +190,7 @@ export function resourceRoutes(
   };
   add("list", "GET", "");
   add("create", "POST", "");
-  for (const [action, method] of declared("collection", options.collection)) {
+  for (const [action, method] of declaredRoutes("collection", options.collection)) {
     routes.push(customRoute(action, method, action, false));
   }
   add("new", "GET", "new");
@@ -194,7 +199,7 @@ export function resourceRoutes(
   if (options.patch) add("update", "PATCH", id);
   add("destroy", "DELETE", id);
   add("edit", "GET", `${id}/edit`);
-  for (const [action, method] of declared("member", options.member)) {
+  for (const [action, method] of declaredRoutes("member", options.member)) {
     routes.push(customRoute(action, method, `${id}/${action}`, true));
   }
   return routes;
@@ -246,7 +251,7 @@ export function singletonRoutes(
   if (options.patch) add("update", "PATCH", "");
   add("destroy", "DELETE", "");
   add("edit", "GET", "edit");
-  for (const [action, method] of declared("member", options.member)) {
+  for (const [action, method] of declaredRoutes("member", options.member)) {
     routes.push(customRoute(action, method, action, true));
   }
   return routes;

@@ -104,6 +104,7 @@ export async function destroyResource(
     names: resource,
     attributes: record ? parseAttributes(record.attributes) : [],
     parent,
+    declared: { member: record?.member, collection: record?.collection },
     api: app.api,
     skipModel: record?.skipModel,
     skipMigration: record?.skipMigration,

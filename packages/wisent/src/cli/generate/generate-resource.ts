@@ -23,6 +23,10 @@ export interface GenerateOptions {
   readonly name: string;
   readonly attributes: readonly string[];
   readonly parent?: string | undefined;
+  /** Declared member routes: `["publish:post"]`. */
+  readonly member?: readonly string[] | undefined;
+  /** Declared collection routes: `["search:get"]`. */
+  readonly collection?: readonly string[] | undefined;
   readonly skipModel?: boolean;
   readonly skipMigration?: boolean;
   readonly skipTemplates?: boolean;
@@ -66,6 +70,8 @@ export function resourceNames(name: string, what = "resource name"): Names {
 export function commandLine(options: GenerateOptions): string {
   const flags = [
     options.parent ? `--parent ${options.parent}` : "",
+    ...(options.member ?? []).map((route) => `--member ${route}`),
+    ...(options.collection ?? []).map((route) => `--collection ${route}`),
     options.skipModel ? "--skip-model" : "",
     options.skipMigration ? "--skip-migration" : "",
     options.skipTemplates ? "--skip-templates" : "",
@@ -175,6 +181,7 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     names: resource,
     attributes,
     parent,
+    declared: { member: options.member, collection: options.collection },
     api: app.api,
     skipModel: options.skipModel,
     skipMigration: options.skipMigration,
@@ -240,6 +247,8 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     name: options.name,
     attributes: reuseModel ? [] : [...options.attributes],
     parent: options.parent,
+    member: options.member?.length ? [...options.member] : undefined,
+    collection: options.collection?.length ? [...options.collection] : undefined,
     skipModel: options.skipModel || undefined,
     skipMigration: options.skipMigration || undefined,
     skipTemplates: options.skipTemplates || undefined,

@@ -1,6 +1,7 @@
 import { migrationFileName } from "../../data/migrations.js";
 import type { Names } from "../../naming/index.js";
 import type { Attribute } from "./attributes.js";
+import type { DeclaredRouteFlags } from "./declared-routes.js";
 import { type TemplateData, templateData } from "./template-data.js";
 
 /** What a generated file is, for the plan printed by `--dry-run` and the order of destroy. */
@@ -29,6 +30,8 @@ export interface ResourceRequest {
   readonly names: Names;
   readonly attributes: readonly Attribute[];
   readonly parent?: Names | undefined;
+  /** Declared member and collection routes (`--member publish:post`). */
+  readonly declared?: DeclaredRouteFlags | undefined;
   /** The app is an API app (`new App({ ..., api: true })`). */
   readonly api: boolean;
   readonly skipModel?: boolean;
@@ -75,6 +78,7 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
     parent,
     api: variant === "api" || request.api,
     command: request.command,
+    declared: request.declared,
   });
   const migration =
     typeof request.migration === "string"
@@ -117,7 +121,7 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
     {
       path: "src/app.ts",
       marker: RESOURCES_MARKER,
-      line: `export const ${data.resource.appVar} = ${parent ? data.parent!.appVar : "app"}.resource("${data.resource.mountPath}", new ${names.resourceClass}());`,
+      line: `export const ${data.resource.appVar} = ${parent ? data.parent!.appVar : "app"}.resource("${data.resource.mountPath}", new ${names.resourceClass}()${data.resourceOptions});`,
     },
   ];
   return { request, data, files, edits };

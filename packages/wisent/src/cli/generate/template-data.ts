@@ -2,6 +2,12 @@ import { posix } from "node:path";
 import { camelize, type Names, routeNameForPath } from "../../naming/index.js";
 import type { InputParser } from "./attribute-types.js";
 import type { Attribute } from "./attributes.js";
+import {
+  type DeclaredRouteData,
+  type DeclaredRouteFlags,
+  declaredRouteData,
+  resourceOptionsSource,
+} from "./declared-routes.js";
 
 /** The operations of a web resource, in Buffalo's test-stub order; an API resource has the first five. */
 export const WEB_OPERATIONS = [
@@ -103,6 +109,10 @@ export interface TemplateData {
   readonly formHelpers: readonly string[];
   readonly operations: readonly string[];
   readonly operationRoutes: Readonly<Record<string, string>>;
+  /** Declared member and collection routes: one handler method and one test each. */
+  readonly declared: readonly DeclaredRouteData[];
+  /** The options argument of the resource's line in src/app.ts: `, { member: { ... } }` or `""`. */
+  readonly resourceOptions: string;
   readonly imports: Readonly<Record<string, string>>;
   /** The model imports of the actions file (own model and parent's), sorted by path as Biome does. */
   readonly actionsModelImports: readonly string[];
@@ -161,6 +171,8 @@ export interface TemplateDataOptions {
   readonly parent?: Names | undefined;
   readonly api: boolean;
   readonly command: string;
+  /** Declared member and collection routes (`--member publish:post`). */
+  readonly declared?: DeclaredRouteFlags | undefined;
 }
 
 /** Derives the templates' data from the resource's names (only `names()`), attributes and parent. */
@@ -270,6 +282,8 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     parsers,
     formHelpers: [...formHelpers],
     operations,
+    declared: declaredRouteData(options.declared ?? {}, collectionPath, memberPath),
+    resourceOptions: resourceOptionsSource(options.declared ?? {}),
     operationRoutes: {
       List: `GET ${collectionPath}`,
       Show: `GET ${memberPath}`,
