@@ -328,6 +328,8 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
       "search:get",
     ]);
     expect(made.code, made.stderr).toBe(0);
+    const profile = await inApp(app, BIN, ["g", "r", "profile", "--singular"]);
+    expect(profile.code, profile.stderr).toBe(0);
     const tsc = await inApp(app, tool.tsc, ["--noEmit"]);
     expect(tsc.stdout + tsc.stderr).toBe("");
     const json = await inApp(app, BIN, ["routes", "--json"]);
@@ -347,7 +349,24 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
       "GET /posts/{post_id}/edit/ editPostPath PostsResource.Edit",
       "POST /posts/{post_id}/publish/ publishPostPath PostsResource.Publish",
     ]);
+    const profileRows = (
+      JSON.parse(json.stdout) as { method: string; path: string; name: string }[]
+    )
+      .filter((r) => r.path.startsWith("/profile"))
+      .map((r) => `${r.method} ${r.path} ${r.name}`);
+    expect(profileRows).toEqual([
+      "POST /profile/ profilePath",
+      "GET /profile/new/ newProfilePath",
+      "GET /profile/ profilePath",
+      "PUT /profile/ profilePath",
+      "DELETE /profile/ profilePath",
+      "GET /profile/edit/ editProfilePath",
+    ]);
     expect((await inApp(app, BIN, ["routes", "--check"])).code).toBe(0);
+    // destroy finds the singular resource by the name it was generated with.
+    const destroyed = await inApp(app, BIN, ["d", "r", "profile", "--yes"]);
+    expect(destroyed.code, destroyed.stderr).toBe(0);
+    expect(readFileSync(join(app, "src/app.ts"), "utf8")).not.toContain("singleton(");
   });
 });
 

@@ -16,6 +16,8 @@ export interface ResourceRecord {
   readonly member?: readonly string[] | undefined;
   /** `--collection` routes it was generated with (`search:get`). */
   readonly collection?: readonly string[] | undefined;
+  /** Generated with `--singular` (`app.singleton`). */
+  readonly singular?: boolean | undefined;
   readonly skipModel?: boolean | undefined;
   readonly skipMigration?: boolean | undefined;
   readonly skipTemplates?: boolean | undefined;

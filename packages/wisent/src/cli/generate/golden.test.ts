@@ -68,6 +68,11 @@ export const GOLDEN_CASES: GoldenCase[] = [
     app: "web",
     step: { name: "gadget", attributes: [], skipModel: true, collection: ["search"] },
   },
+  {
+    id: "singular-profile",
+    app: "web",
+    step: { name: "profile", attributes: [], singular: true, member: ["verify:post"] },
+  },
 ];
 
 const temps: string[] = [];
