@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { describe, expect, expectTypeOf, it } from "vitest";
+import type { ResourceOptions } from "../resources/options.js";
 import { Resource, ResourceBase, SingletonResource } from "../resources/resource.js";
 import { formatRouteJson } from "../routes/route-table.js";
 import { App, type AppOptions } from "./app.js";
@@ -160,6 +161,10 @@ describe("resource options", () => {
     expect(declareSearch).toThrow("no search(c) method");
     // With only what it has, it is accepted (no error to expect).
     app.resource("/r4", new ReportsResource(), { only: ["list", "show"] });
+    // Options built elsewhere, typed only as ResourceOptions, are checked when declared.
+    const built: ResourceOptions = { member: { publish: "post" } };
+    const widgets = newApp().resource("/widgets", new WidgetsResource(), built);
+    expect(Object.keys(widgets.paths)).toContain("publishWidgetPath");
   });
 
   it("member and collection: registered with the resource, collection routes ahead of Show", async () => {

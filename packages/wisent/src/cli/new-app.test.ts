@@ -177,7 +177,7 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
       expect(failed.stderr).toBe(
         "a route can never match:\n" +
           `- GET /about/ (aboutPath, anonymous) declared at src/app.ts:${at + 1}:5 can never match: ` +
-          `GET /{page}/ (pagePath, anonymous) declared at src/app.ts:${at}:5 is declared earlier and ` +
+          `GET /{page}/ (unnamedPath, anonymous) declared at src/app.ts:${at}:5 is declared earlier and ` +
           "matches every request it would; declare it before GET /{page}/\n",
       );
       // The table still prints (it shows the problem); the error follows on stderr.

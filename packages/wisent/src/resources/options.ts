@@ -67,9 +67,12 @@ export type KeptOperations<O, All extends Operation = Operation> = O extends {
     ? Exclude<All, X>
     : All;
 
+// Options typed only as `ResourceOptions` (not a literal) name no actions the types can check.
 type ActionsOf<O, Key extends "member" | "collection"> = O extends { readonly [k in Key]: infer M }
   ? M extends object
-    ? keyof M & string
+    ? string extends keyof M
+      ? never
+      : keyof M & string
     : never
   : never;
 /** Declared member actions of options `O`: `"publish"`. */
