@@ -1,8 +1,12 @@
-import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** This folder: the App, groups and route builders, whose own frames are not the declaration. */
-const OWN_DIR = dirname(fileURLToPath(import.meta.url));
+/**
+ * Wisent's routing code (the App, groups, route builders), whose own frames are not the
+ * declaration: matched by path, not by this module's folder, because an app's build bundles the
+ * framework into its own file and source maps then name the framework's original files.
+ */
+const FRAMEWORK_APP_FILE = /[\\/]wisent[\\/](?:src|dist)[\\/]app[\\/][^\\/]+\.[cm]?[jt]sx?$/;
+const TEST_FILE = /\.test\.[cm]?[jt]sx?$/;
 
 /**
  * Where the route being declared was declared: the first stack frame outside Wisent's routing
@@ -20,7 +24,7 @@ export function declarationSite(): string | undefined {
     if (location === undefined || location.startsWith("node:")) continue;
     const file = location.replace(/:\d+:\d+$/, "");
     const path = file.startsWith("file://") ? fileURLToPath(file) : file;
-    if (dirname(path) === OWN_DIR && !/\.test\.[cm]?[jt]sx?$/.test(path)) continue;
+    if (FRAMEWORK_APP_FILE.test(path) && !TEST_FILE.test(path)) continue;
     return relativeToCwd(path) + location.slice(file.length);
   }
   return undefined;
