@@ -80,6 +80,7 @@ export {
   type Logger,
   silentLogger,
 } from "./http/logger.js";
+export { DEFAULT_PARAM_LIMITS, nestParams, type ParamLimits } from "./http/nested-params.js";
 export { type FlashByKind, type Page, PageContext, pageOf, usePage } from "./http/page.js";
 export type { RedirectStatus } from "./http/redirect.js";
 export { type Layout, layout, type RespondOptions } from "./http/respond.js";
@@ -122,15 +123,35 @@ export {
   underscore,
   validateResourceName,
 } from "./naming/index.js";
-export { type Operation, type OptionalOperations, resourceRoutes } from "./resources/mapping.js";
+export {
+  type MappingOptions,
+  type Operation,
+  type OptionalOperations,
+  type ResourceRoute,
+  type RouteVerb,
+  resourceRoutes,
+  type SingletonOperation,
+  singletonRoutes,
+} from "./resources/mapping.js";
+export type {
+  DeclaredRoutes,
+  HandlersFor,
+  ResourceOptions,
+  SingletonOptions,
+} from "./resources/options.js";
 export {
   type Editable,
   type HandlerResult,
   type Newable,
   NOT_IMPLEMENTED,
+  type OperationHandler,
   Resource,
+  ResourceBase,
+  SingletonResource,
 } from "./resources/resource.js";
 export type { ParamValue, PathParams } from "./routes/build-path.js";
 export { defaultHost, type RouteInfo } from "./routes/route-info.js";
 export { formatRouteJson, formatRouteTable } from "./routes/route-table.js";
-export type { PathHelper } from "./routes/typed-names.js";
+export { type ShadowedRoute, shadowedRoutes } from "./routes/shadowing.js";
+export { formatShadowedRoute } from "./routes/shadowing-message.js";
+export type { PathHelper, ResourcePaths, SingletonPaths } from "./routes/typed-names.js";

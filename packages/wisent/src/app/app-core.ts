@@ -12,6 +12,8 @@ export interface AppCore {
   readonly runtime: WisentRuntime;
   /** Hono's error handler (see {@link honoErrorHandler}), for what escapes a route's promise. */
   readonly uncaught: ErrorHandler;
+  /** App-wide routing settings (see `AppOptions`). */
+  readonly settings: { readonly patch: boolean };
 }
 
 type LooseOn = (method: string, path: string, ...handlers: Handler[]) => unknown;

@@ -14,6 +14,7 @@ import { nodeHeaders } from "../http/request-header.js";
 import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
 import type { PathParams } from "../routes/build-path.js";
 import { defaultHost, type RouteInfo } from "../routes/route-info.js";
+import { shadowedRoutesError } from "../routes/shadowing-message.js";
 import { composeWithRuntime, honoErrorHandler } from "./app-core.js";
 import { type Below, isSettledRoute } from "./compose.js";
 import { currentEnv } from "./environment.js";
@@ -73,6 +74,11 @@ export interface AppOptions {
    * registration order works (TrieRouter does; RegExpRouter refuses `/x/new` beside `/x/:id`).
    */
   readonly router?: Router<[Handler, unknown]>;
+  /**
+   * Every resource's Update answers PATCH as well as PUT (Rails' default); a resource's own
+   * `patch` option overrides it. Default false: the spec's PUT-only table.
+   */
+  readonly patch?: boolean;
 }
 
 /**
@@ -118,6 +124,8 @@ export class App extends Group<[], never> {
   readonly #below: Below;
   /** Hono's error handler, for what escapes a route called by {@link App.fetch} itself. */
   readonly #uncaught: ErrorHandler;
+  /** How many routes {@link App.checkRoutes} last found in order (-1: never checked). */
+  #checkedRoutes = -1;
 
   constructor(options: AppOptions) {
     if (
@@ -144,7 +152,8 @@ export class App extends Group<[], never> {
     };
     const appMiddleware: MiddlewareHandler[] = [];
     const uncaught = honoErrorHandler(hono);
-    super({ hono, registry, runtime, uncaught }, "/", appMiddleware);
+    const settings = { patch: options.patch ?? false };
+    super({ hono, registry, runtime, uncaught, settings }, "/", appMiddleware);
     this.#appMiddleware = appMiddleware;
     this.name = options.name;
     this.env = env;
@@ -181,6 +190,17 @@ export class App extends Group<[], never> {
     return super.use(...middleware);
   }
 
+  /**
+   * Throws an Error naming every route that can never match (an earlier route with the same
+   * method takes all its requests), both routes' declaration places and the fix. `listen()`
+   * and the first request answered by `fetch` call it, so such an app does not start.
+   */
+  checkRoutes(): void {
+    const shadowed = this.#registry.shadowed();
+    if (shadowed.length > 0) throw shadowedRoutesError(shadowed);
+    this.#checkedRoutes = this.#registry.records.length;
+  }
+
   /** Every route in registration order (the routes table's rows). */
   routes(): RouteInfo[] {
     return this.#registry.routes();
@@ -203,6 +223,7 @@ export class App extends Group<[], never> {
     env?: unknown,
     executionCtx?: unknown,
   ): Response | Promise<Response> => {
+    if (this.#checkedRoutes !== this.#registry.records.length) this.checkRoutes();
     let req = request;
     const queryAt = req.url.indexOf("?");
     const pathEnd = queryAt === -1 ? req.url.length : queryAt;
@@ -256,6 +277,7 @@ export class App extends Group<[], never> {
    * @example const server = await app.listen({ port: 3000 }); console.log(server.url);
    */
   listen(options: ListenOptions = {}): Promise<RunningServer> {
+    this.checkRoutes();
     return listen(this.fetch, options, () => this.#runShutdownHooks());
   }
 

@@ -1,10 +1,18 @@
-import type { Context, Handler, MiddlewareHandler } from "hono";
+import type { Handler, MiddlewareHandler } from "hono";
 import { routeNameForPath } from "../naming/index.js";
-import { resourceRoutes } from "../resources/mapping.js";
-import type { HandlerResult, Resource } from "../resources/resource.js";
+import {
+  type OptionalOperations,
+  type ResourceRoute,
+  resourceRoutes,
+  type SingletonOperation,
+  singletonRoutes,
+} from "../resources/mapping.js";
+import type { HandlersFor, ResourceOptions, SingletonOptions } from "../resources/options.js";
+import type { OperationHandler, ResourceBase } from "../resources/resource.js";
 import { joinPaths, parsePathTemplate } from "../routes/path-template.js";
-import type { MemberBase, ResourcePaths, Words } from "../routes/typed-names.js";
+import type { MemberBase, ResourcePaths, SingletonPaths, Words } from "../routes/typed-names.js";
 import { type AppCore, addHonoRoute } from "./app-core.js";
+import { declarationSite } from "./declaration-site.js";
 import { RouteBuilder } from "./route-builder.js";
 import type { UntypedPathHelper } from "./route-registry.js";
 import { type StaticFilesOptions, staticFiles } from "./static-files.js";
@@ -14,7 +22,28 @@ export type ParamsOf<P extends string> = P extends `${string}{${infer Inner}}${i
   ? (Inner extends `${infer Name}:${string}` ? Name : Inner) | ParamsOf<Rest>
   : never;
 
-type KeyOf<R> = R extends Resource<infer K> ? K : string;
+type KeyOf<R> = R extends ResourceBase<infer K> ? K : string;
+
+/** A resource's methods by name (its operations and declared routes). */
+function handlersOf(resource: object): Record<string, OperationHandler | undefined> {
+  return resource as unknown as Record<string, OperationHandler | undefined>;
+}
+
+function implemented(handlers: Record<string, OperationHandler | undefined>): OptionalOperations {
+  return { new: typeof handlers.new === "function", edit: typeof handlers.edit === "function" };
+}
+
+/**
+ * A resource route's name: the spec's names for the standard operations; a declared route's
+ * action leads the name of the path it hangs off (`/widgets/{widget_id}` -> `publishWidgetPath`).
+ */
+function routeNameFor(route: ResourceRoute, fullPath: string): string {
+  if (route.nameAction === undefined) {
+    return routeNameForPath(fullPath, { collection: route.collection });
+  }
+  const owner = fullPath.slice(0, fullPath.lastIndexOf("/")) || "/";
+  return routeNameForPath(owner, { collection: route.collection, action: route.nameAction });
+}
 
 /**
  * A set of routes under one prefix sharing middleware. Routes and middleware apply in declaration
@@ -26,18 +55,26 @@ type KeyOf<R> = R extends Resource<infer K> ? K : string;
  * api.use(requireToken);
  * api.get("/status", StatusHandler); // apiV1StatusPath
  */
-export class Group<Base extends string[] = [], Params extends string = never> {
+export class Group<
+  Base extends string[] = [],
+  Params extends string = never,
+  ShallowBase extends string[] = Base,
+  ShallowParams extends string = Params,
+> {
   /** @internal */
   protected readonly core: AppCore;
   /** The group's path prefix (`/` for the app itself). */
   readonly prefix: string;
   readonly #stack: MiddlewareHandler[];
+  /** Where a `shallow: true` resource declared here puts its routes on one record. */
+  readonly #shallowBase: string;
 
   /** @internal Made by `App`, `group()` and `resource()`. */
-  constructor(core: AppCore, prefix: string, stack: MiddlewareHandler[]) {
+  constructor(core: AppCore, prefix: string, stack: MiddlewareHandler[], shallowBase = prefix) {
     this.core = core;
     this.prefix = prefix;
     this.#stack = stack;
+    this.#shallowBase = shallowBase;
   }
 
   /** Adds middleware for the routes declared after this call in this group and its new subgroups. */
@@ -82,45 +119,150 @@ export class Group<Base extends string[] = [], Params extends string = never> {
   }
 
   /** A subgroup under `prefix`, starting with a copy of this group's middleware. */
-  group<P extends string>(prefix: P): Group<[...Base, ...Words<P>], Params | ParamsOf<P>> {
-    return new Group(this.core, joinPaths(this.prefix, prefix), [...this.#stack]);
+  group<P extends string>(
+    prefix: P,
+  ): Group<
+    [...Base, ...Words<P>],
+    Params | ParamsOf<P>,
+    [...ShallowBase, ...Words<P>],
+    ShallowParams | ParamsOf<P>
+  > {
+    return new Group(
+      this.core,
+      joinPaths(this.prefix, prefix),
+      [...this.#stack],
+      joinPaths(this.#shallowBase, prefix),
+    );
   }
 
   /**
    * Maps a resource to its CRUD routes under `path` (spec: Mapping rule) and returns a group rooted
    * at the member path (`/widgets/{widget_id}`), so `.resource()` on it nests. Its `paths` are the
-   * resource's typed path helpers.
+   * resource's typed path helpers. Options (see {@link ResourceOptions}) keep some operations
+   * (`only`/`except`), declare member and collection routes, nest shallowly and add PATCH.
    *
    * @example
    * const widgets = app.resource("/widgets", new WidgetsResource());
    * widgets.resource("/images", new ImagesResource()); // /widgets/{widget_id}/images
    * widgets.paths.widgetPath({ widget_id: 1 }); // "/widgets/1"
+   * app.resource("/posts", new PostsResource(), { only: ["list", "show"], member: { publish: "post" } });
    */
-  resource<P extends string, R extends Resource<string>>(
+  resource<
+    P extends string,
+    R extends ResourceBase<string>,
+    const O extends ResourceOptions = Record<never, never>,
+  >(
     path: P,
-    resource: R,
+    resource: R & HandlersFor<O>,
+    options?: O,
   ): ResourceGroup<
-    MemberBase<Base, P, KeyOf<R>>,
-    Params | KeyOf<R>,
-    ResourcePaths<Base, P, KeyOf<R>, Params, R>
+    O extends { readonly shallow: true }
+      ? MemberBase<ShallowBase, P, KeyOf<R>>
+      : MemberBase<Base, P, KeyOf<R>>,
+    O extends { readonly shallow: true } ? ShallowParams | KeyOf<R> : Params | KeyOf<R>,
+    ResourcePaths<
+      Base,
+      P,
+      KeyOf<R>,
+      Params,
+      R,
+      O,
+      O extends { readonly shallow: true } ? ShallowBase : Base,
+      O extends { readonly shallow: true } ? ShallowParams : Params
+    >,
+    ShallowBase,
+    ShallowParams
   > {
+    const opts: ResourceOptions = options ?? {};
     const collection = joinPaths(this.prefix, path);
     const paramKey = resource.paramKey;
-    // The resource's own middleware (Buffalo's `Use()`) also reaches resources nested in it.
-    const stack = [...this.#stack, ...resource.middleware()];
-    const operations = resource as unknown as Record<
-      string,
-      ((c: Context) => HandlerResult) | undefined
-    >;
-    const optional = {
-      new: typeof operations.new === "function",
-      edit: typeof operations.edit === "function",
-    };
+    const handlers = handlersOf(resource);
+    const routes = resourceRoutes(paramKey, implemented(handlers), {
+      ...opts,
+      patch: opts.patch ?? this.core.settings.patch,
+    });
+    // shallow: the routes on one record leave the parent's member path (Rails' `shallow: true`).
+    const memberRoot = opts.shallow ? joinPaths(this.#shallowBase, path) : collection;
+    const paths = this.#mapRoutes(resource, handlers, routes, (route) =>
+      joinPaths(route.member ? memberRoot : collection, route.subpath),
+    );
+    const member = joinPaths(memberRoot, `{${paramKey}}`);
+    // Type-level names are checked against the runtime namer in typed-names.test.ts.
+    return new ResourceGroup(
+      this.core,
+      member,
+      this.#resourceStack(resource),
+      paths as never,
+      this.#shallowBase,
+    );
+  }
+
+  /**
+   * Maps a singular resource (Rails' `resource :profile`) to `path`: Create, New, Show, Update,
+   * Destroy and Edit with no id and no List, named after it (`profilePath`, `newProfilePath`,
+   * `editProfilePath`). Returns a group rooted at `path`, so resources nest under it.
+   *
+   * @example
+   * const profile = app.singleton("/profile", new ProfileResource());
+   * profile.paths.editProfilePath(); // "/profile/edit"
+   */
+  singleton<
+    P extends string,
+    R extends ResourceBase<string>,
+    const O extends SingletonOptions = Record<never, never>,
+  >(
+    path: P,
+    resource: R & HandlersFor<O, SingletonOperation>,
+    options?: O,
+  ): ResourceGroup<
+    [...Base, ...Words<P>],
+    Params,
+    SingletonPaths<Base, P, Params, R, O>,
+    [...ShallowBase, ...Words<P>],
+    ShallowParams
+  > {
+    const opts: SingletonOptions = options ?? {};
+    const root = joinPaths(this.prefix, path);
+    const handlers = handlersOf(resource);
+    const routes = singletonRoutes(implemented(handlers), {
+      ...opts,
+      patch: opts.patch ?? this.core.settings.patch,
+    });
+    const paths = this.#mapRoutes(resource, handlers, routes, (route) =>
+      joinPaths(root, route.subpath),
+    );
+    return new ResourceGroup(
+      this.core,
+      root,
+      this.#resourceStack(resource),
+      paths as never,
+      joinPaths(this.#shallowBase, path),
+    );
+  }
+
+  /** The resource's own middleware (Buffalo's `Use()`), which also reaches resources nested in it. */
+  #resourceStack(resource: ResourceBase<string>): MiddlewareHandler[] {
+    return [...this.#stack, ...resource.middleware()];
+  }
+
+  /** Registers a resource's routes; returns its path helpers by name. */
+  #mapRoutes(
+    resource: ResourceBase<string>,
+    handlers: Record<string, OperationHandler | undefined>,
+    routes: readonly ResourceRoute[],
+    fullPath: (route: ResourceRoute) => string,
+  ): Record<string, UntypedPathHelper> {
+    const stack = this.#resourceStack(resource);
     const paths: Record<string, UntypedPathHelper> = {};
-    for (const route of resourceRoutes(paramKey, optional)) {
-      const full = joinPaths(collection, route.subpath);
-      const name = routeNameForPath(full, { collection: route.collection });
-      const fn = operations[route.operation]!;
+    for (const route of routes) {
+      const fn = handlers[route.handlerMethod];
+      if (typeof fn !== "function") {
+        throw new Error(
+          `${resource.handlerName} has no ${route.handlerMethod}(c) method for ${route.method} ${fullPath(route)}: add it, or leave the route out with only/except`,
+        );
+      }
+      const full = fullPath(route);
+      const name = routeNameFor(route, full);
       const handler: Handler = (c) => fn.call(resource, c);
       this.#add(route.method, full, handler, {
         display: `${resource.handlerName}.${route.action}`,
@@ -129,9 +271,7 @@ export class Group<Base extends string[] = [], Params extends string = never> {
       });
       paths[name] = this.core.registry.helpers[name]!;
     }
-    const member = joinPaths(collection, `{${paramKey}}`);
-    // Type-level names are checked against the runtime namer in typed-names.test.ts.
-    return new ResourceGroup(this.core, member, stack, paths as never);
+    return paths;
   }
 
   /**
@@ -160,6 +300,7 @@ export class Group<Base extends string[] = [], Params extends string = never> {
       name: how.name ?? routeNameForPath(path.template),
       handler: how.display,
       aliases: [],
+      declaredAt: declarationSite(),
     };
     this.core.registry.add(record);
     const middleware = [...(how.stack ?? this.#stack)];
@@ -169,17 +310,21 @@ export class Group<Base extends string[] = [], Params extends string = never> {
 }
 
 /** The group `resource()` returns: rooted at the member path, with the resource's path helpers. */
-export class ResourceGroup<Base extends string[], Params extends string, Paths> extends Group<
-  Base,
-  Params
-> {
+export class ResourceGroup<
+  Base extends string[],
+  Params extends string,
+  Paths,
+  ShallowBase extends string[] = Base,
+  ShallowParams extends string = Params,
+> extends Group<Base, Params, ShallowBase, ShallowParams> {
   /** @internal */
   constructor(
     core: AppCore,
     prefix: string,
     stack: MiddlewareHandler[],
     readonly paths: Paths,
+    shallowBase: string,
   ) {
-    super(core, prefix, stack);
+    super(core, prefix, stack, shallowBase);
   }
 }

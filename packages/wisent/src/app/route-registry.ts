@@ -1,6 +1,7 @@
 import { buildPath, type PathParams } from "../routes/build-path.js";
 import type { PathTemplate } from "../routes/path-template.js";
 import type { RouteInfo } from "../routes/route-info.js";
+import { type ShadowedRoute, shadowedRoutes } from "../routes/shadowing.js";
 
 /** A registered route as the App keeps it (route data, separate from how it is printed). */
 export interface RouteRecord {
@@ -9,6 +10,8 @@ export interface RouteRecord {
   name: string;
   readonly handler: string;
   readonly aliases: string[];
+  /** Where the route was declared (`src/app.ts:12:5`), for start-up errors. */
+  readonly declaredAt?: string | undefined;
 }
 
 /** A path helper looked up by name at run time. */
@@ -24,6 +27,7 @@ export class RouteRegistry {
   readonly helpers: Record<string, UntypedPathHelper> = Object.create(null);
   readonly #byName = new Map<string, RouteRecord>();
   #allowMatchers: { method: string; regex: RegExp }[] | undefined;
+  #shadowed: { count: number; found: ShadowedRoute<RouteRecord>[] } | undefined;
 
   constructor(readonly host: string) {}
 
@@ -31,6 +35,17 @@ export class RouteRegistry {
     this.#claimName(record, record.name);
     this.records.push(record);
     this.#allowMatchers = undefined;
+  }
+
+  /**
+   * Routes that can never match because an earlier route with the same method takes every
+   * request they would (see `routes/shadowing.ts`); checked again only when routes were added.
+   */
+  shadowed(): ShadowedRoute<RouteRecord>[] {
+    if (this.#shadowed?.count !== this.records.length) {
+      this.#shadowed = { count: this.records.length, found: shadowedRoutes(this.records) };
+    }
+    return this.#shadowed.found;
   }
 
   /** Gives a route another name (`.name("...")`), checking it against every other route. */

@@ -156,6 +156,40 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
     expect(existsSync(join(app, "db", "development.sqlite"))).toBe(false);
   });
 
+  it("routes --check passes, and fails naming a route an earlier one swallows", async () => {
+    const ok = await inApp(app, BIN, ["routes", "--check"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toBe("1 routes, none shadowed by an earlier route\n");
+    const file = join(app, "src/app.ts");
+    const source = readFileSync(file, "utf8");
+    try {
+      writeFileSync(
+        file,
+        source.replace(
+          'app.serveFiles("/", "public");',
+          'app.get("/{page}", (c) => c.text("page"));\napp.get("/about", (c) => c.text("about"));\napp.serveFiles("/", "public");',
+        ),
+      );
+      const lines = source.split("\n");
+      const at = lines.findIndex((line) => line.startsWith("app.serveFiles")) + 1;
+      const failed = await inApp(app, BIN, ["routes", "--check"]);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toBe(
+        "a route can never match:\n" +
+          `- GET /about/ (aboutPath, anonymous) declared at src/app.ts:${at + 1}:5 can never match: ` +
+          `GET /{page}/ (unnamedPath, anonymous) declared at src/app.ts:${at}:5 is declared earlier and ` +
+          "matches every request it would; declare it before GET /{page}/\n",
+      );
+      // The table still prints (it shows the problem); the error follows on stderr.
+      const table = await inApp(app, BIN, ["routes"]);
+      expect(table.code).toBe(0);
+      expect(table.stdout).toContain("/about/");
+      expect(table.stderr).toContain("GET /about/ (aboutPath, anonymous)");
+    } finally {
+      writeFileSync(file, source);
+    }
+  });
+
   it("migrates up, reports status and migrates down with a hand-written migration", async () => {
     writeFileSync(
       join(app, "migrations", "20240101000000_create_notes.ts"),
@@ -280,6 +314,59 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
     } finally {
       child.kill("SIGKILL");
     }
+  });
+
+  it("generates a resource with declared member and collection routes that type-checks and routes", async () => {
+    const made = await inApp(app, BIN, [
+      "g",
+      "r",
+      "post",
+      "title",
+      "--member",
+      "publish:post",
+      "--collection",
+      "search:get",
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const profile = await inApp(app, BIN, ["g", "r", "profile", "--singular"]);
+    expect(profile.code, profile.stderr).toBe(0);
+    const tsc = await inApp(app, tool.tsc, ["--noEmit"]);
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    const json = await inApp(app, BIN, ["routes", "--json"]);
+    const rows = (
+      JSON.parse(json.stdout) as { method: string; path: string; name: string; handler: string }[]
+    )
+      .filter((r) => r.path.startsWith("/posts"))
+      .map((r) => `${r.method} ${r.path} ${r.name} ${r.handler}`);
+    expect(rows).toEqual([
+      "GET /posts/ postsPath PostsResource.List",
+      "POST /posts/ postsPath PostsResource.Create",
+      "GET /posts/search/ searchPostsPath PostsResource.Search",
+      "GET /posts/new/ newPostsPath PostsResource.New",
+      "GET /posts/{post_id}/ postPath PostsResource.Show",
+      "PUT /posts/{post_id}/ postPath PostsResource.Update",
+      "DELETE /posts/{post_id}/ postPath PostsResource.Destroy",
+      "GET /posts/{post_id}/edit/ editPostPath PostsResource.Edit",
+      "POST /posts/{post_id}/publish/ publishPostPath PostsResource.Publish",
+    ]);
+    const profileRows = (
+      JSON.parse(json.stdout) as { method: string; path: string; name: string }[]
+    )
+      .filter((r) => r.path.startsWith("/profile"))
+      .map((r) => `${r.method} ${r.path} ${r.name}`);
+    expect(profileRows).toEqual([
+      "POST /profile/ profilePath",
+      "GET /profile/new/ newProfilePath",
+      "GET /profile/ profilePath",
+      "PUT /profile/ profilePath",
+      "DELETE /profile/ profilePath",
+      "GET /profile/edit/ editProfilePath",
+    ]);
+    expect((await inApp(app, BIN, ["routes", "--check"])).code).toBe(0);
+    // destroy finds the singular resource by the name it was generated with.
+    const destroyed = await inApp(app, BIN, ["d", "r", "profile", "--yes"]);
+    expect(destroyed.code, destroyed.stderr).toBe(0);
+    expect(readFileSync(join(app, "src/app.ts"), "utf8")).not.toContain("singleton(");
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError } from "./http-error.js";
 import { formatOfMediaType, mediaTypeOf } from "./media-types.js";
+import { DEFAULT_PARAM_LIMITS, nestParams } from "./nested-params.js";
 import { requestHeader } from "./request-header.js";
 import { parseXml } from "./xml.js";
 
@@ -118,21 +119,15 @@ export function bodyBytesOf(c: Context): Promise<Uint8Array<ArrayBuffer>> {
   return bytes;
 }
 
-/** Collects form entries into a plain object: repeated keys and `key[]` become arrays. */
+/**
+ * Collects form or query entries into a plain object: repeated names and `key[]` become arrays,
+ * bracketed names (`widget[title]`, `items[0][name]`) nest (see {@link nestParams}); Wisent's own
+ * fields are left out. Throws HttpError 400 naming a parameter beyond the limits.
+ */
 export function formToObject(
   entries: Iterable<[string, FormDataEntryValue]>,
 ): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
-  for (const [rawKey, value] of entries) {
-    if (FRAMEWORK_FIELDS.has(rawKey)) continue;
-    const isList = rawKey.endsWith("[]");
-    const key = isList ? rawKey.slice(0, -2) : rawKey;
-    const existing = result[key];
-    if (Array.isArray(existing)) existing.push(value);
-    else if (existing !== undefined) result[key] = [existing, value];
-    else result[key] = isList ? [value] : value;
-  }
-  return result;
+  return nestParams(entries, DEFAULT_PARAM_LIMITS, FRAMEWORK_FIELDS);
 }
 
 function decodeText(bytes: Uint8Array): string {

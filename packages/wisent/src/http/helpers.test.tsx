@@ -59,6 +59,51 @@ describe("c.bind", () => {
     expect(await res.json()).toEqual({ title: "a b", tag: ["x", "y"], ids: ["1"] });
   });
 
+  it("binds bracketed names as objects and arrays in forms, multipart bodies and queries", async () => {
+    const res = await binder.request("/bind", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "widget[title]=Gear&widget[tags][]=a&widget[tags][]=b&items[0][n]=1&items[1][n]=2",
+    });
+    const expected = {
+      widget: { title: "Gear", tags: ["a", "b"] },
+      items: [{ n: "1" }, { n: "2" }],
+    };
+    expect(await res.json()).toEqual(expected);
+    const form = new FormData();
+    form.append("widget[title]", "Gear");
+    form.append("widget[tags][]", "a");
+    form.append("widget[tags][]", "b");
+    form.append("items[0][n]", "1");
+    form.append("items[1][n]", "2");
+    expect(await (await binder.request("/bind", { method: "POST", body: form })).json()).toEqual(
+      expected,
+    );
+    const query = await binder.request(
+      "/bind?widget[title]=Gear&widget[tags][]=a&widget[tags][]=b&items[0][n]=1&items[1][n]=2",
+    );
+    expect(await query.json()).toEqual(expected);
+  });
+
+  it("answers 400 naming the parameter for prototype keys and names nested too deep", async () => {
+    const proto = await binder.request("/bind?a[__proto__][admin]=1", {
+      headers: { accept: "application/json" },
+    });
+    expect(proto.status).toBe(400);
+    expect(((await proto.json()) as { error: string }).error).toBe(
+      'parameter "a[__proto__][admin]" uses the reserved name "__proto__"',
+    );
+    const deep = await binder.request("/bind", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      body: `a${"[b]".repeat(11)}=1`,
+    });
+    expect(deep.status).toBe(400);
+    expect(((await deep.json()) as { error: string }).error).toBe(
+      `parameter "a${"[b]".repeat(11)}" is nested 11 levels deep; the limit is 10`,
+    );
+  });
+
   it("binds multipart forms", async () => {
     const form = new FormData();
     form.set("title", "multi");

@@ -8,7 +8,7 @@ export { isAcronym } from "./acronyms.js";
 export { camelize, pascalize, titleize, underscore } from "./casing.js";
 export { isUncountable, pluralize, singularize } from "./inflection.js";
 export type { Names, ResourceRouteNames } from "./names.js";
-export { names } from "./names.js";
+export { names, singularNames } from "./names.js";
 export { paramKeyFromClassName } from "./param-key.js";
 export type { RouteNameOptions } from "./route-name.js";
 export { pathName, routeNameForPath } from "./route-name.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NAMES_CASES } from "./cases.js";
-import { names } from "./names.js";
+import { names, singularNames } from "./names.js";
 import { paramKeyFromClassName } from "./param-key.js";
 import { routeNameForPath } from "./route-name.js";
 
@@ -102,5 +102,30 @@ describe("names", () => {
 
   it.each(["", "1widget", "class", "wid get"])("throws the validation message for %j", (input) => {
     expect(() => names(input)).toThrow(/^resource name/);
+  });
+
+  it("gives the singular names of a singular resource (app.singleton)", () => {
+    const n = singularNames("admin/setting");
+    expect({
+      resourceClass: n.resourceClass,
+      urlPath: n.urlPath,
+      memberPath: n.memberPath,
+      fileBase: n.fileBase,
+      model: n.model,
+      routeNames: { ...n.routeNames },
+    }).toEqual({
+      resourceClass: "AdminSettingResource",
+      urlPath: "/admin/setting",
+      memberPath: "/admin/setting",
+      fileBase: "admin_setting",
+      model: "Setting",
+      routeNames: {
+        list: "",
+        new: "newAdminSettingPath",
+        show: "adminSettingPath",
+        edit: "editAdminSettingPath",
+      },
+    });
+    expect(singularNames("profiles").resourceClass).toBe("ProfileResource");
   });
 });

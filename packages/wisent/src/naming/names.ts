@@ -115,3 +115,31 @@ export function names(input: string): Names {
     migrationName: `create_${plural}`,
   });
 }
+
+/**
+ * The names of a singular resource (Rails' `resource :profile`, Wisent's `app.singleton`): the
+ * class, path, files and route names are singular, as there is one of it; the model names stay
+ * those of {@link names}. There is no List route and no id (`routeNames.list` is `""`).
+ * @example singularNames("profile").resourceClass // "ProfileResource"
+ * @example singularNames("admin/setting").routeNames.edit // "editAdminSettingPath"
+ */
+export function singularNames(input: string): Names {
+  const base = names(input);
+  const qualifiedSingular = [...base.namespace, base.singular].join("_");
+  const folder = [...base.namespace, base.singular].join("/");
+  const urlPath = `/${folder}`;
+  return Object.freeze({
+    ...base,
+    resourceClass: `${pascalize(qualifiedSingular)}Resource`,
+    urlPath,
+    memberPath: urlPath,
+    templateFolder: folder,
+    fileBase: qualifiedSingular,
+    routeNames: Object.freeze({
+      list: "",
+      new: routeNameForPath(`${urlPath}/new/`),
+      show: routeNameForPath(`${urlPath}/`),
+      edit: routeNameForPath(`${urlPath}/edit/`),
+    }),
+  });
+}

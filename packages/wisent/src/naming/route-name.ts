@@ -9,6 +9,13 @@ export interface RouteNameOptions {
    * not collide with the member route (`/news/{news_id}` -> `newsPath`). Buffalo has no such rule.
    */
   readonly collection?: boolean;
+  /**
+   * A declared member or collection route's action, which leads the name as `new`/`edit` do
+   * (the spec's `edit<Singular>Path` style): `routeNameForPath("/widgets/{widget_id}",
+   * { action: "publish" })` -> `publishWidgetPath`. The path is the member's (or, with
+   * `collection`, the collection's) path, without the action's own segment.
+   */
+  readonly action?: string;
 }
 
 const PATH_SUFFIX = "Path";
@@ -24,7 +31,8 @@ export function routeNameForPath(path: string, options: RouteNameOptions = {}): 
   if (typeof path !== "string") {
     throw new TypeError(`routeNameForPath: path must be a string, got ${typeof path}`);
   }
-  return pathName(nameRoute(path, options.collection === true));
+  const name = nameRoute(path, options.collection === true);
+  return pathName(options.action ? camelize(`${options.action}_${name}`) : name);
 }
 
 /** Buffalo's `NameRoute` without the `Path` suffix. */

@@ -9,6 +9,38 @@ export type HandlerResult = Response | Promise<Response>;
 export const NOT_IMPLEMENTED = "resource not implemented";
 
 /**
+ * What every resource has besides its operations: the path parameter, its middleware and the
+ * name the routes table shows. Extend it directly when a resource declares only some routes
+ * (`only: [...]`): the type of `app.resource(...)` then asks for just the handlers it routes.
+ *
+ * @example
+ * class ReportsResource extends ResourceBase<"report_id"> {
+ *   list(c: Context) { return c.json([]); }
+ * }
+ * app.resource("/reports", new ReportsResource(), { only: ["list"] });
+ */
+export abstract class ResourceBase<K extends string = string> {
+  /** Overrides the path parameter name derived from the class name. */
+  static paramKey?: string;
+
+  /** Middleware for this resource's routes only (Buffalo's `Use()`), run after the app's. */
+  middleware(): MiddlewareHandler[] {
+    return [];
+  }
+
+  /** The path parameter of this resource's member routes: `widget_id`. */
+  get paramKey(): K {
+    const ctor = this.constructor as typeof ResourceBase;
+    return (ctor.paramKey ?? paramKeyFromClassName(ctor.name)) as K;
+  }
+
+  /** The class name shown in the routes table's HANDLER column: `WidgetsResource`. */
+  get handlerName(): string {
+    return this.constructor.name || "Resource";
+  }
+}
+
+/**
  * The base of every resource: a default for each of the five required operations (List, Show,
  * Create, Update, Destroy), each answering 404 `resource not implemented`. Override the ones you
  * serve; add `new(c)` and `edit(c)` to get the optional New and Edit routes.
@@ -22,10 +54,7 @@ export const NOT_IMPLEMENTED = "resource not implemented";
  * }
  * app.resource("/widgets", new WidgetsResource()); // Show, Create, Update, Destroy answer 404
  */
-export abstract class Resource<K extends string = string> {
-  /** Overrides the path parameter name derived from the class name. */
-  static paramKey?: string;
-
+export abstract class Resource<K extends string = string> extends ResourceBase<K> {
   /** GET /widgets */
   list(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
@@ -46,23 +75,40 @@ export abstract class Resource<K extends string = string> {
   destroy(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
   }
+}
 
-  /** Middleware for this resource's routes only (Buffalo's `Use()`), run after the app's. */
-  middleware(): MiddlewareHandler[] {
-    return [];
+/**
+ * The base of a singular resource (`app.singleton("/profile", new ProfileResource())`, Rails'
+ * `resource :profile`): Show, Create, Update and Destroy with no id and no List, each answering
+ * 404 `resource not implemented` until overridden; `new(c)` and `edit(c)` add New and Edit.
+ *
+ * @example
+ * class ProfileResource extends SingletonResource {
+ *   override show(c: Context) { return c.json({ name: "me" }); }
+ * }
+ * app.singleton("/profile", new ProfileResource()); // profilePath, editProfilePath when edit(c)
+ */
+export abstract class SingletonResource extends ResourceBase<never> {
+  /** GET /profile */
+  show(_c: Context): HandlerResult {
+    throw new HttpError(404, NOT_IMPLEMENTED);
   }
-
-  /** The path parameter of this resource's member routes: `widget_id`. */
-  get paramKey(): K {
-    const ctor = this.constructor as typeof Resource;
-    return (ctor.paramKey ?? paramKeyFromClassName(ctor.name)) as K;
+  /** POST /profile */
+  create(_c: Context): HandlerResult {
+    throw new HttpError(404, NOT_IMPLEMENTED);
   }
-
-  /** The class name shown in the routes table's HANDLER column: `WidgetsResource`. */
-  get handlerName(): string {
-    return this.constructor.name || "Resource";
+  /** PUT /profile */
+  update(_c: Context): HandlerResult {
+    throw new HttpError(404, NOT_IMPLEMENTED);
+  }
+  /** DELETE /profile */
+  destroy(_c: Context): HandlerResult {
+    throw new HttpError(404, NOT_IMPLEMENTED);
   }
 }
+
+/** A resource operation or declared route: answers a request. */
+export type OperationHandler = (c: Context) => HandlerResult;
 
 /** A resource that also serves the optional New route. */
 export interface Newable {

@@ -7,7 +7,7 @@ import {
   WidgetsResource,
 } from "../app/test-support/resources.js";
 import { camelize } from "../naming/index.js";
-import { Resource } from "../resources/resource.js";
+import { Resource, SingletonResource } from "../resources/resource.js";
 import type { Camel, ResourceNames, Words } from "./typed-names.js";
 
 class NewsResource extends Resource<"news_id"> {}
@@ -55,6 +55,100 @@ describe("typed path helpers", () => {
     expectTypeOf<keyof typeof api.paths>().toEqualTypeOf<
       "apiV1WidgetsPath" | "apiV1WidgetPath" | "newAPIV1WidgetsPath" | "editAPIV1WidgetPath"
     >();
+  });
+
+  it("agree with the runtime namer for every routing option, nested and grouped", () => {
+    const app = new App({ name: "t" });
+    class ArticlesResource extends Resource<"article_id"> {
+      new() {
+        return new Response("new");
+      }
+      publish() {
+        return new Response("publish");
+      }
+      mark_read() {
+        return new Response("read");
+      }
+      search() {
+        return new Response("search");
+      }
+    }
+    class CommentsResource extends Resource<"comment_id"> {
+      edit() {
+        return new Response("edit");
+      }
+      approve() {
+        return new Response("approve");
+      }
+    }
+    class AccountResource extends SingletonResource {
+      new() {
+        return new Response("new");
+      }
+      edit() {
+        return new Response("edit");
+      }
+      verify() {
+        return new Response("verify");
+      }
+    }
+    const groups = [] as { paths: object }[];
+    const api = app.group("/api/v1");
+    const articles = api.resource("/articles", new ArticlesResource(), {
+      except: ["destroy"],
+      member: { publish: "post", mark_read: "put" },
+      collection: { search: "get" },
+      patch: true,
+    });
+    const comments = articles.resource("/comments", new CommentsResource(), {
+      shallow: true,
+      member: { approve: "post" },
+    });
+    const account = api.singleton("/account", new AccountResource(), {
+      member: { verify: "post" },
+    });
+    class SearchableNewsResource extends Resource<"news_id"> {
+      static override paramKey = "news_id";
+      search() {
+        return new Response("search");
+      }
+    }
+    const news = app.resource("/news", new SearchableNewsResource(), {
+      collection: { search: "get" },
+    });
+    expectTypeOf<keyof typeof news.paths>().toEqualTypeOf<
+      "newsIndexPath" | "searchNewsIndexPath" | "newsPath"
+    >();
+    groups.push(articles, comments, account, news);
+    const typed = groups.flatMap((g) => Object.keys(g.paths));
+    expect(typed.sort()).toEqual([...new Set(app.routes().map((r) => r.name))].sort());
+    expectTypeOf<keyof typeof articles.paths>().toEqualTypeOf<
+      | "apiV1ArticlesPath"
+      | "searchAPIV1ArticlesPath"
+      | "newAPIV1ArticlesPath"
+      | "apiV1ArticlePath"
+      | "publishAPIV1ArticlePath"
+      | "markReadAPIV1ArticlePath"
+    >();
+    expectTypeOf<keyof typeof comments.paths>().toEqualTypeOf<
+      | "apiV1ArticleCommentsPath"
+      | "apiV1CommentPath"
+      | "editAPIV1CommentPath"
+      | "approveAPIV1CommentPath"
+    >();
+    expectTypeOf<keyof typeof account.paths>().toEqualTypeOf<
+      "apiV1AccountPath" | "newAPIV1AccountPath" | "editAPIV1AccountPath" | "verifyAPIV1AccountPath"
+    >();
+    expect(comments.paths.approveAPIV1CommentPath({ comment_id: 2 })).toBe(
+      "/api/v1/comments/2/approve",
+    );
+    expect(articles.paths.markReadAPIV1ArticlePath({ article_id: 2 })).toBe(
+      "/api/v1/articles/2/mark_read",
+    );
+    // @ts-expect-error: a shallow member route takes its own id only
+    expect(() => comments.paths.apiV1CommentPath({ article_id: 1 })).toThrow('needs "comment_id"');
+    // @ts-expect-error: the nested collection needs the parent's id
+    expect(() => comments.paths.apiV1ArticleCommentsPath({})).toThrow('needs "article_id"');
   });
 
   it("build the paths", () => {

@@ -7,6 +7,8 @@
  * (`Resource<"widget_id">` -> `widget`), since singularizing is beyond the type system.
  */
 import type { Acronym } from "../naming/acronyms.js";
+import type { Operation, SingletonOperation } from "../resources/mapping.js";
+import type { CollectionActions, KeptOperations, MemberActions } from "../resources/options.js";
 import type { ParamValue, PathParams } from "./build-path.js";
 
 /** `a/b-c_d` -> `["a", "b", "c", "d"]`; `{param}` segments and empty words are dropped. */
@@ -86,20 +88,67 @@ export type MemberBase<Base extends string[], P extends string, K extends string
   K
 >;
 
-/** Typed path helpers for one resource; New/Edit only when the resource implements them. */
+type HasMethod<R, M extends string> = R extends { [k in M]: (...args: never[]) => unknown }
+  ? true
+  : false;
+
+/** `O`'s kept operations as the typed helpers see them (`only`/`except`). */
+type Keeps<O, Op extends Operation, All extends Operation = Operation> = Op &
+  KeptOperations<O, All> extends never
+  ? false
+  : true;
+
+/**
+ * Typed path helpers for one resource, for the routes its options keep: New/Edit only when the
+ * resource implements them, one helper per declared member or collection route. `MBase`/`MParams`
+ * are where routes on one record live: the parent's member path, or for `shallow: true` the
+ * group the parent was declared in.
+ */
 export type ResourcePaths<
   Base extends string[],
   P extends string,
   K extends string,
   Params extends string,
   R,
+  O = object,
+  MBase extends string[] = Base,
+  MParams extends string = Params,
 > = string extends K
   ? Record<string, PathHelper<string>>
-  : { [N in ResourceNames<Base, P, K>["list"]]: PathHelper<Params> } & {
-      [N in ResourceNames<Base, P, K>["show"]]: PathHelper<Params | K>;
-    } & (R extends { new: (...args: never[]) => unknown }
+  : (Keeps<O, "list" | "create"> extends true
+      ? { [N in ResourceNames<Base, P, K>["list"]]: PathHelper<Params> }
+      : unknown) &
+      (Keeps<O, "show" | "update" | "destroy"> extends true
+        ? { [N in ResourceNames<MBase, P, K>["show"]]: PathHelper<MParams | K> }
+        : unknown) &
+      ([HasMethod<R, "new">, Keeps<O, "new">] extends [true, true]
         ? { [N in ResourceNames<Base, P, K>["new"]]: PathHelper<Params> }
         : unknown) &
-      (R extends { edit: (...args: never[]) => unknown }
-        ? { [N in ResourceNames<Base, P, K>["edit"]]: PathHelper<Params | K> }
-        : unknown);
+      ([HasMethod<R, "edit">, Keeps<O, "edit">] extends [true, true]
+        ? { [N in ResourceNames<MBase, P, K>["edit"]]: PathHelper<MParams | K> }
+        : unknown) & {
+        [A in CollectionActions<O> as `${Camel<[...Words<A>, ...CollectionWords<Base, P, K>]>}Path`]: PathHelper<Params>;
+      } & {
+        [A in MemberActions<O> as `${Camel<[...Words<A>, ...MemberWords<MBase, P, K>]>}Path`]: PathHelper<
+          MParams | K
+        >;
+      };
+
+/** Typed path helpers of a singular resource at `P`: every route is named after it. */
+export type SingletonPaths<
+  Base extends string[],
+  P extends string,
+  Params extends string,
+  R,
+  O,
+> = (Keeps<O, "show" | "create" | "update" | "destroy", SingletonOperation> extends true
+  ? { [N in `${Camel<[...Base, ...Words<P>]>}Path`]: PathHelper<Params> }
+  : unknown) &
+  ([HasMethod<R, "new">, Keeps<O, "new", SingletonOperation>] extends [true, true]
+    ? { [N in `${Camel<["new", ...Base, ...Words<P>]>}Path`]: PathHelper<Params> }
+    : unknown) &
+  ([HasMethod<R, "edit">, Keeps<O, "edit", SingletonOperation>] extends [true, true]
+    ? { [N in `${Camel<["edit", ...Base, ...Words<P>]>}Path`]: PathHelper<Params> }
+    : unknown) & {
+    [A in MemberActions<O> as `${Camel<[...Words<A>, ...Base, ...Words<P>]>}Path`]: PathHelper<Params>;
+  };

@@ -128,6 +128,28 @@ describe("wisent generate resource", () => {
     expect(tree(dir)).toEqual(before);
   });
 
+  it("--singular makes a model-less singleton and refuses what a singular resource has not", async () => {
+    const dir = app();
+    for (const [argv, message] of [
+      [["profile", "name", "--singular"], "--singular makes a resource without a model"],
+      [["profile", "--singular", "--collection", "x:get"], "--singular has no collection"],
+      [
+        ["profile", "--singular", "--parent", "widget"],
+        "--singular cannot be nested with --parent",
+      ],
+    ] as const) {
+      const refused = await generate(dir, [...argv]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr.split("\n")[0]).toContain(message);
+    }
+    const made = await generate(dir, ["profile", "--singular"]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(readFileSync(join(dir, "src/app.ts"), "utf8")).toContain(
+      'export const profile = app.singleton("/profile", new ProfileResource());',
+    );
+    expect(existsSync(join(dir, "src/models/profile.ts"))).toBe(false);
+  });
+
   it("refuses to run outside an app", async () => {
     const { code, stderr } = await generate("/", ["widget"]);
     expect(code).toBe(2);

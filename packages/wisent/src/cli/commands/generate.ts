@@ -10,6 +10,18 @@ export const help: CommandHelp = {
     "Generates a resource into the app in this folder: model, migration, handlers (List, Show, New,\nCreate, Edit, Update, Destroy), templates, locale messages and test stubs, and declares it in\nsrc/app.ts. An API app gets the five required operations only, no templates or locale file.",
   options: [
     ["--parent <resource>", "nest under a resource: /widgets/{widget_id}/images, a widget_id key"],
+    [
+      "--member <action:method>",
+      "a route on one record, answered by a method of that name: publish:post -> POST /widgets/{widget_id}/publish (repeat or comma-separate)",
+    ],
+    [
+      "--collection <action:method>",
+      "a route on the collection, ahead of Show: search:get -> GET /widgets/search (repeat or comma-separate)",
+    ],
+    [
+      "--singular",
+      "a singular resource (app.singleton): /profile with Show, New, Create, Edit, Update, Destroy, no list, no id, no model",
+    ],
     ["-s, --skip-migration", "no migration"],
     ["--skip-model", "no model or migration; the handlers answer their name (Widget#List)"],
     ["--skip-templates", "no templates or locale file; the handlers answer JSON and XML"],
@@ -21,6 +33,7 @@ export const help: CommandHelp = {
     ["wisent g r user_profile display_name age:int active:bool", "a multi-word resource"],
     ["wisent g r admin/widget", "under /admin/widgets"],
     ["wisent g r image caption --parent widget", "nested under /widgets/{widget_id}"],
+    ["wisent g r post title --member publish:post --collection search:get", "with declared routes"],
     ["wisent g r widget title --dry-run", "see what would be written"],
   ],
   notes: `Attribute types (default string): ${TYPE_NAMES.join(", ")}.\nstring, text, int and time are required; nulls.*, bool, float, uuid and json are not.`,
@@ -33,6 +46,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       argv,
       {
         parent: { type: "string" },
+        member: { type: "string", multiple: true },
+        collection: { type: "string", multiple: true },
+        singular: { type: "boolean" },
         "skip-migration": { type: "boolean", short: "s" },
         "skip-model": { type: "boolean" },
         "skip-templates": { type: "boolean" },
@@ -52,6 +68,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       name,
       attributes,
       parent: values.parent as string | undefined,
+      member: values.member as unknown as string[] | undefined,
+      collection: values.collection as unknown as string[] | undefined,
+      singular: values.singular === true,
       skipModel: values["skip-model"] === true,
       skipMigration: values["skip-migration"] === true,
       skipTemplates: values["skip-templates"] === true,
@@ -80,7 +99,7 @@ function printNames(out: Output, result: GenerateResult): void {
     ["model", `${data.model.name} (table ${data.model.table})`],
     ["resource", `${data.resource.className} at ${data.resource.collectionPath}`],
     ["param", data.resource.paramKey],
-    ["routes", Object.values(data.routes).join(", ")],
+    ["routes", [...Object.values(data.routes), ...data.declared.map((d) => d.name)].join(", ")],
     ["declared as", `${data.resource.appVar} in src/app.ts`],
   ];
   if (!data.api) {

@@ -9,12 +9,19 @@ import { ensureBuild } from "../build/ensure-build.js";
 import type { CliIO } from "../io.js";
 
 export const help: CommandHelp = {
-  usage: "wisent routes [--json]",
+  usage: "wisent routes [--json] [--check]",
   summary:
     "Prints every route of the app in this folder, in match order (METHOD | HOST | PATH | ALIASES | NAME | HANDLER).\nLoads the app's compiled build (dist/app.js, rebuilt first when older than src/) without starting\na server or opening the database.",
-  options: [["--json", "the same rows as a JSON array"]],
+  options: [
+    ["--json", "the same rows as a JSON array"],
+    [
+      "--check",
+      "exits 1 naming every route that can never match (an earlier route with the same method takes all its requests), as the app's start-up does",
+    ],
+  ],
   examples: [
     ["wisent routes", "the table"],
+    ["wisent routes --check", "in CI: fail on a route declared after a route that swallows it"],
     ["wisent routes --json | jq '.[].name'", "route names, for scripts"],
   ],
 };
@@ -22,17 +29,42 @@ export const help: CommandHelp = {
 /** `wisent routes [--json]`. */
 export async function run(argv: string[], io: CliIO): Promise<number> {
   return guard(io, help, async () => {
-    const { values } = parseCommandArgs(argv, { json: { type: "boolean" } }, 0);
+    const { values } = parseCommandArgs(
+      argv,
+      { json: { type: "boolean" }, check: { type: "boolean" } },
+      0,
+    );
     if (values.help) {
       io.stdout.write(formatHelp(help));
       return 0;
     }
     const app = await loadApp(io);
+    const problem = shadowingProblem(app);
+    if (values.check) {
+      if (problem) {
+        io.stderr.write(`${problem}\n`);
+        return 1;
+      }
+      io.stdout.write(`${app.routes().length} routes, none shadowed by an earlier route\n`);
+      return 0;
+    }
     const routes = app.routes();
     const text = values.json ? formatRouteJson(routes) : formatRouteTable(routes);
     io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+    // The table is printed anyway (it shows where the problem is); the app would not start.
+    if (problem) io.stderr.write(`${problem}\n`);
     return 0;
   });
+}
+
+/** The app's start-up error about shadowed routes, if it has one. */
+function shadowingProblem(app: Pick<App, "checkRoutes">): string | undefined {
+  try {
+    app.checkRoutes();
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 /**
@@ -40,7 +72,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
  * the compiled build (one bundled module loads in a fraction of the time the TypeScript sources
  * take through a loader; bench/load/cold-start.mjs), building it first when it is stale.
  */
-export async function loadApp(io: CliIO): Promise<Pick<App, "routes">> {
+export async function loadApp(io: CliIO): Promise<Pick<App, "routes" | "checkRoutes">> {
   requireAppFile(io, "src/app.ts");
   for (const [key, value] of Object.entries(appEnv(io))) {
     if (value !== undefined && process.env[key] === undefined) process.env[key] = value;
@@ -49,8 +81,8 @@ export async function loadApp(io: CliIO): Promise<Pick<App, "routes">> {
   process.setSourceMapsEnabled(true);
   const file = join(io.cwd, BUILD_APP);
   const module = (await import(pathToFileURL(file).href)) as { app?: unknown };
-  const app = module.app as Pick<App, "routes"> | undefined;
-  if (!app || typeof app.routes !== "function") {
+  const app = module.app as Pick<App, "routes" | "checkRoutes"> | undefined;
+  if (!app || typeof app.routes !== "function" || typeof app.checkRoutes !== "function") {
     throw new Error(
       `src/app.ts does not export the App as "app" (export const app = new App(...))`,
     );

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { singularNames } from "../../naming/index.js";
 import { readAppProject } from "./app-project.js";
 import { removeAppLines } from "./app-registration.js";
 import { parseAttributes } from "./attributes.js";
@@ -84,8 +85,10 @@ export async function destroyResource(
     throw new UsageError("missing the resource name (e.g. wisent d r widget)");
   }
   const app = readAppProject(appDir);
-  const resource = resourceNames(options.name);
   const records = readRecords(appDir);
+  // A singular resource (`g r profile --singular`) is recorded under its singular file base.
+  const singular = resourceNames(options.name, "resource name", singularNames);
+  const resource = records[singular.fileBase]?.singular ? singular : resourceNames(options.name);
   const key = resource.fileBase;
   const record = records[key];
   const parent = record?.parent ? resourceNames(record.parent) : undefined;
@@ -104,6 +107,8 @@ export async function destroyResource(
     names: resource,
     attributes: record ? parseAttributes(record.attributes) : [],
     parent,
+    declared: { member: record?.member, collection: record?.collection },
+    singular: record?.singular,
     api: app.api,
     skipModel: record?.skipModel,
     skipMigration: record?.skipMigration,

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type Names, names } from "../../naming/index.js";
+import { type Names, names, singularNames } from "../../naming/index.js";
 import type { ActionVerb } from "../output.js";
 import { declaresResource, declaresVariable, readAppProject } from "./app-project.js";
 import { insertAppLines } from "./app-registration.js";
@@ -23,6 +23,12 @@ export interface GenerateOptions {
   readonly name: string;
   readonly attributes: readonly string[];
   readonly parent?: string | undefined;
+  /** Declared member routes: `["publish:post"]`. */
+  readonly member?: readonly string[] | undefined;
+  /** Declared collection routes: `["search:get"]`. */
+  readonly collection?: readonly string[] | undefined;
+  /** A singular resource (`app.singleton("/profile", ...)`): no List, no id, no model. */
+  readonly singular?: boolean | undefined;
   readonly skipModel?: boolean;
   readonly skipMigration?: boolean;
   readonly skipTemplates?: boolean;
@@ -52,10 +58,29 @@ export interface GenerateResult {
   readonly reused: readonly string[];
 }
 
-/** `names()` with its error as a usage error. */
-export function resourceNames(name: string, what = "resource name"): Names {
+/** What `--singular` cannot go with. */
+function checkSingular(options: GenerateOptions): void {
+  const refuse = (what: string) => {
+    throw new UsageError(`--singular ${what}`);
+  };
+  if (options.attributes.length > 0) {
+    refuse(
+      "makes a resource without a model (which record it is, the signed-in user's profile or the site's settings, is the app's to say): give no attributes",
+    );
+  }
+  if (options.parent)
+    refuse("cannot be nested with --parent yet: declare it by hand with .singleton()");
+  if (options.collection?.length) refuse("has no collection: use --member");
+}
+
+/** `names()` (or `singularNames()`) with its error as a usage error. */
+export function resourceNames(
+  name: string,
+  what = "resource name",
+  derive: (name: string) => Names = names,
+): Names {
   try {
-    return names(name);
+    return derive(name);
   } catch (error) {
     const message = (error as Error).message;
     throw new UsageError(what === "resource name" ? message : `${what}: ${message}`);
@@ -66,6 +91,9 @@ export function resourceNames(name: string, what = "resource name"): Names {
 export function commandLine(options: GenerateOptions): string {
   const flags = [
     options.parent ? `--parent ${options.parent}` : "",
+    ...(options.member ?? []).map((route) => `--member ${route}`),
+    ...(options.collection ?? []).map((route) => `--collection ${route}`),
+    options.singular ? "--singular" : "",
     options.skipModel ? "--skip-model" : "",
     options.skipMigration ? "--skip-migration" : "",
     options.skipTemplates ? "--skip-templates" : "",
@@ -143,7 +171,10 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
   if (options.name === undefined || options.name.trim() === "") {
     throw new UsageError("missing the resource name (e.g. wisent g r widget title)");
   }
-  const resource = resourceNames(options.name);
+  if (options.singular) checkSingular(options);
+  const resource = options.singular
+    ? resourceNames(options.name, "resource name", singularNames)
+    : resourceNames(options.name);
   const parent = options.parent
     ? resourceNames(options.parent, `--parent ${options.parent}`)
     : undefined;
@@ -175,6 +206,8 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     names: resource,
     attributes,
     parent,
+    declared: { member: options.member, collection: options.collection },
+    singular: options.singular,
     api: app.api,
     skipModel: options.skipModel,
     skipMigration: options.skipMigration,
@@ -240,6 +273,9 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     name: options.name,
     attributes: reuseModel ? [] : [...options.attributes],
     parent: options.parent,
+    member: options.member?.length ? [...options.member] : undefined,
+    collection: options.collection?.length ? [...options.collection] : undefined,
+    singular: options.singular || undefined,
     skipModel: options.skipModel || undefined,
     skipMigration: options.skipMigration || undefined,
     skipTemplates: options.skipTemplates || undefined,

@@ -12,6 +12,12 @@ export interface ResourceRecord {
   /** The attribute arguments: `["title", "description:nulls.Text"]`. */
   readonly attributes: readonly string[];
   readonly parent?: string | undefined;
+  /** `--member` routes it was generated with (`publish:post`). */
+  readonly member?: readonly string[] | undefined;
+  /** `--collection` routes it was generated with (`search:get`). */
+  readonly collection?: readonly string[] | undefined;
+  /** Generated with `--singular` (`app.singleton`). */
+  readonly singular?: boolean | undefined;
   readonly skipModel?: boolean | undefined;
   readonly skipMigration?: boolean | undefined;
   readonly skipTemplates?: boolean | undefined;

@@ -52,6 +52,27 @@ export const GOLDEN_CASES: GoldenCase[] = [
     before: [WIDGET],
     step: { name: "image", attributes: [], parent: "widget" },
   },
+  {
+    id: "declared-routes-web",
+    app: "web",
+    step: { ...WIDGET, member: ["publish:post"], collection: ["search:get"] },
+  },
+  {
+    id: "declared-routes-nested-api",
+    app: "api",
+    before: [WIDGET],
+    step: { name: "image", attributes: [], parent: "widget", member: ["approve:put,reject:put"] },
+  },
+  {
+    id: "declared-routes-stub",
+    app: "web",
+    step: { name: "gadget", attributes: [], skipModel: true, collection: ["search"] },
+  },
+  {
+    id: "singular-profile",
+    app: "web",
+    step: { name: "profile", attributes: [], singular: true, member: ["verify:post"] },
+  },
 ];
 
 const temps: string[] = [];

@@ -1,6 +1,7 @@
 import { migrationFileName } from "../../data/migrations.js";
 import type { Names } from "../../naming/index.js";
 import type { Attribute } from "./attributes.js";
+import type { DeclaredRouteFlags } from "./declared-routes.js";
 import { type TemplateData, templateData } from "./template-data.js";
 
 /** What a generated file is, for the plan printed by `--dry-run` and the order of destroy. */
@@ -29,6 +30,10 @@ export interface ResourceRequest {
   readonly names: Names;
   readonly attributes: readonly Attribute[];
   readonly parent?: Names | undefined;
+  /** Declared member and collection routes (`--member publish:post`). */
+  readonly declared?: DeclaredRouteFlags | undefined;
+  /** A singular resource (`names` from `singularNames`), declared with `app.singleton`. */
+  readonly singular?: boolean | undefined;
   /** The app is an API app (`new App({ ..., api: true })`). */
   readonly api: boolean;
   readonly skipModel?: boolean;
@@ -52,7 +57,9 @@ export interface ResourcePlan {
 
 /** Which actions template: full handlers with views, JSON/XML handlers, or stubs without a model. */
 function actionsVariant(request: ResourceRequest): "web" | "api" | "standard" {
-  if (request.skipModel) return "standard";
+  // A singular resource is generated without a model: which record it is (the signed-in
+  // user's profile, the site's settings) is the app's to say.
+  if (request.skipModel || request.singular) return "standard";
   return request.api || request.skipTemplates ? "api" : "web";
 }
 
@@ -75,6 +82,8 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
     parent,
     api: variant === "api" || request.api,
     command: request.command,
+    declared: request.declared,
+    singular: request.singular,
   });
   const migration =
     typeof request.migration === "string"
@@ -92,7 +101,7 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
   const add = (group: FileGroup, template: string) =>
     files.push({ template, path: place(template), group });
 
-  const ownModel = !request.skipModel && !request.reuseModel;
+  const ownModel = !request.skipModel && !request.singular && !request.reuseModel;
   if (ownModel) {
     add("model", "shared/src/models/__model__.ts.eta");
     if (!request.skipMigration) add("migration", "shared/migrations/__migration__.ts.eta");
@@ -117,7 +126,7 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
     {
       path: "src/app.ts",
       marker: RESOURCES_MARKER,
-      line: `export const ${data.resource.appVar} = ${parent ? data.parent!.appVar : "app"}.resource("${data.resource.mountPath}", new ${names.resourceClass}());`,
+      line: `export const ${data.resource.appVar} = ${parent ? data.parent!.appVar : "app"}.${data.declaration}("${data.resource.mountPath}", new ${names.resourceClass}()${data.resourceOptions});`,
     },
   ];
   return { request, data, files, edits };

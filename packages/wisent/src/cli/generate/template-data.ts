@@ -2,6 +2,12 @@ import { posix } from "node:path";
 import { camelize, type Names, routeNameForPath } from "../../naming/index.js";
 import type { InputParser } from "./attribute-types.js";
 import type { Attribute } from "./attributes.js";
+import {
+  type DeclaredRouteData,
+  type DeclaredRouteFlags,
+  declaredRouteData,
+  resourceOptionsSource,
+} from "./declared-routes.js";
 
 /** The operations of a web resource, in Buffalo's test-stub order; an API resource has the first five. */
 export const WEB_OPERATIONS = [
@@ -103,6 +109,14 @@ export interface TemplateData {
   readonly formHelpers: readonly string[];
   readonly operations: readonly string[];
   readonly operationRoutes: Readonly<Record<string, string>>;
+  /** A singular resource (`app.singleton`): no List, no id. */
+  readonly singular: boolean;
+  /** The App method that declares it: `resource` or `singleton`. */
+  readonly declaration: "resource" | "singleton";
+  /** Declared member and collection routes: one handler method and one test each. */
+  readonly declared: readonly DeclaredRouteData[];
+  /** The options argument of the resource's line in src/app.ts: `, { member: { ... } }` or `""`. */
+  readonly resourceOptions: string;
   readonly imports: Readonly<Record<string, string>>;
   /** The model imports of the actions file (own model and parent's), sorted by path as Biome does. */
   readonly actionsModelImports: readonly string[];
@@ -161,6 +175,10 @@ export interface TemplateDataOptions {
   readonly parent?: Names | undefined;
   readonly api: boolean;
   readonly command: string;
+  /** Declared member and collection routes (`--member publish:post`). */
+  readonly declared?: DeclaredRouteFlags | undefined;
+  /** A singular resource (`app.singleton`, names from `singularNames`): no List, no id. */
+  readonly singular?: boolean | undefined;
 }
 
 /** Derives the templates' data from the resource's names (only `names()`), attributes and parent. */
@@ -180,7 +198,8 @@ export function templateData(options: TemplateDataOptions): TemplateData {
   };
   const mountPath = parent ? `/${names.plural}` : names.urlPath;
   const collectionPath = parent ? `${parentNames!.memberPath}${mountPath}` : names.urlPath;
-  const memberPath = `${collectionPath}/{${names.paramKey}}`;
+  const singular = options.singular === true;
+  const memberPath = singular ? collectionPath : `${collectionPath}/{${names.paramKey}}`;
   const routes = {
     list: routeNameForPath(`${collectionPath}/`, { collection: true }),
     new: routeNameForPath(`${collectionPath}/new/`),
@@ -213,7 +232,9 @@ export function templateData(options: TemplateDataOptions): TemplateData {
 
   const paths = resourcePaths(names, api, parentNames);
   const view = `${paths.templates}/index.tsx`;
-  const operations = api ? WEB_OPERATIONS.slice(0, 5) : [...WEB_OPERATIONS];
+  const operations = (api ? WEB_OPERATIONS.slice(0, 5) : [...WEB_OPERATIONS]).filter(
+    (op) => !singular || op !== "List",
+  );
   const fields = [...(parent ? [parent.foreignKey] : []), ...attributes.map((a) => a.name)];
 
   const sortedImports = (entries: [string, string][], typeOnly: boolean) =>
@@ -270,6 +291,10 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     parsers,
     formHelpers: [...formHelpers],
     operations,
+    declared: declaredRouteData(options.declared ?? {}, collectionPath, memberPath),
+    resourceOptions: resourceOptionsSource(options.declared ?? {}),
+    singular,
+    declaration: singular ? "singleton" : "resource",
     operationRoutes: {
       List: `GET ${collectionPath}`,
       Show: `GET ${memberPath}`,

@@ -1,0 +1,97 @@
+/**
+ * The options of `app.resource(...)` and `app.singleton(...)`, and what they mean for types: which
+ * handlers the resource must have. The routes themselves come from `mapping.ts`.
+ */
+import type { Operation, RouteVerb, SingletonOperation } from "./mapping.js";
+import type { OperationHandler } from "./resource.js";
+
+/** Declared routes: action name (a lower-case method of the resource) -> HTTP method. */
+export type DeclaredRoutes = Readonly<Record<string, RouteVerb>>;
+
+interface SharedOptions {
+  /**
+   * Routes on one record, each answered by the resource's method of that name:
+   * `member: { publish: "post" }` -> `POST /widgets/{widget_id}/publish`, `publishWidgetPath`.
+   */
+  readonly member?: DeclaredRoutes;
+  /** Update answers PATCH too (default: the app's `patch` setting, else PUT only, as the spec's table). */
+  readonly patch?: boolean;
+}
+
+type OnlyOrExcept<Op extends Operation> =
+  | {
+      /** Route only these operations (the others answer 404/405 like any missing route). */
+      readonly only?: readonly Op[];
+      readonly except?: never;
+    }
+  | {
+      /** Route every operation but these. */
+      readonly except?: readonly Op[];
+      readonly only?: never;
+    };
+
+/**
+ * Options of `app.resource(path, resource, options)`.
+ * @example
+ * app.resource("/widgets", new WidgetsResource(), {
+ *   except: ["destroy"],
+ *   member: { publish: "post" }, // POST /widgets/{widget_id}/publish  publishWidgetPath
+ *   collection: { search: "get" }, // GET /widgets/search             searchWidgetsPath
+ *   patch: true, // PATCH /widgets/{widget_id} answers Update too
+ * });
+ */
+export type ResourceOptions = SharedOptions &
+  OnlyOrExcept<Operation> & {
+    /**
+     * Routes on the whole collection, registered ahead of Show so that `/widgets/search` is not
+     * read as an id: `collection: { search: "get" }` -> `GET /widgets/search`, `searchWidgetsPath`.
+     */
+    readonly collection?: DeclaredRoutes;
+    /**
+     * On a nested resource: List, Create and New stay nested (`/widgets/{widget_id}/images`),
+     * the routes on one record move out of the parent (`/images/{image_id}`, `imagePath`), so a
+     * record is found by its own id, not scoped by the parent's.
+     */
+    readonly shallow?: boolean;
+  };
+
+/** Options of `app.singleton(path, resource, options)`: no collection, no List. */
+export type SingletonOptions = SharedOptions & OnlyOrExcept<SingletonOperation>;
+
+/** The operations routed for options `O` (before optional New/Edit are checked). */
+export type KeptOperations<O, All extends Operation = Operation> = O extends {
+  readonly only: readonly (infer X)[];
+}
+  ? X & All
+  : O extends { readonly except: readonly (infer X)[] }
+    ? Exclude<All, X>
+    : All;
+
+// Options typed only as `ResourceOptions` (not a literal) name no actions the types can check.
+type ActionsOf<O, Key extends "member" | "collection"> = O extends { readonly [k in Key]: infer M }
+  ? M extends object
+    ? string extends keyof M
+      ? never
+      : keyof M & string
+    : never
+  : never;
+/** Declared member actions of options `O`: `"publish"`. */
+export type MemberActions<O> = ActionsOf<O, "member">;
+/** Declared collection actions of options `O`: `"search"`. */
+export type CollectionActions<O> = ActionsOf<O, "collection">;
+
+type OnlyOptional<O> = O extends { readonly only: readonly (infer X)[] }
+  ? X & ("new" | "edit")
+  : never;
+
+/**
+ * The handlers a resource needs for options `O`: each routed required operation, New/Edit when
+ * `only` names them, and one method per declared member or collection route.
+ */
+export type HandlersFor<O, All extends Operation = Operation> = {
+  readonly [Op in
+    | Exclude<KeptOperations<O, All>, "new" | "edit">
+    | OnlyOptional<O>
+    | MemberActions<O>
+    | CollectionActions<O>]: OperationHandler;
+};
