@@ -1,49 +1,68 @@
 /**
- * Cold start, as a user starts things (unpinned, whole process, median of 5):
- *   - each Wisent app (the generated API app, examples/shop): from spawning `wisent start` in its
- *     folder to the first answered request (a JSON show) on its own seeded SQLite file; goal < 1 s;
- *   - `wisent routes` in examples/shop: from spawning it to its exit; goal < 1.5 s.
- * Both include Node's start, the CLI, tsx compiling the app's TypeScript (tsx keeps a transform
- * cache, so runs after the first reuse it) and loading the app's modules.
+ * Cold start, as a user starts things (unpinned, whole processes, interleaved rounds, medians and
+ * round-by-round ratios against bare Hono in the same round):
+ *
+ *   - bare Hono (hono + @hono/node-server, one hello-world route): spawn to its first 200;
+ *   - each Wisent app (examples/shop, the generated API app), production, compiled (a current
+ *     `wisent build`): spawning `wisent start` to the first 200 on GET /widgets on its own seeded
+ *     SQLite file; goal: at most 1.6x bare Hono;
+ *   - the same apps from their TypeScript sources through tsx (how `wisent start` ran every app
+ *     before `wisent build`), for the before/after table;
+ *   - `wisent routes` in examples/shop with a current build, spawn to exit; goal: under 400 ms;
+ *   - a process that only imports wisent against one that imports hono and @hono/node-server;
+ *     goal: at most 1.5x.
+ *
+ *   node bench/load/run.mjs cold-start          (ROUNDS=7 by default)
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { apiApp, CLI, SHOP } from "./lib/apps.mjs";
+import { apiApp, CLI, ROOT, SHOP, wisent } from "./lib/apps.mjs";
 import { spread } from "./lib/report.mjs";
 import { makeWidgets, seedWidgets } from "./lib/seed.mjs";
 import { freePort } from "./lib/servers.mjs";
-import { variantEnv, WISENT_VARIANTS } from "./throughput.mjs";
 
-const RUNS = 5;
+const ROUNDS = Number(process.env.ROUNDS ?? 7);
+const SESSION_SECRET = "cold-start-bench-secret-of-at-least-32-characters";
+const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
 
-/** Milliseconds from spawning `wisent start` in `app` to the first 200 on `path`. */
-async function firstAnswer(app, env, path) {
+const HONO_HELLO = `
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+const app = new Hono();
+app.get("/widgets", (c) => c.text("hello"));
+serve({ fetch: app.fetch, port: Number(process.env.PORT), hostname: "127.0.0.1" });
+`;
+
+/** Milliseconds from spawning `argv` in `cwd` to the first 200 on `path`. */
+async function firstAnswer(argv, cwd, env, path) {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [CLI, "start"], {
-    cwd: app,
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", NO_COLOR: "1" },
+  const child = spawn(process.execPath, argv, {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1", ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`wisent start exited: ${stderr}`);
-      if (performance.now() - started > 20_000) throw new Error("no answer within 20 s");
+      if (child.exitCode !== null) throw new Error(`${argv.join(" ")} exited: ${stderr}`);
+      if (performance.now() - started > 30_000) throw new Error("no answer within 30 s");
       let res;
       try {
         res = await fetch(`http://127.0.0.1:${port}${path}`, {
-          headers: { Accept: "application/json" },
+          // Production's force-SSL redirect lets a request through that a proxy marked https.
+          headers: { Accept: "application/json", "X-Forwarded-Proto": "https" },
+          redirect: "manual",
         });
       } catch {
         await new Promise((r) => setTimeout(r, 2));
         continue;
       }
       await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`first answer was ${res.status}`);
+      if (res.status !== 200) throw new Error(`first answer was ${res.status}: ${stderr}`);
       return performance.now() - started;
     }
   } finally {
@@ -52,40 +71,94 @@ async function firstAnswer(app, env, path) {
   }
 }
 
-const row = (what, times, goal) => {
-  const s = spread(times);
-  return `| ${what} | ${s.median.toFixed(0)} ms (${s.min.toFixed(0)}-${s.max.toFixed(0)}) | < ${goal} ms: ${s.median < goal ? "met" : "NOT met"} |`;
-};
+/** Milliseconds for `node argv` in `cwd` to run to its exit. */
+function runToExit(argv, cwd, env = {}) {
+  const started = performance.now();
+  const r = spawnSync(process.execPath, argv, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", ...env },
+  });
+  if (r.status !== 0) throw new Error(`${argv.join(" ")} failed: ${r.stderr}`);
+  return performance.now() - started;
+}
+
+const ms = (s) => `${s.median.toFixed(0)} ms (${s.min.toFixed(0)}-${s.max.toFixed(0)})`;
+const ratio = (s) => `${s.median.toFixed(2)}x (${s.min.toFixed(2)}-${s.max.toFixed(2)})`;
+const verdict = (ok) => (ok ? "met" : "NOT met");
 
 export async function coldStart() {
   const dir = mkdtempSync(join(tmpdir(), "wisent-cold-"));
   try {
-    apiApp();
-    const widgets = makeWidgets();
-    const lines = [`| what | median (min-max) over ${RUNS} runs | goal |`, "|---|---|---|"];
-    for (const variant of WISENT_VARIANTS) {
-      const file = join(dir, `${variant.name}.sqlite`);
-      const ids = await seedWidgets(`sqlite:${file}`, { app: variant.app, widgets });
-      const times = [];
-      for (let i = 0; i < RUNS; i++)
-        times.push(await firstAnswer(variant.app, variantEnv(file), `/widgets/${ids[i]}`));
+    const hello = join(ROOT, "bench/load/apps", `.hono-hello-${process.pid}.mjs`);
+    writeFileSync(hello, HONO_HELLO);
+    const importWisent = join(ROOT, "bench/load/apps", `.import-wisent-${process.pid}.mjs`);
+    writeFileSync(importWisent, 'await import("wisent");\n');
+    const importHono = join(ROOT, "bench/load/apps", `.import-hono-${process.pid}.mjs`);
+    writeFileSync(importHono, 'await import("hono");\nawait import("@hono/node-server");\n');
+    try {
+      const apps = [
+        { label: "web app (examples/shop)", dir: SHOP },
+        { label: "API app (generated)", dir: apiApp() },
+      ];
+      const widgets = makeWidgets();
+      for (const app of apps) {
+        const file = join(dir, `${app.label.replace(/\W+/g, "-")}.sqlite`);
+        await seedWidgets(`sqlite:${file}`, { app: app.dir, widgets });
+        app.env = {
+          GO_ENV: "production",
+          DATABASE_URL: `sqlite:${file}`,
+          SESSION_SECRET,
+        };
+        wisent(app.dir, ["build"]);
+      }
+      const series = { hono: [], importWisent: [], importHono: [], routes: [] };
+      for (const app of apps) {
+        series[`${app.label} compiled`] = [];
+        series[`${app.label} tsx`] = [];
+      }
+      for (let round = 0; round < ROUNDS; round++) {
+        series.hono.push(await firstAnswer([hello], ROOT, {}, "/widgets"));
+        for (const app of apps) {
+          series[`${app.label} compiled`].push(
+            await firstAnswer([CLI, "start"], app.dir, app.env, "/widgets"),
+          );
+          series[`${app.label} tsx`].push(
+            await firstAnswer([TSX, "src/server.ts"], app.dir, app.env, "/widgets"),
+          );
+        }
+        series.routes.push(runToExit([CLI, "routes"], SHOP));
+        series.importHono.push(runToExit([importHono], ROOT));
+        series.importWisent.push(runToExit([importWisent], ROOT));
+      }
+      const byRound = (a, b) => spread(a.map((v, i) => v / b[i]));
+      const lines = [
+        `| what | median (min-max) over ${ROUNDS} interleaved rounds | ratio, round by round | goal |`,
+        "|---|---|---|---|",
+        `| bare Hono hello world: spawn to first 200 | ${ms(spread(series.hono))} | 1 | |`,
+      ];
+      for (const app of apps) {
+        const compiled = series[`${app.label} compiled`];
+        const tsx = series[`${app.label} tsx`];
+        const r = byRound(compiled, series.hono);
+        lines.push(
+          `| ${app.label}, production, \`wisent start\` (compiled) to first 200 on /widgets | ${ms(spread(compiled))} | ${ratio(r)} | <= 1.6x: ${verdict(r.median <= 1.6)} |`,
+          `| ${app.label}, the same sources through tsx (before) | ${ms(spread(tsx))} | ${ratio(byRound(tsx, series.hono))} | |`,
+        );
+      }
+      const routes = spread(series.routes);
       lines.push(
-        row(`${variant.label}: \`wisent start\` to the first answered request`, times, 1000),
+        `| \`wisent routes\` in examples/shop (current build), spawn to exit | ${ms(routes)} | | < 400 ms: ${verdict(routes.median < 400)} |`,
+        `| a process that imports hono and @hono/node-server | ${ms(spread(series.importHono))} | 1 | |`,
       );
+      const imports = byRound(series.importWisent, series.importHono);
+      lines.push(
+        `| a process that imports wisent | ${ms(spread(series.importWisent))} | ${ratio(imports)} | <= 1.5x: ${verdict(imports.median <= 1.5)} |`,
+      );
+      return { table: lines.join("\n") };
+    } finally {
+      for (const file of [hello, importWisent, importHono]) rmSync(file, { force: true });
     }
-    const times = [];
-    for (let i = 0; i < RUNS; i++) {
-      const t0 = performance.now();
-      const r = spawnSync(process.execPath, [CLI, "routes"], {
-        cwd: SHOP,
-        encoding: "utf8",
-        env: { ...process.env, NO_COLOR: "1" },
-      });
-      if (r.status !== 0) throw new Error(`wisent routes failed: ${r.stderr}`);
-      times.push(performance.now() - t0);
-    }
-    lines.push(row("`wisent routes` in examples/shop (start to exit)", times, 1500));
-    return { table: lines.join("\n") };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -12,14 +12,27 @@ const TEST_FILE = /\.test\.[cm]?[jt]sx?$/;
  * Where the route being declared was declared: the first stack frame outside Wisent's routing
  * code (`src/app.ts:12:5`), so that a start-up error about a route can point at its line.
  * `undefined` when the stack has no such frame.
+ *
+ * The frames are captured now but formatted only when the place is asked for (an error message):
+ * formatting every route's stack at start-up, through source maps in a built app, was a tenth of
+ * the shop's cold start (bench/load/cold-start.mjs).
+ * @example const site = declarationSite(); // later: site() -> "src/app.ts:12:5"
  */
-export function declarationSite(): string | undefined {
+export function declarationSite(): () => string | undefined {
   const holder: { stack?: string } = {};
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 20;
   Error.captureStackTrace(holder, declarationSite);
   Error.stackTraceLimit = limit;
-  for (const line of (holder.stack ?? "").split("\n").slice(1)) {
+  let place: string | undefined | null = null;
+  return () => {
+    if (place === null) place = firstOutsideFramework(holder.stack ?? "");
+    return place;
+  };
+}
+
+function firstOutsideFramework(stack: string): string | undefined {
+  for (const line of stack.split("\n").slice(1)) {
     const location = frameLocation(line);
     if (location === undefined || location.startsWith("node:")) continue;
     const file = location.replace(/:\d+:\d+$/, "");

@@ -294,13 +294,16 @@ export class Group<
     how: { display: string; stack?: MiddlewareHandler[]; name?: string },
   ): RouteBuilder {
     const path = parsePathTemplate(fullPath);
+    const site = declarationSite();
     const record = {
       method,
       path,
       name: how.name ?? routeNameForPath(path.template),
       handler: how.display,
       aliases: [],
-      declaredAt: declarationSite(),
+      get declaredAt() {
+        return site();
+      },
     };
     this.core.registry.add(record);
     const middleware = [...(how.stack ?? this.#stack)];
