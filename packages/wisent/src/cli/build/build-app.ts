@@ -76,6 +76,10 @@ export async function buildApp(cwd: string): Promise<BuildResult> {
     entryPoints: entries.map((file) => ({ in: file, out: file.slice(4, -3) })),
     outdir: out,
     bundle: true,
+    // Half the bytes for V8 to compile at every start (its largest single cost in a CPU profile of
+    // the shop's start); the source maps keep stack traces on the .ts lines, keepNames the names.
+    minify: true,
+    keepNames: true,
     external: EXTERNAL_PACKAGES,
     banner: { js: REQUIRE_SHIM },
   });
