@@ -57,7 +57,8 @@ export async function registerTypeScript(): Promise<void> {
   // The framework (and Kysely, zod, Hono, the drivers it loads) first, natively: once tsx's loader
   // is registered every module goes through its hooks, which doubles the import time (the app's
   // own `import ... from "wisent"` then finds these modules loaded).
-  await import("../index.js");
+  // `wisent` as the app resolves it (the package's bundle), so that the app finds it loaded.
+  await import("wisent");
   const { register } = await import("tsx/esm/api");
   register();
   registered = true;

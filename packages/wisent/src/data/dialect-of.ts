@@ -2,6 +2,12 @@ import { type Kysely, MysqlAdapter, PostgresAdapter, SqliteAdapter } from "kysel
 import type { AnyDB } from "./any-db.js";
 import type { DialectName } from "./database-url.js";
 
+const ADAPTER_NAMES: Readonly<Record<string, DialectName>> = {
+  SqliteAdapter: "sqlite",
+  PostgresAdapter: "postgres",
+  MysqlAdapter: "mysql",
+};
+
 /**
  * The engine behind a Kysely instance (a transaction or the Migrator's instance included),
  * read from its adapter so that migrations, which only receive a Kysely, can pick column types.
@@ -11,5 +17,11 @@ export function dialectOf(db: Kysely<AnyDB>): DialectName {
   if (adapter instanceof SqliteAdapter) return "sqlite";
   if (adapter instanceof PostgresAdapter) return "postgres";
   if (adapter instanceof MysqlAdapter) return "mysql";
+  // Kysely can be in a process twice: the CLI's copy opened the database, and a migration run by
+  // it imports the package's bundle, which has its own. Its adapters' class names are the same.
+  for (let proto = Object.getPrototypeOf(adapter); proto; proto = Object.getPrototypeOf(proto)) {
+    const dialect = ADAPTER_NAMES[(proto.constructor as { name: string }).name];
+    if (dialect) return dialect;
+  }
   throw new Error(`unsupported database adapter ${adapter.constructor.name}`);
 }

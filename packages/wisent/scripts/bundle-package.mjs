@@ -1,0 +1,63 @@
+/**
+ * The second half of `npm run build`: the package's run-time entries (`wisent`, `wisent/testing`,
+ * each subpath in package.json "exports" but the CLI) bundled from tsc's output in dist/ into
+ * dist/bundle/, sharing chunks, with the framework's pure-JavaScript dependencies (Kysely,
+ * i18next, ...) inside. A process that imports wisent then loads a handful of files instead of
+ * several hundred: about a third of the import time (bench/load/cold-start.mjs, "a process that
+ * imports wisent"). Types stay tsc's (dist/*.d.ts); the CLI keeps running dist/cli/ as emitted.
+ *
+ * External (loaded from node_modules): what the app shares with the framework (hono, zod), what
+ * loads only on demand (database drivers, XML, Redis), native addons and the build tools.
+ */
+import { readFileSync, rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+
+export const EXTERNAL = [
+  "hono",
+  "hono/*",
+  "@hono/node-server",
+  "@hono/node-server/*",
+  "zod",
+  "zod/*",
+  "better-sqlite3",
+  "pg",
+  "mysql2",
+  "fast-xml-parser",
+  "ioredis",
+  "esbuild",
+  "tsx",
+  "tsx/*",
+  "eta",
+];
+
+/**
+ * Each export whose file is in dist/bundle/, from tsc's file of the same name:
+ * `{ "index": "dist/index.js", "testing/index": "dist/testing/index.js" }`.
+ */
+const entryPoints = {};
+for (const target of Object.values(pkg.exports)) {
+  const file = typeof target === "object" ? target.default : target;
+  const match = /^\.\/dist\/bundle\/(.+)\.js$/.exec(file);
+  if (match) entryPoints[match[1]] = `dist/${match[1]}.js`;
+}
+
+rmSync(`${root}/dist/bundle`, { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints,
+  outdir: "dist/bundle",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  sourcemap: true,
+  chunkNames: "chunks/[name]-[hash]",
+  external: EXTERNAL,
+  logLevel: "warning",
+  legalComments: "none",
+});
