@@ -60,6 +60,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/migrate.js")).run,
   },
   {
+    words: ["db"],
+    aliases: [],
+    summary: "create, drop, seed, reset or roll back the database",
+    load: async () => (await import("./commands/db.js")).run,
+  },
+  {
     words: ["dev"],
     aliases: [],
     summary: "run the app and restart it when a file changes",

@@ -57,7 +57,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         for (const state of states) {
           const mark = state.applied ? paint(io, "green", "up  ") : paint(io, "yellow", "down");
           const when = state.appliedAt ? `  ${state.appliedAt.toISOString()}` : "";
-          out.line(`${mark}  ${state.name}${when}`);
+          const gone = state.missing ? `  ${paint(io, "red", "NO FILE")}` : "";
+          out.line(`${mark}  ${state.name}${gone}${when}`);
         }
         return 0;
       }
