@@ -72,7 +72,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 }
 
 /** The environment's database, opened only when asked (and never created by asking). */
-function appDatabase(io: CliIO, out: Output): MigrationControl {
+export function appDatabase(io: CliIO, out: Output): MigrationControl {
   const env = appEnv(io);
   const url = databaseUrl(env);
   const folder = join(io.cwd, "migrations");
