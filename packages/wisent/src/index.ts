@@ -106,6 +106,10 @@ export {
   REQUEST_ID_HEADER,
 } from "./middleware/param-logger/index.js";
 export {
+  type PendingMigrationsOptions,
+  pendingMigrations,
+} from "./middleware/pending-migrations/index.js";
+export {
   type ContentSecurityPolicy,
   DEFAULT_CONTENT_SECURITY_POLICY,
   type SecurityHeadersOptions,

@@ -42,6 +42,31 @@ export function migrationFileName(name: string, at: Date = new Date(), extension
 }
 
 /**
+ * The migration names of a folder's files (`20240501123000_create_widgets`), in order; none when
+ * the folder does not exist. Throws when two files have one name.
+ */
+export async function migrationFiles(folder: string): Promise<Map<string, string>> {
+  let files: string[];
+  try {
+    files = await readdir(resolve(folder));
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return new Map();
+    throw new Error(`cannot read the migrations folder ${resolve(folder)}`, { cause });
+  }
+  const found = new Map<string, string>();
+  for (const file of files.sort()) {
+    if (file.endsWith(".d.ts") || /\.test\.[mc]?[jt]s$/.test(file)) continue;
+    const match = MIGRATION_FILE.exec(file);
+    if (!match) continue;
+    const name = match[1]!;
+    const other = found.get(name);
+    if (other) throw new Error(`two files for migration ${name}: ${other} and ${file}`);
+    found.set(name, file);
+  }
+  return found;
+}
+
+/**
  * Loads migrations from a folder with `import()`, so `.ts` files work under a TypeScript loader
  * (tsx, vitest) and `.js` files under plain node. Kysely's FileMigrationProvider needs fs/path
  * objects passed in and accepts any file name; this one checks the naming scheme.
@@ -59,22 +84,12 @@ export class FolderMigrationProvider implements MigrationProvider {
 
   async getMigrations(): Promise<Record<string, Migration>> {
     const folder = resolve(this.folder);
-    let files: string[];
     try {
-      files = await readdir(folder);
+      await readdir(folder);
     } catch (cause) {
       throw new Error(`cannot read the migrations folder ${folder}`, { cause });
     }
-    const found = new Map<string, string>();
-    for (const file of files.sort()) {
-      if (file.endsWith(".d.ts") || /\.test\.[mc]?[jt]s$/.test(file)) continue;
-      const match = MIGRATION_FILE.exec(file);
-      if (!match) continue;
-      const name = match[1]!;
-      const other = found.get(name);
-      if (other) throw new Error(`two files for migration ${name}: ${other} and ${file}`);
-      found.set(name, file);
-    }
+    const found = await migrationFiles(folder);
     const migrations: Record<string, Migration> = {};
     for (const [name, file] of found) {
       const module = (await import(pathToFileURL(join(folder, file)).href)) as Partial<Migration>;
@@ -223,4 +238,21 @@ export async function revertMigration(
     throw new Error(`migration ${name} could not be reverted: ${why}`, { cause });
   }
   return true;
+}
+
+/**
+ * The migrations whose files have not run yet, without loading them (a readdir and one query):
+ * for the development server's pending-migrations page.
+ *
+ * @example
+ * await pendingMigrationNames(db, "migrations"); // ["20240501123000_create_widgets"]
+ */
+export async function pendingMigrationNames(
+  db: Database | Kysely<AnyDB>,
+  folder: string,
+): Promise<string[]> {
+  const files = await migrationFiles(folder);
+  if (files.size === 0) return [];
+  const ran = new Set(await recordedMigrations(db));
+  return [...files.keys()].filter((name) => !ran.has(name));
 }
