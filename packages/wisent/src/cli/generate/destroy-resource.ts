@@ -183,8 +183,12 @@ export async function destroyResource(
     .replace(/\.[mc]?[jt]s$/, "");
   const ran =
     migrationName && options.database ? await options.database.applied(migrationName) : false;
+  // A kept migration leaves the record (with the rest gone, so does the record): generating the
+  // resource again then names the migration that creates its table already.
+  const released = new Set<string>();
   const keepMigration = (reason: string) => {
     candidates.splice(candidates.indexOf(migrationFile!), 1);
+    released.add(migrationFile!.path);
     actions.push({ verb: "skip", path: `${migrationFile!.path} (kept: ${reason})` });
   };
   if (options.dryRun) {
@@ -240,7 +244,11 @@ export async function destroyResource(
     }
     const kept = Object.fromEntries(
       Object.entries(record.files).filter(
-        ([path]) => !removed.has(path) && !handover.has(path) && existsSync(join(appDir, path)),
+        ([path]) =>
+          !removed.has(path) &&
+          !released.has(path) &&
+          !handover.has(path) &&
+          existsSync(join(appDir, path)),
       ),
     );
     if (Object.keys(kept).length === 0 && handlersGone) delete rest[key];
