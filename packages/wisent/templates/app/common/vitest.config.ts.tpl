@@ -1,5 +1,5 @@
-import { testEnvironment } from "wisent/testing";
 import { defineConfig } from "vitest/config";
+import { testEnvironment } from "wisent/testing";
 
 export default defineConfig({
   test: {
