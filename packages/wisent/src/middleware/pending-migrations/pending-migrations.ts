@@ -1,4 +1,4 @@
-import { type FSWatcher, watch } from "node:fs";
+import { watch } from "node:fs";
 import { resolve } from "node:path";
 import type { Context, MiddlewareHandler } from "hono";
 import { html } from "hono/html";
@@ -35,11 +35,14 @@ export function pendingMigrations(
   const folder = resolve(options.folder ?? "migrations");
   const command = options.command ?? "npx wisent migrate";
   let pending: Promise<string[]> | undefined;
-  let watcher: FSWatcher | undefined;
+  let watching = false;
   const check = (): Promise<string[]> => {
-    watcher ??= watchFolder(folder, () => {
-      pending = undefined;
-    });
+    if (!watching) {
+      watching = true;
+      watchFolder(folder, () => {
+        pending = undefined;
+      });
+    }
     // A database that cannot be asked is the request's own error to report, not this page's.
     return pendingMigrationNames(db, folder).catch(() => []);
   };
@@ -52,13 +55,11 @@ export function pendingMigrations(
   };
 }
 
-function watchFolder(folder: string, changed: () => void): FSWatcher | undefined {
+function watchFolder(folder: string, changed: () => void): void {
   try {
-    const watcher = watch(folder, { persistent: false }, changed);
-    watcher.on("error", () => {});
-    return watcher;
+    watch(folder, { persistent: false }, changed).on("error", () => {});
   } catch {
-    return undefined; // no folder yet: nothing is pending
+    // No folder yet: nothing is pending, and a new folder means a restart of `wisent dev`.
   }
 }
 
