@@ -16,6 +16,7 @@ import {
 } from "../args.js";
 import type { CliIO } from "../io.js";
 import { Output, paint } from "../output.js";
+import { migrationsFolder } from "./migrate.js";
 
 export const help: CommandHelp = {
   usage: "wisent db <create | drop | seed | reset | rollback [--step N] | prepare>",
@@ -106,10 +107,6 @@ class DbTasks {
     this.masked = maskDatabaseUrl(this.url);
   }
 
-  get #migrations(): string {
-    return join(this.#io.cwd, "migrations");
-  }
-
   async run(sub: Sub, step: number): Promise<void> {
     switch (sub) {
       case "create":
@@ -144,16 +141,12 @@ class DbTasks {
     );
   }
 
-  async #open<T>(work: (db: Database) => Promise<T>): Promise<T> {
-    if (!existsSync(this.#migrations)) {
-      throw new Error(
-        `no migrations/ folder in ${this.#io.cwd}: run this command in the folder of a Wisent app`,
-      );
-    }
-    await registerTypeScript();
+  /** Opens the database with the migrations folder `wisent migrate` would use (dist/ when built). */
+  async #open<T>(work: (db: Database, folder: string) => Promise<T>): Promise<T> {
+    const folder = await migrationsFolder(this.#io.cwd);
     const db = await openDatabase(this.url, { cwd: this.#io.cwd, env: this.envName });
     try {
-      return await work(db);
+      return await work(db, folder);
     } finally {
       await db.close();
     }
@@ -166,13 +159,13 @@ class DbTasks {
   }
 
   async migrate(): Promise<void> {
-    const names = await this.#open((db) => migrateUp(db, this.#migrations));
+    const names = await this.#open((db, folder) => migrateUp(db, folder));
     if (names.length === 0) this.#out.line(`nothing to migrate (database ${this.masked})`);
     this.#print("migrated", names);
   }
 
   async rollback(step: number): Promise<void> {
-    const names = await this.#open((db) => migrateDown(db, this.#migrations, { step }));
+    const names = await this.#open((db, folder) => migrateDown(db, folder, { step }));
     if (names.length === 0) this.#out.line(`nothing to revert (database ${this.masked})`);
     this.#print("reverted", names);
   }
@@ -181,8 +174,8 @@ class DbTasks {
   async prepare(): Promise<void> {
     if (!(await databaseExists(this.url, this.#io.cwd))) await this.create();
     else if (this.envName === "test") {
-      const gone = await this.#open(async (db) =>
-        (await migrationStatus(db, this.#migrations)).filter((m) => m.missing),
+      const gone = await this.#open(async (db, folder) =>
+        (await migrationStatus(db, folder)).filter((m) => m.missing),
       );
       if (gone.length > 0) {
         this.#out.line(

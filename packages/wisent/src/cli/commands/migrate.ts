@@ -80,7 +80,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
  * Where the migrations to run are: the compiled ones in `dist/migrations` when the app's build is
  * current (a production image needs no TypeScript loader), else `migrations/*.ts` through tsx.
  */
-async function migrationsFolder(cwd: string): Promise<string> {
+export async function migrationsFolder(cwd: string): Promise<string> {
   const sources = join(cwd, "migrations");
   const compiled = join(cwd, BUILD_MIGRATIONS);
   const haveSources = existsSync(sources);
