@@ -11,6 +11,15 @@ export { type PathFormat, pathFormatOf } from "./app/path-format.js";
 export { RouteBuilder } from "./app/route-builder.js";
 export type { WisentRuntime } from "./app/runtime.js";
 export type { StaticFilesOptions } from "./app/static-files.js";
+export {
+  addColumn,
+  addIndex,
+  dropColumn,
+  dropIndex,
+  type IndexOptions,
+  indexName,
+  renameColumn,
+} from "./data/alter-table.js";
 export type { AnyDB } from "./data/any-db.js";
 // Data layer: the database from DATABASE_URL, migrations, models, pagination, the request transaction.
 export {
@@ -96,6 +105,10 @@ export {
   paramLogger,
   REQUEST_ID_HEADER,
 } from "./middleware/param-logger/index.js";
+export {
+  type PendingMigrationsOptions,
+  pendingMigrations,
+} from "./middleware/pending-migrations/index.js";
 export {
   type ContentSecurityPolicy,
   DEFAULT_CONTENT_SECURITY_POLICY,

@@ -3,25 +3,21 @@
  * directory is an app, its environment (with `.env`), and loading its TypeScript through tsx.
  * @module
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { parseEnv } from "node:util";
+import { appEnvironment } from "../data/app-database-url.js";
 import { defaultDatabaseUrl } from "../data/database-url.js";
 import type { CliIO } from "./io.js";
 
 /**
  * The environment an app command runs with: the process's variables, plus those of the app's
- * `.env` file that are not already set (as Rails/dotenv do: the real environment wins).
+ * `.env` file that are not already set (as Rails/dotenv do: the real environment wins), and
+ * `DATABASE_URL` resolved for the environment (`appDatabaseUrl`: in test, `.env`'s database
+ * becomes its `_test` twin), so the server it starts opens the same database.
  * @example const env = appEnv(io); // env.DATABASE_URL from .env unless exported
  */
 export function appEnv(io: Pick<CliIO, "cwd" | "env">): Record<string, string | undefined> {
-  const file = join(io.cwd, ".env");
-  const env: Record<string, string | undefined> = { ...io.env };
-  if (!existsSync(file)) return env;
-  for (const [key, value] of Object.entries(parseEnv(readFileSync(file, "utf8")))) {
-    if (env[key] === undefined) env[key] = value;
-  }
-  return env;
+  return appEnvironment(io.cwd, io.env);
 }
 
 /** `GO_ENV`, else `NODE_ENV`, else `development`: the same rule as `currentEnv()`, for `env`. */

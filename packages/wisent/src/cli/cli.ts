@@ -48,6 +48,26 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/destroy.js")).run,
   },
   {
+    words: ["generate", "migration"],
+    aliases: [
+      ["g", "migration"],
+      ["g", "m"],
+      ["generate", "m"],
+    ],
+    summary: "generate a migration: add_x_to_y, remove_x_from_y, create_y or empty",
+    load: async () => (await import("./commands/migration.js")).generate,
+  },
+  {
+    words: ["destroy", "migration"],
+    aliases: [
+      ["d", "migration"],
+      ["d", "m"],
+      ["destroy", "m"],
+    ],
+    summary: "roll back (if it ran) and remove a migration",
+    load: async () => (await import("./commands/migration.js")).destroy,
+  },
+  {
     words: ["routes"],
     aliases: [],
     summary: "print the app's route table",
@@ -58,6 +78,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     aliases: [],
     summary: "run, revert or list database migrations",
     load: async () => (await import("./commands/migrate.js")).run,
+  },
+  {
+    words: ["db"],
+    aliases: [],
+    summary: "create, drop, seed, reset or roll back the database",
+    load: async () => (await import("./commands/db.js")).run,
   },
   {
     words: ["dev"],

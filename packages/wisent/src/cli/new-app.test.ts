@@ -232,6 +232,8 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
     expect(bad.stderr.split("\n")[0]).toBe(
       'error: --step must be a whole number at least 1, got "zero"',
     );
+    // Migrated again: the development server answers a pending migration with its page.
+    expect((await inApp(app, BIN, ["migrate"])).code).toBe(0);
   });
 
   it("dev serves / and restarts when a source file changes", async () => {

@@ -19,6 +19,7 @@ export type ActionVerb =
   | "conflict"
   | "run"
   | "build"
+  | "revert"
   | "done";
 
 type Style = Parameters<typeof styleText>[0];
@@ -34,6 +35,7 @@ const VERB_STYLE: Record<ActionVerb, Style> = {
   exists: ["blue", "bold"],
   run: ["magenta", "bold"],
   build: ["magenta", "bold"],
+  revert: ["red", "bold"],
   done: ["green", "bold"],
 };
 

@@ -8,7 +8,8 @@ type DataType = ColumnDataType | ReturnType<typeof sql.raw>;
 /** What to do with rows that point to a deleted parent. */
 export type ReferentialAction = "cascade" | "set null" | "restrict" | "no action";
 
-interface ColumnSpec {
+/** A declared column (what `TableBuilder` methods record). */
+export interface ColumnSpec {
   name: string;
   type: DataType;
   nullable: boolean;

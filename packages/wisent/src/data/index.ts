@@ -1,4 +1,13 @@
 export {
+  addColumn,
+  addIndex,
+  dropColumn,
+  dropIndex,
+  type IndexOptions,
+  indexName,
+  renameColumn,
+} from "./alter-table.js";
+export {
   ColumnBuilder,
   createTable,
   dropTable,

@@ -20,7 +20,12 @@ export interface MigrationState {
   name: string;
   applied: boolean;
   appliedAt?: Date;
+  /** Recorded as run, but its file is gone (Rails' `NO FILE`): its `down` cannot run. */
+  missing?: boolean;
 }
+
+/** The table where Wisent records the migrations that ran. */
+export const MIGRATION_TABLE = "wisent_migration";
 
 /**
  * The file name for a new migration: `<UTC yyyymmddhhmmss>_<name>.ts`.
@@ -37,31 +42,54 @@ export function migrationFileName(name: string, at: Date = new Date(), extension
 }
 
 /**
+ * The migration names of a folder's files (`20240501123000_create_widgets`), in order; none when
+ * the folder does not exist. Throws when two files have one name.
+ */
+export async function migrationFiles(folder: string): Promise<Map<string, string>> {
+  let files: string[];
+  try {
+    files = await readdir(resolve(folder));
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return new Map();
+    throw new Error(`cannot read the migrations folder ${resolve(folder)}`, { cause });
+  }
+  const found = new Map<string, string>();
+  for (const file of files.sort()) {
+    if (file.endsWith(".d.ts") || /\.test\.[mc]?[jt]s$/.test(file)) continue;
+    const match = MIGRATION_FILE.exec(file);
+    if (!match) continue;
+    const name = match[1]!;
+    const other = found.get(name);
+    if (other) throw new Error(`two files for migration ${name}: ${other} and ${file}`);
+    found.set(name, file);
+  }
+  return found;
+}
+
+/**
  * Loads migrations from a folder with `import()`, so `.ts` files work under a TypeScript loader
  * (tsx, vitest) and `.js` files under plain node. Kysely's FileMigrationProvider needs fs/path
  * objects passed in and accepts any file name; this one checks the naming scheme.
  */
 export class FolderMigrationProvider implements MigrationProvider {
-  constructor(readonly folder: string) {}
+  /**
+   * `recorded`: the migrations the database lists as run. One whose file is gone gets a
+   * stand-in, so Kysely's Migrator (which refuses a run migration it cannot find) still runs
+   * the others; reverting it fails with a message naming the missing file.
+   */
+  constructor(
+    readonly folder: string,
+    readonly recorded: readonly string[] = [],
+  ) {}
 
   async getMigrations(): Promise<Record<string, Migration>> {
     const folder = resolve(this.folder);
-    let files: string[];
     try {
-      files = await readdir(folder);
+      await readdir(folder);
     } catch (cause) {
       throw new Error(`cannot read the migrations folder ${folder}`, { cause });
     }
-    const found = new Map<string, string>();
-    for (const file of files.sort()) {
-      if (file.endsWith(".d.ts") || /\.test\.[mc]?[jt]s$/.test(file)) continue;
-      const match = MIGRATION_FILE.exec(file);
-      if (!match) continue;
-      const name = match[1]!;
-      const other = found.get(name);
-      if (other) throw new Error(`two files for migration ${name}: ${other} and ${file}`);
-      found.set(name, file);
-    }
+    const found = await migrationFiles(folder);
     const migrations: Record<string, Migration> = {};
     for (const [name, file] of found) {
       const module = (await import(pathToFileURL(join(folder, file)).href)) as Partial<Migration>;
@@ -70,15 +98,42 @@ export class FolderMigrationProvider implements MigrationProvider {
       }
       migrations[name] = { up: module.up, down: module.down };
     }
+    for (const name of this.recorded) {
+      if (!(name in migrations)) migrations[name] = missingMigration(name, this.folder);
+    }
     return migrations;
   }
 }
 
-function migrator(db: Database | Kysely<AnyDB>, folder: string): Migrator {
+const MISSING = Symbol("wisent.missingMigration");
+
+/** A recorded migration whose file is gone, as a `Migration` that says so when run. */
+function missingMigration(name: string, folder: string): Migration {
+  const fail = async (): Promise<never> => {
+    throw new Error(
+      `its file is gone from ${folder}, so its down cannot run: restore ${name}.ts (e.g. git checkout) and run this again`,
+    );
+  };
+  return { up: fail, down: fail, [MISSING]: true } as Migration;
+}
+
+/**
+ * The names recorded in the migration table; none when it does not exist yet. Read before the
+ * Migrator runs (not from inside it): a SQLite database has one connection, which the Migrator holds.
+ */
+export async function recordedMigrations(db: Database | Kysely<AnyDB>): Promise<string[]> {
+  const kysely = db instanceof Database ? db.kysely : db;
+  const tables = await kysely.introspection.getTables();
+  if (!tables.some((t) => t.name === MIGRATION_TABLE)) return [];
+  const rows = await kysely.selectFrom(MIGRATION_TABLE).select("name").execute();
+  return rows.map((r) => String(r.name));
+}
+
+async function migrator(db: Database | Kysely<AnyDB>, folder: string): Promise<Migrator> {
   return new Migrator({
     db: db instanceof Database ? db.kysely : db,
-    provider: new FolderMigrationProvider(folder),
-    migrationTableName: "wisent_migration",
+    provider: new FolderMigrationProvider(folder, await recordedMigrations(db)),
+    migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: "wisent_migration_lock",
   });
 }
@@ -103,7 +158,7 @@ function namesOrThrow(result: MigrationResultSet, verb: string): string[] {
  * await migrateUp(db, "migrations"); // ["20240501123000_create_widgets"]
  */
 export async function migrateUp(db: Database | Kysely<AnyDB>, folder: string): Promise<string[]> {
-  return namesOrThrow(await migrator(db, folder).migrateToLatest(), "run");
+  return namesOrThrow(await (await migrator(db, folder)).migrateToLatest(), "run");
 }
 
 /**
@@ -121,7 +176,7 @@ export async function migrateDown(
   if (!Number.isInteger(step) || step < 1) {
     throw new Error(`invalid step ${step}: expected a whole number of at least 1`);
   }
-  const m = migrator(db, folder);
+  const m = await migrator(db, folder);
   const applied = (await m.getMigrations()).filter((x) => x.executedAt !== undefined);
   if (applied.length === 0) return [];
   const target = applied.length > step ? applied[applied.length - step - 1]!.name : NO_MIGRATIONS;
@@ -138,10 +193,66 @@ export async function migrationStatus(
   db: Database | Kysely<AnyDB>,
   folder: string,
 ): Promise<MigrationState[]> {
-  const infos = await migrator(db, folder).getMigrations();
-  return infos.map((info) =>
-    info.executedAt
-      ? { name: info.name, applied: true, appliedAt: info.executedAt }
-      : { name: info.name, applied: false },
-  );
+  const infos = await (await migrator(db, folder)).getMigrations();
+  return infos.map((info) => {
+    if (!info.executedAt) return { name: info.name, applied: false };
+    const state: MigrationState = { name: info.name, applied: true, appliedAt: info.executedAt };
+    if ((info.migration as { [MISSING]?: boolean })[MISSING]) state.missing = true;
+    return state;
+  });
+}
+
+/**
+ * Reverts one applied migration by name, wherever it is in the order (Rails'
+ * `db:migrate:down VERSION=...`): `destroy resource` uses it for the resource's own migration.
+ * The newest one goes through the Migrator (with its lock); an older one runs its `down` and
+ * drops its record in one transaction. Returns false when it had not run.
+ *
+ * @example
+ * await revertMigration(db, "migrations", "20240501123000_create_widgets");
+ */
+export async function revertMigration(
+  db: Database | Kysely<AnyDB>,
+  folder: string,
+  name: string,
+): Promise<boolean> {
+  const m = await migrator(db, folder);
+  const applied = (await m.getMigrations()).filter((x) => x.executedAt !== undefined);
+  const index = applied.findIndex((x) => x.name === name);
+  if (index === -1) return false;
+  if (index === applied.length - 1) {
+    const target = index > 0 ? applied[index - 1]!.name : NO_MIGRATIONS;
+    namesOrThrow(await m.migrateTo(target), "be reverted");
+    return true;
+  }
+  const { down } = applied[index]!.migration;
+  if (!down) throw new Error(`migration ${name} could not be reverted: it has no down function`);
+  const kysely = db instanceof Database ? db.kysely : db;
+  try {
+    await kysely.transaction().execute(async (trx) => {
+      await down(trx);
+      await trx.deleteFrom(MIGRATION_TABLE).where("name", "=", name).execute();
+    });
+  } catch (cause) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    throw new Error(`migration ${name} could not be reverted: ${why}`, { cause });
+  }
+  return true;
+}
+
+/**
+ * The migrations whose files have not run yet, without loading them (a readdir and one query):
+ * for the development server's pending-migrations page.
+ *
+ * @example
+ * await pendingMigrationNames(db, "migrations"); // ["20240501123000_create_widgets"]
+ */
+export async function pendingMigrationNames(
+  db: Database | Kysely<AnyDB>,
+  folder: string,
+): Promise<string[]> {
+  const files = await migrationFiles(folder);
+  if (files.size === 0) return [];
+  const ran = new Set(await recordedMigrations(db));
+  return [...files.keys()].filter((name) => !ran.has(name));
 }

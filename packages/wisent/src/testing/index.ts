@@ -11,3 +11,4 @@ export {
   type TestRequestOptions,
   testClient,
 } from "./test-client.js";
+export { prepareTestDatabase, testEnvironment } from "./test-database.js";

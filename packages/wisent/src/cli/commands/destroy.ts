@@ -1,14 +1,22 @@
+import { join } from "node:path";
+import { openDatabase } from "../../data/database.js";
+import { databaseExists } from "../../data/database-admin.js";
+import { maskDatabaseUrl } from "../../data/database-url.js";
+import { recordedMigrations, revertMigration } from "../../data/migrations.js";
+import { appEnv, databaseUrl, envName, registerTypeScript } from "../app-env.js";
 import { type CommandHelp, formatHelp, guard, parseCommandArgs } from "../args.js";
-import { destroyResource } from "../generate/destroy-resource.js";
+import { destroyResource, type MigrationControl } from "../generate/destroy-resource.js";
 import type { CliIO } from "../io.js";
 import { Output } from "../output.js";
 
 export const help: CommandHelp = {
-  usage: "wisent destroy resource <name> [-y|--yes] [--dry-run]   (alias: wisent d r)",
+  usage:
+    "wisent destroy resource <name> [-y|--yes] [--keep-migration] [--dry-run]   (alias: wisent d r)",
   summary:
-    "Removes what generate resource made for <name>, asking per file (y/n), and its lines in\nsrc/app.ts. A file edited since it was generated is named in the question.",
+    "Removes what generate resource made for <name>, asking per file (y/n), and its lines in\nsrc/app.ts. A file edited since it was generated is named in the question. When its\nmigration has run on the environment's database, it is rolled back first (asked too);\ndeclined, the migration file stays.",
   options: [
-    ["-y, --yes", "remove without asking"],
+    ["-y, --yes", "remove (and roll back) without asking"],
+    ["--keep-migration", "never roll back: a migration that has run keeps its file"],
     ["-d, --dry-run", "list what would be removed; change nothing"],
   ],
   examples: [
@@ -22,7 +30,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   return guard(io, help, async () => {
     const { values, positionals } = parseCommandArgs(
       argv,
-      { yes: { type: "boolean", short: "y" }, "dry-run": { type: "boolean", short: "d" } },
+      {
+        yes: { type: "boolean", short: "y" },
+        "dry-run": { type: "boolean", short: "d" },
+        "keep-migration": { type: "boolean" },
+      },
       1,
     );
     if (values.help) {
@@ -35,6 +47,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       name: positionals[0] ?? "",
       yes: values.yes === true,
       dryRun,
+      keepMigration: values["keep-migration"] === true,
+      database: appDatabase(io, out),
       confirm: async (question) => /^y(es)?$/i.test((await io.prompt(question)).trim()),
     });
     for (const path of result.shared)
@@ -47,10 +61,46 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         );
       }
       if (result.actions.some((a) => a.path === "src/app.ts")) out.action("update", "src/app.ts");
+      for (const a of result.actions.filter((a) => a.verb === "revert"))
+        out.action("revert", a.path);
       out.hint("dry run: nothing was removed");
       return 0;
     }
     for (const action of result.actions) out.action(action.verb, action.path);
     return 0;
   });
+}
+
+/** The environment's database, opened only when asked (and never created by asking). */
+export function appDatabase(io: CliIO, out: Output): MigrationControl {
+  const env = appEnv(io);
+  const url = databaseUrl(env);
+  const folder = join(io.cwd, "migrations");
+  const open = () => openDatabase(url, { cwd: io.cwd, env: envName(env) });
+  return {
+    url: maskDatabaseUrl(url),
+    async applied(name) {
+      try {
+        if (!(await databaseExists(url, io.cwd))) return false;
+        const db = await open();
+        try {
+          return (await recordedMigrations(db)).includes(name);
+        } finally {
+          await db.close();
+        }
+      } catch (error) {
+        out.warn(`could not check whether ${name} has run: ${(error as Error).message}`);
+        return undefined;
+      }
+    },
+    async revert(name) {
+      await registerTypeScript();
+      const db = await open();
+      try {
+        await revertMigration(db, folder, name);
+      } finally {
+        await db.close();
+      }
+    },
+  };
 }

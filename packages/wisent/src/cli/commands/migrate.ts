@@ -18,13 +18,13 @@ import { Output, paint } from "../output.js";
 export const help: CommandHelp = {
   usage: "wisent migrate [up | down [--step N] | status]",
   summary:
-    "Runs the app's migrations (migrations/*.ts) against DATABASE_URL, else db/<env>.sqlite.\nWithout a sub-command: up.",
+    "Runs the app's migrations (migrations/*.ts) against the environment's database: DATABASE_URL,\nelse db/<env>.sqlite; in test, TEST_DATABASE_URL, else the _test twin of .env's DATABASE_URL.\nWithout a sub-command: up. A migration that ran but has no file any more is listed as NO FILE.",
   options: [["--step N", "with down: how many migrations to revert (default 1)"]],
   examples: [
     ["wisent migrate", "run every pending migration"],
     ["wisent migrate down --step 2", "revert the last two"],
     ["wisent migrate status", "list migrations and whether they ran"],
-    ["GO_ENV=test wisent migrate", "migrate db/test.sqlite"],
+    ["GO_ENV=test wisent migrate", "migrate the test database (npm test does it too)"],
   ],
 };
 
@@ -57,7 +57,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         for (const state of states) {
           const mark = state.applied ? paint(io, "green", "up  ") : paint(io, "yellow", "down");
           const when = state.appliedAt ? `  ${state.appliedAt.toISOString()}` : "";
-          out.line(`${mark}  ${state.name}${when}`);
+          const gone = state.missing ? `  ${paint(io, "red", "NO FILE")}` : "";
+          out.line(`${mark}  ${state.name}${gone}${when}`);
         }
         return 0;
       }
@@ -79,7 +80,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
  * Where the migrations to run are: the compiled ones in `dist/migrations` when the app's build is
  * current (a production image needs no TypeScript loader), else `migrations/*.ts` through tsx.
  */
-async function migrationsFolder(cwd: string): Promise<string> {
+export async function migrationsFolder(cwd: string): Promise<string> {
   const sources = join(cwd, "migrations");
   const compiled = join(cwd, BUILD_MIGRATIONS);
   const haveSources = existsSync(sources);

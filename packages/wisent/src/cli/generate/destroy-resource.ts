@@ -19,6 +19,20 @@ export interface DestroyOptions {
   readonly dryRun?: boolean;
   /** Asks one question (`Remove src/models/widget.ts? (y/N) `); resolves true for yes. */
   readonly confirm?: (question: string) => Promise<boolean>;
+  /** The app's database, to roll the resource's migration back when it has run. */
+  readonly database?: MigrationControl;
+  /** Never roll the migration back: a migration that has run keeps its file. */
+  readonly keepMigration?: boolean;
+}
+
+/** What destroy needs of the database: whether a migration ran, and reverting it. */
+export interface MigrationControl {
+  /** The (masked) URL, for the question. */
+  readonly url: string;
+  /** Whether the migration (`20240501123000_create_widgets`) has run; undefined when unknown. */
+  applied(name: string): Promise<boolean | undefined>;
+  /** Runs the migration's down and forgets it ran. */
+  revert(name: string): Promise<void>;
 }
 
 /** A file destroy would remove, and why a person may want to keep it. */
@@ -58,6 +72,11 @@ function groupOf(path: string): FileGroup {
 export function removePrompt(candidate: DestroyCandidate): string {
   const note = candidate.edited ? " (edited since it was generated)" : "";
   return `Remove ${candidate.path}${note}? (y/N) `;
+}
+
+/** The question before reverting a migration that has run. */
+export function revertPrompt(migration: string, url: string): string {
+  return `Roll back ${migration} (it has run on ${url})? (y/N) `;
 }
 
 /** Removes now-empty folders from `dir` up to (not including) `stop`. */
@@ -156,10 +175,41 @@ export async function destroyResource(
   }
 
   const actions: FileAction[] = [];
+  // A migration that has run is rolled back before its file goes (or, declined, keeps its file),
+  // so the database never records a migration the app no longer has.
+  const migrationFile = candidates.find((c) => c.group === "migration");
+  const migrationName = migrationFile?.path
+    .replace(/^migrations\//, "")
+    .replace(/\.[mc]?[jt]s$/, "");
+  const ran =
+    migrationName && options.database ? await options.database.applied(migrationName) : false;
+  // A kept migration leaves the record (with the rest gone, so does the record): generating the
+  // resource again then names the migration that creates its table already.
+  const released = new Set<string>();
+  const keepMigration = (reason: string) => {
+    candidates.splice(candidates.indexOf(migrationFile!), 1);
+    released.add(migrationFile!.path);
+    actions.push({ verb: "skip", path: `${migrationFile!.path} (kept: ${reason})` });
+  };
   if (options.dryRun) {
-    for (const c of candidates) actions.push({ verb: "remove", path: c.path });
+    if (ran && !options.keepMigration) actions.push({ verb: "revert", path: migrationName! });
     if (unregistered.changed) actions.push({ verb: "update", path: "src/app.ts" });
     return { plan, candidates, actions, shared };
+  }
+
+  if (migrationFile && ran === undefined) {
+    keepMigration(`could not ask ${options.database!.url} whether it has run`);
+  } else if (migrationFile && ran) {
+    const url = options.database!.url;
+    const revert =
+      !options.keepMigration &&
+      (options.yes || (await options.confirm?.(revertPrompt(migrationName!, url))) === true);
+    if (revert) {
+      await options.database!.revert(migrationName!);
+      actions.push({ verb: "revert", path: migrationName! });
+    } else {
+      keepMigration(`it has run on ${url}`);
+    }
   }
 
   const removed = new Set<string>();
@@ -194,7 +244,11 @@ export async function destroyResource(
     }
     const kept = Object.fromEntries(
       Object.entries(record.files).filter(
-        ([path]) => !removed.has(path) && !handover.has(path) && existsSync(join(appDir, path)),
+        ([path]) =>
+          !removed.has(path) &&
+          !released.has(path) &&
+          !handover.has(path) &&
+          existsSync(join(appDir, path)),
       ),
     );
     if (Object.keys(kept).length === 0 && handlersGone) delete rest[key];

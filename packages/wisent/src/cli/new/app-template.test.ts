@@ -58,7 +58,7 @@ describe("planApp", () => {
       ".gitignore",
       "README.md",
       "biome.json",
-      "db/.gitkeep",
+      "db/seeds.ts",
       "migrations/.gitkeep",
       "package.json",
       "public/assets/application.css",
@@ -72,6 +72,7 @@ describe("planApp", () => {
       "src/templates/home/index.tsx",
       "src/templates/layout.tsx",
       "src/templates/paths.ts",
+      "src/test-setup.ts",
       "tsconfig.json",
       "vitest.config.ts",
     ]);

@@ -14,10 +14,16 @@ npm run dev          # http://127.0.0.1:3000, restarts when a file changes
 
 - `npx wisent g r widget title description:nulls.Text`: a resource (model, migration,
   handlers@@templatesNote@@, tests)
-- `npx wisent d r widget`: remove it again (asks per file; `-y` for all)
+- `npx wisent d r widget`: remove it again (asks per file; `-y` for all; rolls its migration
+  back first when it has run, unless `--keep-migration`)
 - `npm run migrate`, `npx wisent migrate down`, `npx wisent migrate status`: migrations
+- `npx wisent g migration add_summary_to_widgets summary:text`: a migration (`remove_x_from_y`,
+  `create_y`, or any name for an empty one)
+- `npx wisent db create | drop | seed | reset | rollback [--step N]`: the database (`db/seeds.ts`
+  holds the seeds)
 - `npm run routes`: every route with its name and handler
-- `npm test`: the app's tests (Vitest, test database `db/test.sqlite`)
+- `npm test`: the app's tests (Vitest; the test database, `db/test.sqlite` or the `_test` twin
+  of `.env`'s `DATABASE_URL`, is created and migrated before each run)
 - `npm run typecheck`, `npm run lint`: TypeScript and Biome
 - `npm start`: run without watching (`--workers N` for one process per core)
 

@@ -5,7 +5,8 @@
 GO_ENV=development
 
 # The database: sqlite:<file>, postgres://user:password@host:5432/name or mysql://user:password@host:3306/name.
-# Without it: sqlite:db/<environment>.sqlite.
+# Without it: sqlite:db/<environment>.sqlite. The tests (GO_ENV=test) use its _test twin
+# (<name>_test, or db/test.sqlite), or TEST_DATABASE_URL when set.
 DATABASE_URL=@@databaseUrl@@
 
 # Seals the session cookie; at least 32 characters. Required in production

@@ -18,5 +18,5 @@
     "types": ["node"],
     "noEmit": true
   },
-  "include": ["src", "migrations", "vitest.config.ts"]
+  "include": ["src", "migrations", "db", "vitest.config.ts"]
 }

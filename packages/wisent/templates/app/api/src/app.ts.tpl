@@ -1,4 +1,11 @@
-import { App, forceSSL, paramLogger, securityHeaders, transaction } from "wisent";
+import {
+  App,
+  forceSSL,
+  paramLogger,
+  pendingMigrations,
+  securityHeaders,
+  transaction,
+} from "wisent";
 import { HomeHandler } from "./actions/home.js";
 import { db } from "./db.js";
 // wisent:imports (generated resources' imports go above this line)
@@ -9,6 +16,8 @@ import { db } from "./db.js";
  */
 export const app = new App({ name: "@@name@@", api: true });
 
+// In development: a page naming migrations that have not run, instead of "no such table".
+app.use(pendingMigrations(db));
 app.use(securityHeaders());
 app.use(forceSSL());
 app.use(paramLogger());

@@ -7,6 +7,7 @@ import {
   i18n,
   layout,
   paramLogger,
+  pendingMigrations,
   securityHeaders,
   session,
   transaction,
@@ -19,6 +20,8 @@ import { Layout } from "./templates/layout.js";
 /** The @@name@@ application: middleware in order, then routes in match order (first match wins). */
 export const app = new App({ name: "@@name@@" });
 
+// In development: a page naming migrations that have not run, instead of "no such table".
+app.use(pendingMigrations(db));
 app.use(securityHeaders({ contentSecurityPolicy: { styleSrc: ["'self'"] } }));
 app.use(forceSSL());
 app.use(paramLogger());

@@ -1,0 +1,4 @@
+export {
+  type PendingMigrationsOptions,
+  pendingMigrations,
+} from "./pending-migrations.js";

@@ -1,0 +1,61 @@
+/**
+ * The app's test database for Vitest: its URL (the same rule as the CLI's) and getting it ready
+ * before a run.
+ * @module
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { appEnvironment } from "../data/app-database-url.js";
+
+/**
+ * The variables an app's tests run with: `GO_ENV=test` and the test database's `DATABASE_URL`
+ * (`TEST_DATABASE_URL`, else the `_test` twin of `.env`'s `DATABASE_URL`, else
+ * `sqlite:db/test.sqlite`), the URL `GO_ENV=test wisent migrate` uses too. For `vitest.config.ts`.
+ *
+ * @example
+ * export default defineConfig({ test: { env: testEnvironment() } });
+ */
+export function testEnvironment(cwd: string = process.cwd()): Record<string, string> {
+  const env = appEnvironment(cwd, { ...process.env, GO_ENV: "test" });
+  return { GO_ENV: "test", DATABASE_URL: env.DATABASE_URL! };
+}
+
+const CLI = fileURLToPath(new URL("../../bin/wisent.js", import.meta.url));
+
+/**
+ * Vitest's global setup: runs `GO_ENV=test wisent db prepare` in the app, which creates the test
+ * database when missing, starts it over when a migration that ran has lost its file, and runs
+ * the pending migrations, so a new migration never breaks the tests with "no such table".
+ * Rejects with the command's output when it fails.
+ *
+ * @example
+ * // src/test-setup.ts, named in vitest.config.ts's globalSetup
+ * export default async function setup() { await prepareTestDatabase(); }
+ */
+export function prepareTestDatabase(cwd: string = process.cwd()): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, "db", "prepare"], {
+      cwd,
+      env: { ...process.env, GO_ENV: "test", NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) {
+        reject(new Error(`preparing the test database failed (wisent db prepare):\n${output}`));
+        return;
+      }
+      // Say what changed; stay quiet when the database was up to date.
+      const news = output.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("nothing to"));
+      if (news.length > 0) process.stdout.write(`test database:\n${news.join("\n")}\n`);
+      resolve();
+    });
+  });
+}
