@@ -200,10 +200,7 @@ export class TestClient {
   }
 
   #sessionPasswords(): SessionPassword[] {
-    this.#passwords ??= resolveSessionPasswords({
-      secret: this.#options.sessionSecret,
-      appName: this.#appName(),
-    });
+    this.#passwords ??= resolveSessionPasswords({ secret: this.#options.sessionSecret });
     return this.#passwords;
   }
 
