@@ -22,7 +22,7 @@ export interface RespondOptions {
   /** The XML root element for one record (`widget`); lists use its plural. Default: from the route. */
   root?: string;
   /**
-   * Response headers, whatever the format (e.g. `paginationHeaders(paginator, c.req.url)`).
+   * Response headers, whatever the format (e.g. `paginationHeaders(paginator, c)`).
    * Cheaper than `c.header()` before `c.respond`, which makes Hono build a `Headers` object.
    */
   headers?: Readonly<Record<string, string>>;

@@ -1,4 +1,4 @@
-import { App, forceSSL, paramLogger, securityHeaders, transaction } from "wisent";
+import { App, forceSSL, hostAuthorization, paramLogger, securityHeaders, transaction } from "wisent";
 import { HomeHandler } from "./actions/home.js";
 import { db } from "./db.js";
 // wisent:imports (generated resources' imports go above this line)
@@ -10,6 +10,7 @@ import { db } from "./db.js";
 export const app = new App({ name: "@@name@@", api: true });
 
 app.use(securityHeaders());
+app.use(hostAuthorization());
 app.use(forceSSL());
 app.use(paramLogger());
 app.use(transaction(db));
