@@ -218,6 +218,7 @@ export function session(options: SessionOptions = {}): MiddlewareHandler {
       (c as Writable)[WRITER] = writer;
       const sealed = requestCookie(c, name);
       if (!sealed) return start(c, new Session());
+      (c as Writable)[CAME_WITH_COOKIE] = true;
       const json = openedSessionJson(sealed, passwords);
       if (json !== undefined) return start(c, fromJson(json));
       return unsealSession(sealed, passwords).then((data) => start(c, new Session(data ?? {})));
@@ -245,7 +246,16 @@ interface SessionWriter {
 }
 
 const WRITER = Symbol("wisent.sessionWriter");
-type Writable = Context & { [WRITER]?: SessionWriter };
+const CAME_WITH_COOKIE = Symbol("wisent.cameWithSessionCookie");
+type Writable = Context & { [WRITER]?: SessionWriter; [CAME_WITH_COOKIE]?: boolean };
+
+/**
+ * True when the request carried a session cookie (valid or not): what makes it a target for
+ * cross-site request forgery (see `csrf()`).
+ */
+export function hasSessionCookie(c: Context): boolean {
+  return (c as Writable)[CAME_WITH_COOKIE] === true;
+}
 
 /**
  * The session this middleware opened, under a private key: the one written back, even if a
