@@ -97,6 +97,8 @@ export {
 export { type I18nOptions, i18n } from "./middleware/i18n/index.js";
 export { overrideMethod } from "./middleware/method-override/index.js";
 export {
+  FILTERED_KEY_PARTS,
+  filterHeaders,
   filterParams,
   type ParamLoggerOptions,
   paramLogger,
