@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { setCookie } from "hono/cookie";
 import { phased } from "../../app/compose.js";
 import { currentEnv, isProductionLike } from "../../app/environment.js";
+import { preferNoStore } from "../../http/cache-control.js";
 import { sharedLogger } from "../../http/logger.js";
 import { requestCookie } from "../../http/request-cookie.js";
 import { underscore } from "../../naming/index.js";
@@ -355,6 +356,8 @@ async function writeSession(c: Context, current: Session, writer: SessionWriter)
     }
     value = fitted.value;
   }
+  // A response that sets the session cookie is nobody else's: no cache keeps it.
+  preferNoStore(c);
   setCookie(c, name, value, {
     path: "/",
     httpOnly: true,
