@@ -81,7 +81,9 @@ describe("validate refuses text no format carries", () => {
   it("checks nested strings, naming their path", () => {
     const result = validate(schema, { title: "ok", meta: { note: ["fine", "bad\u0000"] } });
     expect(result.errors?.toJSON()).toEqual({
-      errors: { "meta.note.1": ["Note must not contain control characters or unpaired surrogates."] },
+      errors: {
+        "meta.note.1": ["Note must not contain control characters or unpaired surrogates."],
+      },
     });
   });
 
