@@ -4,6 +4,7 @@ import {
   csrf,
   flashMessages,
   forceSSL,
+  hostAuthorization,
   i18n,
   layout,
   paramLogger,
@@ -22,6 +23,7 @@ import { Layout } from "./templates/layout.js";
 export const app = new App({ name: "shop" });
 
 app.use(securityHeaders({ contentSecurityPolicy: { styleSrc: ["'self'"] } }));
+app.use(hostAuthorization());
 app.use(forceSSL());
 app.use(paramLogger());
 app.use(session());
