@@ -54,6 +54,7 @@ function message(issue: z.core.$ZodRawIssue): string {
  * surrogate reads back as U+FFFD), so no model stores them.
  */
 const MALFORMED_TEXT =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Adds an error for every string (at any depth of `value`) holding malformed text. */
@@ -70,7 +71,9 @@ function checkText(value: unknown, path: string[], errors: ValidationErrors, dep
   }
   if (value === null || typeof value !== "object" || depth > 32) return;
   if (Array.isArray(value)) {
-    value.forEach((entry, i) => checkText(entry, [...path, String(i)], errors, depth + 1));
+    for (const [i, entry] of value.entries()) {
+      checkText(entry, [...path, String(i)], errors, depth + 1);
+    }
     return;
   }
   if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) {

@@ -53,6 +53,7 @@ function elementName(key: string): string {
  * newline and carriage return, U+FFFE/U+FFFF, and lone surrogates.
  */
 const NOT_XML_CHAR =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching the characters XML refuses is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
