@@ -1,4 +1,11 @@
-import { App, forceSSL, hostAuthorization, paramLogger, securityHeaders, transaction } from "wisent";
+import {
+  App,
+  forceSSL,
+  hostAuthorization,
+  paramLogger,
+  securityHeaders,
+  transaction,
+} from "wisent";
 import { HomeHandler } from "./actions/home.js";
 import { db } from "./db.js";
 // wisent:imports (generated resources' imports go above this line)
