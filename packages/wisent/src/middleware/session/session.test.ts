@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Hono } from "hono";
 import { describe, expect, it, vi } from "vitest";
 import type { WisentRuntime } from "../../app/runtime.js";
+import { sharedLogger } from "../../http/logger.js";
 import { session } from "./session.js";
 import { sealSession, unsealSession } from "./session-codec.js";
 import { resolveSessionPasswords } from "./session-secrets.js";
@@ -209,6 +210,29 @@ describe("session", () => {
     };
     expect(body.after).not.toBe(body.before);
     expect(body.data).toEqual({ locale: "de", _flash: { success: ["hi"] }, _id: body.after });
+  });
+
+  it("drops its flash messages, with a log line, when that is what it takes to fit", async () => {
+    const warn = vi.spyOn(sharedLogger(), "warn").mockImplementation(() => {});
+    try {
+      const app = counterApp();
+      app.get("/crowded", (c) => {
+        c.get("session").set("kept", "k".repeat(1500));
+        c.get("session").set("_flash", { success: ["m".repeat(2500)] });
+        return c.text("ok");
+      });
+      const res = await app.request("/crowded");
+      expect(res.status).toBe(200);
+      const cookie = cookieOf(res);
+      const sealed = cookie.slice(cookie.indexOf("=") + 1);
+      const data = await unsealSession(sealed, resolveSessionPasswords({ secret: SECRET }));
+      expect(data).toEqual({ kept: "k".repeat(1500) });
+      expect(warn.mock.calls.map(([entry]) => entry.msg).join("\n")).toMatch(
+        /session cookie _my_shop_session would be \d+ bytes, over the browser limit of 4096: its flash messages were dropped/,
+      );
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it("says the real limit of a cookie too large, counting name, value and attributes", async () => {
