@@ -6,6 +6,8 @@
 export class BrowserClient {
   readonly #base: string;
   readonly #cookies = new Map<string, string>();
+  /** The last CSRF token read from a page, sent as X-CSRF-Token as application.js does. */
+  #token: string | undefined;
 
   constructor(base: string) {
     this.#base = base;
@@ -44,6 +46,7 @@ export class BrowserClient {
     const html = await (await this.page(path)).text();
     const token = /name="authenticity_token" value="([^"]+)"/.exec(html)?.[1];
     if (!token) throw new Error(`no authenticity_token on ${path}`);
+    this.#token = token;
     return token;
   }
 
@@ -56,18 +59,31 @@ export class BrowserClient {
     });
   }
 
-  /** A JSON request (Accept and Content-Type JSON). */
+  /** The page's token header, as application.js adds it to same-origin fetch calls. */
+  #tokenHeader(): Record<string, string> {
+    return this.#token === undefined ? {} : { "x-csrf-token": this.#token };
+  }
+
+  /** A JSON request (Accept and Content-Type JSON), with the page's CSRF token header. */
   json(method: string, path: string, body?: unknown) {
     return this.request(method, path, {
-      headers: { accept: "application/json", "content-type": "application/json" },
+      headers: {
+        accept: "application/json",
+        "content-type": "application/json",
+        ...this.#tokenHeader(),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   }
 
-  /** An XML request (Accept and Content-Type XML). */
+  /** An XML request (Accept and Content-Type XML), with the page's CSRF token header. */
   xml(method: string, path: string, body?: string) {
     return this.request(method, path, {
-      headers: { accept: "application/xml", "content-type": "application/xml" },
+      headers: {
+        accept: "application/xml",
+        "content-type": "application/xml",
+        ...this.#tokenHeader(),
+      },
       body,
     });
   }

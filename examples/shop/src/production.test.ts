@@ -5,6 +5,8 @@ import { freshApp } from "../test/support.js";
 // The app as it runs in production: GO_ENV=production with a real session secret.
 process.env.GO_ENV = "production";
 process.env.SESSION_SECRET = "production-secret-for-the-shop-tests-0123456789";
+// Production answers only the hosts it is told about (hostAuthorization).
+process.env.ALLOWED_HOSTS = "shop.example";
 const { app } = await freshApp();
 
 describe("the shop in production", () => {

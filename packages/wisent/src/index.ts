@@ -3,7 +3,7 @@
  * @module
  */
 export { App, type AppOptions } from "./app/app.js";
-export { currentEnv, isProduction } from "./app/environment.js";
+export { currentEnv, isProduction, isProductionLike } from "./app/environment.js";
 export { Group, type ParamsOf, ResourceGroup } from "./app/group.js";
 export type { ListenOptions, RunningServer } from "./app/listen.js";
 export { noRouteMatched } from "./app/no-route.js";
@@ -68,6 +68,7 @@ export { cacheStatements } from "./data/sqlite-statement-cache.js";
 export { formatIso, StoredDate, storedDateFrom } from "./data/stored-date.js";
 export { isUuid, uuidv7 } from "./data/uuid.js";
 export { humanizeField, type Validated, validate } from "./data/validation.js";
+export { appOrigin, configuredAppUrl } from "./http/app-url.js";
 export { HttpError, isHttpError } from "./http/http-error.js";
 export { ValidationErrors } from "./http/validation-errors.js";
 export { RequestTransaction, transaction } from "./middleware/transaction/index.js";
@@ -97,9 +98,16 @@ export { parseXml, toXml } from "./http/xml.js";
 export { CSRF_FIELD, CSRF_HEADER, csrf } from "./middleware/csrf/index.js";
 export { type FlashKind, flashMessages } from "./middleware/flash/index.js";
 export { type ForceSSLOptions, forceSSL, isSecureRequest } from "./middleware/force-ssl/index.js";
+export {
+  allowedHosts,
+  type HostAuthorizationOptions,
+  hostAuthorization,
+} from "./middleware/host-authorization/index.js";
 export { type I18nOptions, i18n } from "./middleware/i18n/index.js";
 export { overrideMethod } from "./middleware/method-override/index.js";
 export {
+  FILTERED_KEY_PARTS,
+  filterHeaders,
   filterParams,
   type ParamLoggerOptions,
   paramLogger,

@@ -33,7 +33,7 @@ export class ImagesResource extends Resource<"image_id"> {
       html: () => <Index widget={widget} images={images} paginator={paginator} />,
       json: images,
       xml: images,
-      headers: paginationHeaders(paginator, c.req.url),
+      headers: paginationHeaders(paginator, c),
     });
   }
 

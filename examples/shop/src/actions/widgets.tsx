@@ -23,7 +23,7 @@ export class WidgetsResource extends Resource<"widget_id"> {
       html: () => <Index widgets={widgets} paginator={paginator} />,
       json: widgets,
       xml: widgets,
-      headers: paginationHeaders(paginator, c.req.url),
+      headers: paginationHeaders(paginator, c),
     });
   }
 

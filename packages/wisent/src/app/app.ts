@@ -10,6 +10,7 @@ import {
 import type { Router } from "hono/router";
 import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
+import { sharedLogger } from "../http/logger.js";
 import { nodeHeaders } from "../http/request-header.js";
 import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
 import type { PathParams } from "../routes/build-path.js";
@@ -17,7 +18,7 @@ import { defaultHost, type RouteInfo } from "../routes/route-info.js";
 import { shadowedRoutesError } from "../routes/shadowing-message.js";
 import { composeWithRuntime, honoErrorHandler } from "./app-core.js";
 import { type Below, isSettledRoute } from "./compose.js";
-import { currentEnv } from "./environment.js";
+import { currentEnv, unknownEnvironmentNotice } from "./environment.js";
 import { FirstMatchRouter } from "./first-match-router.js";
 import { Group } from "./group.js";
 import { type ListenOptions, listen, type RunningServer } from "./listen.js";
@@ -53,6 +54,16 @@ function routingError(c: Context, registry: RouteRegistry): HttpError {
 const throwNoRouteAnswer: Handler = (c) => {
   throw noRouteAnswer(c) ?? new HttpError(404, "path not found");
 };
+
+const announcedEnvironments = new Set<string>();
+
+/** One start-up line, once per process, for an environment name Wisent does not know. */
+function announceUnknownEnvironment(env: string): void {
+  const notice = unknownEnvironmentNotice(env);
+  if (notice === undefined || announcedEnvironments.has(env)) return;
+  announcedEnvironments.add(env);
+  sharedLogger().warn({ msg: notice });
+}
 
 /** Nothing runs below {@link throwNoRouteAnswer}. */
 const NOTHING_BELOW: Next = () => Promise.resolve();
@@ -143,6 +154,7 @@ export class App extends Group<[], never> {
     });
     const registry = new RouteRegistry(options.host ?? defaultHost());
     const env = options.env ?? currentEnv();
+    announceUnknownEnvironment(env);
     const runtime: WisentRuntime = {
       name: options.name,
       env,

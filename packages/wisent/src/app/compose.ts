@@ -1,4 +1,5 @@
 import type { Context, ErrorHandler, Handler, MiddlewareHandler, Next } from "hono";
+import { editResponseHeaders } from "../http/response-headers.js";
 
 /**
  * What a middleware does before and after the rest of its route, when it needs no `next()`:
@@ -372,10 +373,23 @@ class RouteRun {
     if (res instanceof Promise) {
       return res.then((resolved) => {
         c.res = resolved;
+        dropStaleLocation(c);
       });
     }
     c.res = res;
+    dropStaleLocation(c);
     return undefined;
+  }
+}
+
+/**
+ * Hono's `c.res` setter copies the replaced response's headers onto the new one: an error after
+ * a redirect was made (in a middleware's after-step) would carry the redirect's `Location`.
+ * An error answer points nowhere.
+ */
+function dropStaleLocation(c: Context): void {
+  if (c.res.headers.has("location") && c.res.status >= 400) {
+    editResponseHeaders(c, (headers) => headers.delete("location"));
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -76,4 +76,36 @@ describe("serveFiles", () => {
     expect(res.headers.get("content-length")).toBe("9");
     expect(await res.text()).toBe("");
   });
+
+  it.each([
+    "/.env",
+    "/%2Eenv",
+    "/.git/config",
+    "/assets/.hidden.png",
+    "/outside.txt",
+    "/linked-dir/secret.txt",
+  ])(
+    "answers 404 for %s: dotfiles and symlinks out of the folder are never served",
+    async (path) => {
+      const dir = mkdtempSync(join(tmpdir(), "wisent-static-"));
+      const outside = mkdtempSync(join(tmpdir(), "wisent-outside-"));
+      writeFileSync(join(outside, "secret.txt"), "TOP-SECRET-CONTENT");
+      mkdirSync(join(dir, "assets"));
+      mkdirSync(join(dir, ".git"));
+      writeFileSync(join(dir, ".env"), "SESSION_SECRET=TOP-SECRET-CONTENT");
+      writeFileSync(join(dir, ".git", "config"), "TOP-SECRET-CONTENT");
+      writeFileSync(join(dir, "assets", ".hidden.png"), "TOP-SECRET-CONTENT");
+      writeFileSync(join(dir, "assets", "real.png"), "png");
+      symlinkSync(join(outside, "secret.txt"), join(dir, "outside.txt"));
+      symlinkSync(outside, join(dir, "linked-dir"));
+      symlinkSync(join(dir, "assets", "real.png"), join(dir, "inside.png"));
+      const app = new App({ name: "t" });
+      app.serveFiles("/", dir);
+      const res = await get(app, path);
+      expect(res.status).toBe(404);
+      expect(await res.text()).not.toContain("TOP-SECRET-CONTENT");
+      // A symlink that stays inside the folder is still served.
+      expect((await get(app, "/inside.png")).status).toBe(200);
+    },
+  );
 });

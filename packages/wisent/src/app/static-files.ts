@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import type { MiddlewareHandler } from "hono";
@@ -18,7 +18,9 @@ export interface StaticFilesOptions {
 /**
  * Middleware serving files below `dir` for paths under `prefix`, with ETag (304 on a match) and
  * Cache-Control. A path that escapes `dir` (`..`, encoded or not) is refused with 400, a path
- * that cannot be decoded also gets 400, and a missing file falls through to the next route or 404.
+ * that cannot be decoded also gets 400; dotfiles (any segment starting with `.`) and files whose
+ * real path lies outside `dir` (symlinks out of it) are not served, and like a missing file fall
+ * through to the next route or 404.
  */
 export function staticFiles(
   prefix: string,
@@ -38,7 +40,10 @@ export function staticFiles(
     const file = resolve(root, `.${sep}${relative}`);
     if (file !== root && !file.startsWith(root + sep))
       throw new HttpError(400, `invalid path: ${requested}`);
-    const found = await findFile(file, index);
+    // Dotfiles (`.env`, `.git/config`, `.well-known` included) are never served: Rails' and
+    // nginx's usual rule; a missing file falls through to the next route or 404.
+    if (relative.split(/[\\/]/).some((segment) => segment.startsWith("."))) return next();
+    const found = await findFile(file, index, await realRoot(root));
     if (!found) return next();
     const etag = `"${found.mtimeMs.toString(16)}-${found.size.toString(16)}"`;
     const headers: Record<string, string> = { ETag: etag, "Cache-Control": `max-age=${maxAge}` };
@@ -71,15 +76,31 @@ function decodePath(path: string): string {
   return decoded;
 }
 
+/** The folder's real path (symlinks resolved), worked out once per folder. */
+const realRoots = new Map<string, Promise<string>>();
+function realRoot(root: string): Promise<string> {
+  let real = realRoots.get(root);
+  if (!real) {
+    real = realpath(root).catch(() => root);
+    realRoots.set(root, real);
+  }
+  return real;
+}
+
+/** A file whose real path (symlinks followed) lies inside the served folder, or undefined. */
 async function findFile(
   file: string,
   index: string,
+  root: string,
 ): Promise<{ path: string; size: number; mtimeMs: number } | undefined> {
   for (const candidate of [file, resolve(file, index)]) {
     try {
       const info = await stat(candidate);
-      if (info.isFile())
-        return { path: candidate, size: info.size, mtimeMs: Math.floor(info.mtimeMs) };
+      if (!info.isFile()) continue;
+      // A symlink out of the folder (to /etc, to the app's .env) is not the folder's file.
+      const real = await realpath(candidate);
+      if (!real.startsWith(root + sep)) continue;
+      return { path: real, size: info.size, mtimeMs: Math.floor(info.mtimeMs) };
     } catch {
       // not there: try the next candidate, then fall through
     }

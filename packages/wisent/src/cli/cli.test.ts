@@ -31,6 +31,14 @@ describe("wisent", () => {
     expect(stdout).toContain("Usage: wisent <command>");
   });
 
+  it("prints a new random 64-hex-character secret with `wisent secret`", async () => {
+    const first = await cli("secret");
+    const second = await cli("secret");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(second.stdout).not.toBe(first.stdout);
+  });
+
   it("prints the package version", async () => {
     const { code, stdout } = await cli("--version");
     expect(code).toBe(0);

@@ -103,6 +103,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "run the compiled app (building it first if needed), optionally on several workers",
     load: async () => (await import("./commands/start.js")).run,
   },
+  {
+    words: ["secret"],
+    aliases: [],
+    summary: "print a new random SESSION_SECRET",
+    load: async () => (await import("./commands/secret.js")).run,
+  },
 ];
 
 const USAGE = "wisent <command> [options]";

@@ -1,3 +1,5 @@
+import type { Context } from "hono";
+import { absoluteRequestUrl } from "../http/app-url.js";
 import type { Paginator } from "./pagination.js";
 
 const BASE = "http://wisent.invalid";
@@ -47,11 +49,19 @@ function pageUrls(url: string | URL, pages: readonly number[]): string[] {
 /**
  * The response headers of a paginated list, for every format: `X-Pagination` (Buffalo's JSON),
  * `Link` (RFC 8288 first/prev/next/last, keeping the other query parameters) and `X-Total-Count`.
+ * Given the request's context, the links are absolute from `APP_URL` (else from the request's
+ * Host, when valid, and the proxy's scheme) and keep the request's format extension
+ * (`/widgets.json?per_page=2` links to `/widgets.json?per_page=2&page=2`).
  *
  * @example
- * for (const [k, v] of Object.entries(paginationHeaders(paginator, c.req.url))) c.header(k, v);
+ * return c.respond({ data: paginator.items, headers: paginationHeaders(paginator, c) });
  */
-export function paginationHeaders(paginator: Paginator, url: string | URL): Record<string, string> {
+export function paginationHeaders(
+  paginator: Paginator,
+  request: Context | string | URL,
+): Record<string, string> {
+  const url =
+    typeof request === "string" || request instanceof URL ? request : absoluteRequestUrl(request);
   const last = Math.max(1, paginator.total_pages);
   const links: [string, number][] = [["first", 1]];
   if (paginator.page > 1) links.push(["prev", Math.min(paginator.page - 1, last)]);

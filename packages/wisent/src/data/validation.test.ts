@@ -54,3 +54,45 @@ describe("validate", () => {
     expect(humanizeField("createdAt")).toBe("Created at");
   });
 });
+
+describe("validate refuses text no format carries", () => {
+  const schema = z.object({
+    title: z.string().trim().min(1),
+    meta: z.record(z.string(), z.unknown()).optional(),
+  });
+  it.each([
+    ["NUL", "a\u0000b"],
+    ["SOH", "\u0001"],
+    ["vertical tab", "a\u000bb"],
+    ["escape", "\u001b[31m"],
+    ["DEL", "a\u007f"],
+    ["a C1 control", "a\u0085b"],
+    ["a lone high surrogate", "a\ud800"],
+    ["a lone low surrogate", "\udc00a"],
+    ["reversed surrogates", "\udc00\ud800"],
+  ])("%s: 422-style error naming the field", (_name, title) => {
+    const result = validate(schema, { title });
+    expect(result.ok).toBe(false);
+    expect(result.errors?.toJSON()).toEqual({
+      errors: { title: ["Title must not contain control characters or unpaired surrogates."] },
+    });
+  });
+
+  it("checks nested strings, naming their path", () => {
+    const result = validate(schema, { title: "ok", meta: { note: ["fine", "bad\u0000"] } });
+    expect(result.errors?.toJSON()).toEqual({
+      errors: {
+        "meta.note.1": ["Note must not contain control characters or unpaired surrogates."],
+      },
+    });
+  });
+
+  it.each([
+    ["tab, newline, carriage return", "a\tb\nc\r\nd"],
+    ["astral characters", "😀 𝄞"],
+    ["accents and CJK", "é 中文"],
+    ["U+FFFD itself", "\ufffd"],
+  ])("keeps %s", (_name, title) => {
+    expect(validate(schema, { title })).toEqual({ ok: true, data: { title: title.trim() } });
+  });
+});

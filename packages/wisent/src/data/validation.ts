@@ -49,9 +49,48 @@ function message(issue: z.core.$ZodRawIssue): string {
 }
 
 /**
+ * Control characters other than tab, newline and carriage return (C0, DEL and C1), and lone
+ * surrogates: text no format carries faithfully (XML cannot at all, HTML shows raw NULs, a lone
+ * surrogate reads back as U+FFFD), so no model stores them.
+ */
+const MALFORMED_TEXT =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Adds an error for every string (at any depth of `value`) holding malformed text. */
+function checkText(value: unknown, path: string[], errors: ValidationErrors, depth = 0): void {
+  if (typeof value === "string") {
+    if (MALFORMED_TEXT.test(value)) {
+      const field = humanizeField(path.findLast((part) => !/^\d+$/.test(part)) ?? "value");
+      errors.add(
+        path.length > 0 ? path.join(".") : "base",
+        `${field} must not contain control characters or unpaired surrogates.`,
+      );
+    }
+    return;
+  }
+  if (value === null || typeof value !== "object" || depth > 32) return;
+  if (Array.isArray(value)) {
+    for (const [i, entry] of value.entries()) {
+      checkText(entry, [...path, String(i)], errors, depth + 1);
+    }
+    return;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) {
+    return;
+  }
+  for (const [key, entry] of Object.entries(value)) {
+    checkText(entry, [...path, key], errors, depth + 1);
+  }
+}
+
+/**
  * Validates input with a zod schema. Failures come back as `ValidationErrors` keyed by field,
  * with Buffalo's wording (`Title can not be blank.`); messages written in the schema
- * (`z.string().min(3, "Title is too short")`) are kept as they are.
+ * (`z.string().min(3, "Title is too short")`) are kept as they are. Every string of the result,
+ * at any depth, must be well-formed text: control characters other than tab, newline and
+ * carriage return, and lone surrogates, are refused naming the field (so every model's string
+ * fields refuse them, whatever their zod rule).
  *
  * @example
  * const result = validate(z.object({ title: z.string().trim().min(1) }), { title: "" });
@@ -59,7 +98,11 @@ function message(issue: z.core.$ZodRawIssue): string {
  */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): Validated<z.output<S>> {
   const result = schema.safeParse(input, { error: message });
-  if (result.success) return { ok: true, data: result.data };
+  if (result.success) {
+    const malformed = new ValidationErrors();
+    checkText(result.data, [], malformed);
+    return malformed.any() ? { ok: false, errors: malformed } : { ok: true, data: result.data };
+  }
   const errors = new ValidationErrors();
   for (const issue of result.error.issues) {
     errors.add(issue.path.length > 0 ? issue.path.join(".") : "base", issue.message);

@@ -5,7 +5,7 @@ import { currentEnv } from "../app/environment.js";
 import { isDatabaseUnavailable } from "../data/database-unavailable.js";
 import { isInvalidDatabaseValue } from "../data/invalid-value.js";
 import "./context-vars.js";
-import { negotiateFormat } from "./format.js";
+import { formatVariesOnAccept, negotiateFormat } from "./format.js";
 import { HttpError } from "./http-error.js";
 import { sharedLogger } from "./logger.js";
 import type { Format } from "./media-types.js";
@@ -147,6 +147,7 @@ export function errorResponse(err: unknown, c: Context): Response | Promise<Resp
   }
   const trace = development ? traceOf(err) : undefined;
   const format = formatFor(c);
+  if (formatVariesOnAccept(c)) headers.set("Vary", "Accept");
 
   let body: string;
   if (format === "json") {

@@ -4,6 +4,7 @@ import { BoundedMemo } from "./bounded-memo.js";
 import { HttpError } from "./http-error.js";
 import { type Format, formatOfMediaType, MEDIA_TYPES } from "./media-types.js";
 import { requestHeader } from "./request-header.js";
+import { addResponseHeaders } from "./response-headers.js";
 
 export type { Format } from "./media-types.js";
 
@@ -97,7 +98,9 @@ const NEGOTIATED = Symbol("wisent.format") as unknown as "wisent";
  * 3. `Accept`, by q-value then specificity (`application/xhtml+xml` is HTML; `q=0` refuses);
  * 4. the request's own `Content-Type` when it is JSON or XML;
  * 5. HTML, or JSON in an API app (`c.get("wisent").api`).
- * Wildcards (`*∕*`, `text/*`) only decide among steps 4-5. The result is cached per request.
+ * Wildcards (`*∕*`, `text/*`) only decide among steps 4-5; a format refused with `q=0` is never
+ * chosen (406 when `Accept` refuses them all). When steps 3-5 decide, the answer carries
+ * `Vary: Accept` (see {@link formatVariesOnAccept}). The result is cached per request.
  *
  * @example
  * app.get("/ping", (c) => (negotiateFormat(c) === "json" ? c.json({ ok: true }) : c.text("ok")));
@@ -108,6 +111,26 @@ export function negotiateFormat(c: Context): Format {
   const format = decide(c);
   c.set(NEGOTIATED, format as never);
   return format;
+}
+
+/** Set when the request's format followed its headers (Accept, Content-Type). */
+const VARIES = Symbol("wisent.formatVariesOnAccept");
+type Varied = Context & { [VARIES]?: boolean };
+const VARY_ACCEPT = Object.freeze({ vary: "Accept" });
+
+/**
+ * True when this request's format was chosen from its `Accept` header (no path extension, no
+ * `?format=`): its answer must say `Vary: Accept`, so a shared cache never hands the JSON to a
+ * browser. `c.respond`, `redirectTo` and error answers send it.
+ */
+export function formatVariesOnAccept(c: Context): boolean {
+  return (c as Varied)[VARIES] === true;
+}
+
+function followsHeaders(c: Context): void {
+  (c as Varied)[VARIES] = true;
+  // Handed to a response `c.respond` makes with plain headers.
+  addResponseHeaders(c, VARY_ACCEPT);
 }
 
 function decide(c: Context): Format {
@@ -124,6 +147,7 @@ function decide(c: Context): Format {
     }
   }
 
+  followsHeaders(c);
   const accept = requestHeader(c, "accept");
   const exact = accept ? EXACT_ACCEPT.get(accept) : undefined;
   if (exact) return exact;
@@ -135,11 +159,19 @@ function decide(c: Context): Format {
   const fallback: Format = c.get("wisent")?.api === true ? "json" : "html";
   const first: Format = fromBody === "json" || fromBody === "xml" ? fromBody : fallback;
   if (!verdict || verdict.ranges.length === 0) return first;
-  for (const format of [first, fallback, ...FORMATS]) {
+  const candidates = [first, fallback, ...FORMATS];
+  for (const format of candidates) {
     const found = judge(format, verdict.ranges);
     if (found && found.q > 0) return format;
   }
-  // Nothing we make is acceptable (e.g. `Accept: image/png`): answer the default rather than 406,
-  // as browsers and tools send odd Accept headers; respond() still refuses unoffered formats.
-  return first;
+  // Nothing we make is named (e.g. `Accept: image/png`): answer a format the header did not
+  // refuse with q=0, as browsers and tools send odd Accept headers (respond() still refuses
+  // unoffered formats); when it refused them all (`*/*;q=0`), 406.
+  for (const format of candidates) {
+    if (judge(format, verdict.ranges) === undefined) return format;
+  }
+  throw new HttpError(
+    406,
+    `not acceptable: Accept: ${accept} refuses every format this app answers (html, json, xml)`,
+  );
 }

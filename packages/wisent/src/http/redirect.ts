@@ -1,4 +1,5 @@
 import { Context } from "hono";
+import { formatVariesOnAccept } from "./format.js";
 
 declare module "hono" {
   interface Context {
@@ -46,6 +47,8 @@ function redirectTo(
   if (![301, 302, 303, 307, 308].includes(status)) {
     throw new TypeError(`redirectTo: status must be 301, 302, 303, 307 or 308 (got ${status})`);
   }
+  // A redirect chosen because the client asked for HTML (a JSON client gets 201): Vary: Accept.
+  if (formatVariesOnAccept(this)) this.header("Vary", "Accept");
   return this.redirect(resolveLocation(this, target, params), status);
 }
 

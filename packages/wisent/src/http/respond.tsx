@@ -4,7 +4,7 @@ import { HtmlEscapedCallbackPhase, resolveCallback } from "hono/utils/html";
 import type { StatusCode } from "hono/utils/http-status";
 import { phased } from "../app/compose.js";
 import { singularize } from "../naming/index.js";
-import { negotiateFormat } from "./format.js";
+import { formatVariesOnAccept, negotiateFormat } from "./format.js";
 import { HttpError } from "./http-error.js";
 import type { Format } from "./media-types.js";
 import { type Page, PageContext, pageOf } from "./page.js";
@@ -22,7 +22,7 @@ export interface RespondOptions {
   /** The XML root element for one record (`widget`); lists use its plural. Default: from the route. */
   root?: string;
   /**
-   * Response headers, whatever the format (e.g. `paginationHeaders(paginator, c.req.url)`).
+   * Response headers, whatever the format (e.g. `paginationHeaders(paginator, c)`).
    * Cheaper than `c.header()` before `c.respond`, which makes Hono build a `Headers` object.
    */
   headers?: Readonly<Record<string, string>>;
@@ -86,6 +86,7 @@ function offered(options: RespondOptions): Format[] {
 /** The options' headers set through Hono, for a response Hono builds. */
 function setThroughHono(c: Context, headers: RespondOptions["headers"]): void {
   if (headers) for (const name in headers) c.header(name, headers[name]);
+  if (formatVariesOnAccept(c)) c.header("Vary", "Accept");
 }
 
 /** A JSON or XML response: one plain header object when it can (see response-headers.ts). */
@@ -141,6 +142,7 @@ function respond(this: Context, status: StatusCode, options: RespondOptions) {
       return markComplete(this, new Response(String(html), { status, headers }));
     });
   }
+  if (formatVariesOnAccept(this)) this.header("Vary", "Accept");
   throw new HttpError(
     406,
     `not acceptable: ${format} was asked for, this action answers ${offered(options).join(", ") || "nothing"}`,

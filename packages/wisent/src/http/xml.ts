@@ -48,6 +48,26 @@ function elementName(key: string): string {
   return /^[A-Za-z_]/.test(cleaned) ? cleaned : `_${cleaned}`;
 }
 
+/**
+ * Characters XML 1.0 cannot carry at all, not even as references: C0 controls other than tab,
+ * newline and carriage return, U+FFFE/U+FFFF, and lone surrogates.
+ */
+const NOT_XML_CHAR =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching the characters XML refuses is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * `text` as XML can carry it: every character XML 1.0 refuses (and every lone surrogate)
+ * replaced by U+FFFD, so no stored value can make a document that does not parse. Models refuse
+ * such text on the way in (see `validate`); this is for whatever came another way.
+ *
+ * @example
+ * xmlSafeText("a\u0001b"); // "a\uFFFDb"
+ */
+export function xmlSafeText(text: string): string {
+  return text.replace(NOT_XML_CHAR, "\uFFFD");
+}
+
 /** Turns plain data into fast-xml-parser's builder shape: null -> nil="true", lists wrapped. */
 function toNode(value: unknown, name: string): unknown {
   if (value === null || value === undefined) return { "@_nil": "true" };
@@ -70,6 +90,7 @@ function toNode(value: unknown, name: string): unknown {
     return node;
   }
   if (typeof value === "bigint") return value.toString();
+  if (typeof value === "string") return xmlSafeText(value);
   return value;
 }
 
@@ -85,7 +106,7 @@ function toNode(value: unknown, name: string): unknown {
 export function toXml(data: unknown, root: string): string {
   if (data instanceof ValidationErrors) {
     const errors = Object.entries(data.errors).flatMap(([field, messages]) =>
-      messages.map((message) => ({ "@_field": field, "#text": message })),
+      messages.map((message) => ({ "@_field": xmlSafeText(field), "#text": xmlSafeText(message) })),
     );
     return HEADER + xmlTools().builder.build({ errors: errors.length ? { error: errors } : "" });
   }

@@ -49,7 +49,10 @@ export interface TestRequestOptions {
   /** Query parameters appended to the path. */
   query?: Record<string, string | number>;
   headers?: Record<string, string>;
-  /** Add the CSRF token to unsafe form and body-less requests (default true). */
+  /**
+   * Add the CSRF token to unsafe requests (default true): to forms, to body-less requests, and
+   * as `X-CSRF-Token` to other bodies once the client holds a session cookie.
+   */
   csrf?: boolean;
   /** Follow redirects (up to 10) and answer the final response (default false). */
   followRedirects?: boolean;
@@ -130,11 +133,17 @@ export class TestClient {
       const form = { ...options.form };
       if (wantsCsrf && form[CSRF_FIELD] === undefined) form[CSRF_FIELD] = await this.csrfToken();
       body = encodeForm(form);
-    } else if (options.json !== undefined) {
-      body = JSON.stringify(options.json);
-      if (!headers.has("content-type")) headers.set("content-type", "application/json");
-    } else if (body === undefined && wantsCsrf && !headers.has(CSRF_HEADER)) {
-      headers.set(CSRF_HEADER, await this.csrfToken());
+    } else {
+      if (options.json !== undefined) {
+        body = JSON.stringify(options.json);
+        if (!headers.has("content-type")) headers.set("content-type", "application/json");
+      }
+      // As the generated application.js does for fetch: the token header on a body-less request,
+      // and on any other body once the client holds a session cookie (csrf() asks for it then).
+      const holdsSession = this.cookies.get(this.sessionCookieName) !== undefined;
+      if (wantsCsrf && !headers.has(CSRF_HEADER) && (body === undefined || holdsSession)) {
+        headers.set(CSRF_HEADER, await this.csrfToken());
+      }
     }
     const response = await this.#send(new Request(url, { method: upper, headers, body }));
     return options.followRedirects ? this.#followAll(response, url) : response;
@@ -200,10 +209,7 @@ export class TestClient {
   }
 
   #sessionPasswords(): SessionPassword[] {
-    this.#passwords ??= resolveSessionPasswords({
-      secret: this.#options.sessionSecret,
-      appName: this.#appName(),
-    });
+    this.#passwords ??= resolveSessionPasswords({ secret: this.#options.sessionSecret });
     return this.#passwords;
   }
 

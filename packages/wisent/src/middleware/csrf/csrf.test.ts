@@ -123,9 +123,12 @@ describe("csrf middleware", () => {
       "CSRF token invalid",
     ],
     [
-      "a DELETE without a token",
-      async () => ({ method: "DELETE", headers: { accept: "application/json" } }),
-      "CSRF token not found in request",
+      "a DELETE carrying the session cookie without a token",
+      async () => ({
+        method: "DELETE",
+        headers: { accept: "application/json", cookie: (await tokenAndCookie(app())).cookie },
+      }),
+      "CSRF token not found: a request carrying the session cookie with a body that is not a form needs the X-CSRF-Token header or proof of same origin (Origin or Sec-Fetch-Site: same-origin)",
     ],
   ])("refuses %s with 403", async (_name, makeInit, message) => {
     const res = await app().request("/widgets", (await makeInit()) as RequestInit);
@@ -162,13 +165,13 @@ describe("csrf middleware", () => {
     [
       { origin: "http://evil.test" },
       "application/json",
-      "cross-site request refused (Origin http://evil.test does not match host shop.test)",
+      "cross-site request refused (Origin http://evil.test is not the app's origin http://shop.test)",
     ],
     [{ origin: "null" }, "application/json", "cross-site request refused (Origin: null)"],
     [
       { origin: "http://evil.test" },
       "text/xml",
-      "cross-site request refused (Origin http://evil.test does not match host shop.test)",
+      "cross-site request refused (Origin http://evil.test is not the app's origin http://shop.test)",
     ],
   ])("refuses cross-site JSON/XML %o with 403", async (headers, contentType, message) => {
     const res = await app().request("http://shop.test/widgets", jsonPost(headers, contentType));
@@ -181,7 +184,7 @@ describe("csrf middleware, cross-site requests carrying a valid token", () => {
   it.each([
     [
       { origin: "http://evil.test" },
-      "cross-site request refused (Origin http://evil.test does not match host shop.test)",
+      "cross-site request refused (Origin http://evil.test is not the app's origin http://shop.test)",
     ],
     [{ "sec-fetch-site": "cross-site" }, "cross-site request refused (Sec-Fetch-Site: cross-site)"],
   ])(
@@ -240,4 +243,82 @@ describe("csrf middleware, requests no route matched", () => {
     const res = await app().request("http://shop.test/widgets", form("", "title=x"));
     expect(res.status).toBe(403);
   });
+});
+
+describe("csrf middleware, the Origin check compares scheme, host and port", () => {
+  it.each([
+    ["http://shop.test", {}, 200],
+    ["http://shop.test:80", {}, 200],
+    ["http://shop.test:8080", {}, 403],
+    ["https://shop.test", {}, 403],
+    ["http://shop.test.evil", {}, 403],
+    // Behind a proxy that terminates TLS: the app's own origin is https.
+    ["http://shop.test", { "x-forwarded-proto": "https" }, 403],
+    ["https://shop.test", { "x-forwarded-proto": "https" }, 200],
+  ])(
+    "Origin %s with %o answers %i to a form post with a valid token",
+    async (origin, extra, status) => {
+      const hono = app();
+      const { token, cookie } = await tokenAndCookie(hono);
+      const res = await hono.request(
+        "http://shop.test/widgets",
+        form(cookie, `authenticity_token=${encodeURIComponent(token)}`, { origin, ...extra }),
+      );
+      expect(res.status).toBe(status);
+    },
+  );
+});
+
+describe("csrf middleware, one rule for every body that is not a form", () => {
+  const types = [
+    "application/json",
+    "application/xml",
+    "text/xml",
+    "application/vnd.api+json",
+    "application/problem+xml",
+    "text/plain",
+    undefined,
+  ];
+  const post = (contentType: string | undefined, headers: Record<string, string>) => ({
+    method: "POST",
+    headers: {
+      accept: "application/json",
+      ...(contentType ? { "content-type": contentType } : {}),
+      ...headers,
+    },
+    body: contentType ? "x" : undefined,
+  });
+
+  it.each(types)(
+    "%s: refused with the session cookie and neither a token header nor same-origin proof",
+    async (type) => {
+      const hono = app();
+      const { cookie } = await tokenAndCookie(hono);
+      const res = await hono.request("http://shop.test/widgets", post(type, { cookie }));
+      expect(res.status).toBe(403);
+    },
+  );
+
+  it.each(types)(
+    "%s: passes with the token header, Sec-Fetch-Site: same-origin, the app's Origin, or no session cookie",
+    async (type) => {
+      const hono = app();
+      const { token, cookie } = await tokenAndCookie(hono);
+      const cases: Record<string, string>[] = [
+        { cookie, "x-csrf-token": token },
+        { cookie, "sec-fetch-site": "same-origin" },
+        { cookie, origin: "http://shop.test" },
+        {},
+      ];
+      for (const headers of cases) {
+        const res = await hono.request("http://shop.test/widgets", post(type, headers));
+        expect(res.status, JSON.stringify(headers)).toBe(200);
+      }
+      const wrong = await hono.request(
+        "http://shop.test/widgets",
+        post(type, { cookie, "x-csrf-token": "abc" }),
+      );
+      expect(wrong.status).toBe(403);
+    },
+  );
 });

@@ -1,12 +1,14 @@
 import { Context, type MiddlewareHandler } from "hono";
 import { phased } from "../../app/compose.js";
 import { noRouteMatched } from "../../app/no-route.js";
+import { configuredAppUrl, isValidHost, requestHost, requestScheme } from "../../http/app-url.js";
 import { rawFormField } from "../../http/body.js";
+import { NO_STORE, preferNoStore } from "../../http/cache-control.js";
 import { HttpError } from "../../http/http-error.js";
-import { formatOfMediaType } from "../../http/media-types.js";
 import { addPageHooks, type PageHooks } from "../../http/page.js";
-import "../session/session.js";
 import { requestHeader } from "../../http/request-header.js";
+import { addResponseHeaders, hasAllResponseHeaders } from "../../http/response-headers.js";
+import { hasSessionCookie } from "../session/session.js";
 import { maskCsrfToken, newCsrfSecret, verifyCsrfToken } from "./csrf-token.js";
 
 /** Session key of the per-session secret, and the form field of the token (Buffalo's names). */
@@ -26,6 +28,10 @@ declare module "hono" {
   }
 }
 
+const TOKEN_ISSUED = Symbol("wisent.csrfTokenIssued");
+type Marked = Context & { [TOKEN_ISSUED]?: boolean };
+const NO_STORE_PART = Object.freeze({ "cache-control": NO_STORE });
+
 function csrfToken(this: Context): string {
   const store = this.get("session");
   if (!store) throw new Error("c.csrfToken() needs the session() middleware");
@@ -34,6 +40,9 @@ function csrfToken(this: Context): string {
     secret = newCsrfSecret();
     store.set(CSRF_FIELD, secret);
   }
+  // A page carrying a token is this session's alone: no cache may keep it.
+  (this as Marked)[TOKEN_ISSUED] = true;
+  addResponseHeaders(this, NO_STORE_PART);
   return maskCsrfToken(secret);
 }
 
@@ -47,45 +56,87 @@ function forbidden(message: string): HttpError {
   return new HttpError(403, message);
 }
 
-/** Refuses a request a browser marked as coming from another site. */
-function checkSameOrigin(c: Context): void {
+/**
+ * The app's own origin, `scheme://host[:port]` as a browser spells it in `Origin` (default ports
+ * dropped): `APP_URL`'s, else the request's scheme (the proxy's `X-Forwarded-Proto`) and its
+ * `X-Forwarded-Host` or `Host`.
+ */
+function ownOrigin(c: Context): string | undefined {
+  const configured = configuredAppUrl();
+  if (configured) return configured.origin;
+  const forwarded = requestHeader(c, "x-forwarded-host")?.split(",", 1)[0]?.trim();
+  const host = forwarded && isValidHost(forwarded) ? forwarded : requestHost(c);
+  if (host === undefined) return undefined;
+  try {
+    return new URL(`${requestScheme(c)}://${host}`).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses a request a browser marked as coming from another origin: `Origin` must be the app's
+ * own (scheme, host and port), `Origin: null` and `Sec-Fetch-Site: cross-site` are refused.
+ * True when the request proved it is same-origin (`Sec-Fetch-Site: same-origin` or a matching
+ * `Origin`); false when it said nothing either way (an old browser, a script).
+ */
+function checkSameOrigin(c: Context): boolean {
   const site = requestHeader(c, "sec-fetch-site")?.toLowerCase();
   if (site === "cross-site") {
     throw forbidden("cross-site request refused (Sec-Fetch-Site: cross-site)");
   }
   const origin = requestHeader(c, "origin");
-  if (!origin || origin === "null") {
-    if (origin === "null") throw forbidden("cross-site request refused (Origin: null)");
-    return;
-  }
-  let originHost: string;
+  if (!origin) return site === "same-origin";
+  if (origin === "null") throw forbidden("cross-site request refused (Origin: null)");
+  let given: string;
   try {
-    originHost = new URL(origin).host;
+    given = new URL(origin).origin;
   } catch {
     throw forbidden(`cross-site request refused (malformed Origin: ${origin})`);
   }
-  const host =
-    requestHeader(c, "x-forwarded-host") ?? requestHeader(c, "host") ?? new URL(c.req.url).host;
-  if (originHost !== host) {
-    throw forbidden(`cross-site request refused (Origin ${origin} does not match host ${host})`);
+  const own = ownOrigin(c);
+  if (given !== own) {
+    throw forbidden(
+      `cross-site request refused (Origin ${origin} is not the app's origin ${own ?? "(invalid Host)"})`,
+    );
   }
+  return true;
+}
+
+/** Form bodies: what a cross-site HTML form can send, so they always need the token. */
+function isFormBody(contentType: string): boolean {
+  const type = contentType.split(";", 1)[0]!.trim().toLowerCase();
+  return type === "application/x-www-form-urlencoded" || type === "multipart/form-data";
 }
 
 /**
- * CSRF protection (DESIGN.md): a per-session secret, a masked token per page (`c.csrfToken()`,
- * `<CsrfField />`, `<CsrfMeta />`), checked on every unsafe method from the `X-CSRF-Token`
- * header or the `authenticity_token` form field. Bodies in JSON or XML need no token (browsers
- * cannot send them cross-site without CORS). A cross-site `Origin`/`Sec-Fetch-Site` is refused
- * on every unsafe method, even with a valid token. Failures are 403 with the reason. A request
- * no route matched is not checked: it gets its 404 or 405 (see `noRouteMatched`). Needs
- * `session()` before it.
+ * CSRF protection (DESIGN.md, docs/security.md), on every unsafe method of a matched route:
+ *
+ * 1. Origin: an `Origin` that is not the app's own (scheme, host and port; `APP_URL`'s, else
+ *    the request's with the proxy's scheme), `Origin: null` and `Sec-Fetch-Site: cross-site` are
+ *    refused, even with a valid token.
+ * 2. Form bodies (`application/x-www-form-urlencoded`, `multipart/form-data`) need the session's
+ *    token, in the `authenticity_token` field or the `X-CSRF-Token` header.
+ * 3. Every other body (JSON, XML, `+json`, text, none), alike: a request carrying the session
+ *    cookie needs a valid `X-CSRF-Token` header (the generated `application.js` adds it to
+ *    same-origin `fetch` calls) or proof of same origin (`Sec-Fetch-Site: same-origin`, or an
+ *    `Origin` equal to the app's). Without the session cookie there is nothing to forge (a
+ *    script, an API client, a test): it passes.
+ *
+ * Failures are 403 with the reason. A request no route matched is not checked: it gets its 404
+ * or 405 (see `noRouteMatched`). Needs `session()` before it.
  *
  * @example
  * app.use(session());
  * app.use(csrf());
  */
 export function csrf(): MiddlewareHandler {
-  return phased({ before: checkCsrf });
+  return phased({ before: checkCsrf, after: markTokenPages });
+}
+
+/** An answer that carries a token (a response made by Hono, a redirect) is `no-store` too. */
+function markTokenPages(c: Context): void {
+  if ((c as Marked)[TOKEN_ISSUED] && !hasAllResponseHeaders(c)) preferNoStore(c);
 }
 
 /** A token is masked only when a page asks for one (`<CsrfMeta />`, `<CsrfField />`). */
@@ -103,10 +154,11 @@ function checkCsrf(c: Context): Promise<void> | undefined {
 
   // Every unsafe request, token or not: a cross-site page must not replay a token it obtained
   // (Rails' forgery_protection_origin_check).
-  checkSameOrigin(c);
+  const sameOrigin = checkSameOrigin(c);
   const contentType = requestHeader(c, "content-type") ?? "";
-  const bodyFormat = contentType ? formatOfMediaType(contentType) : undefined;
-  if (bodyFormat === "json" || bodyFormat === "xml") return undefined;
+  const form = isFormBody(contentType);
+  // Not a form: the one rule for every other body (see csrf()).
+  if (!form && (sameOrigin || !hasSessionCookie(c))) return undefined;
 
   const verify = (token: string | undefined) => {
     if (!token) throw forbidden("CSRF token not found in request");
@@ -116,7 +168,12 @@ function checkCsrf(c: Context): Promise<void> | undefined {
     }
   };
   const header = requestHeader(c, CSRF_HEADER.toLowerCase());
-  if (header !== undefined) {
+  if (header !== undefined || !form) {
+    if (header === undefined) {
+      throw forbidden(
+        `CSRF token not found: a request carrying the session cookie with a body that is not a form needs the ${CSRF_HEADER} header or proof of same origin (Origin or Sec-Fetch-Site: same-origin)`,
+      );
+    }
     verify(header);
     return undefined;
   }

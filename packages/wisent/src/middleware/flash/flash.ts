@@ -1,10 +1,15 @@
 import { Context, type MiddlewareHandler } from "hono";
 import { phased } from "../../app/compose.js";
 import { addPageHooks, type FlashByKind, type PageHooks } from "../../http/page.js";
-import "../session/session.js";
+import { FLASH_SESSION_KEY } from "../session/session.js";
 
-/** Session key holding the flash messages not yet shown. */
-export const FLASH_SESSION_KEY = "_flash";
+export { FLASH_SESSION_KEY };
+
+/**
+ * Messages of one kind kept until shown: the latest few. A client that never follows the
+ * redirects (a script keeping its cookie) must not grow its session without end.
+ */
+export const MAX_FLASH_PER_KIND = 3;
 
 /** Flash kinds the generated layout styles; any other string works too. */
 export type FlashKind = "success" | "info" | "warning" | "danger" | "error" | (string & {});
@@ -12,7 +17,8 @@ export type FlashKind = "success" | "info" | "warning" | "danger" | "error" | (s
 declare module "hono" {
   interface Context {
     /**
-     * Adds a flash message, shown on the next rendered page (this one, if it renders a layout
+     * Adds a flash message (an identical pending one is shown once; only the latest
+     * {@link MAX_FLASH_PER_KIND} of a kind are kept), shown on the next rendered page (this one, if it renders a layout
      * that reads them; otherwise the page after the redirect), then gone.
      *
      * @example
@@ -38,9 +44,11 @@ function pending(c: Context): FlashByKind {
 
 function flash(this: Context, kind: FlashKind, message: string): void {
   const messages = pending(this);
+  // The same message twice is shown once; of the rest, the latest few are kept.
+  const others = (messages[kind] ?? []).filter((shown) => shown !== message);
   sessionOf(this).set(FLASH_SESSION_KEY, {
     ...messages,
-    [kind]: [...(messages[kind] ?? []), message],
+    [kind]: [...others, message].slice(-MAX_FLASH_PER_KIND),
   });
 }
 

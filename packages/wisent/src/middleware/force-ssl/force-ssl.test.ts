@@ -49,12 +49,36 @@ describe("forceSSL", () => {
     }
   });
 
-  it("adds HSTS on secure responses only when configured", async () => {
-    const hsts = app({ enabled: true, hsts: { maxAge: 600, includeSubDomains: true } });
-    const res = await hsts.request("https://shop.example/");
-    expect(res.headers.get("strict-transport-security")).toBe("max-age=600; includeSubDomains");
+  it("sends HSTS of two years with includeSubDomains by default, as Rails; hsts: false turns it off", async () => {
+    const res = await on.request("https://shop.example/");
+    expect(res.headers.get("strict-transport-security")).toBe(
+      "max-age=63072000; includeSubDomains",
+    );
+    const custom = app({ enabled: true, hsts: { maxAge: 600, includeSubDomains: false } });
     expect(
-      (await on.request("https://shop.example/")).headers.get("strict-transport-security"),
+      (await custom.request("https://shop.example/")).headers.get("strict-transport-security"),
+    ).toBe("max-age=600");
+    const off = app({ enabled: true, hsts: false });
+    expect(
+      (await off.request("https://shop.example/")).headers.get("strict-transport-security"),
     ).toBeNull();
+  });
+
+  it("redirects to APP_URL's host when set, never to a forged Host", async () => {
+    process.env.APP_URL = "https://shop.example.com";
+    try {
+      const res = await on.request("http://shop.example/widgets?page=2", {
+        headers: { host: "evil.example" },
+      });
+      expect(res.headers.get("location")).toBe("https://shop.example.com/widgets?page=2");
+    } finally {
+      delete process.env.APP_URL;
+    }
+  });
+
+  it("refuses a Host that is not a host rather than echo it", async () => {
+    const res = await on.request("http://shop.example/", { headers: { host: 'a"b' } });
+    expect(res.status).not.toBe(301);
+    expect(res.headers.get("location")).toBeNull();
   });
 });

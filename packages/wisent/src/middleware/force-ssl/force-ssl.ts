@@ -1,31 +1,34 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { passThrough, phased } from "../../app/compose.js";
 import { isProduction } from "../../app/environment.js";
-import { requestHeader } from "../../http/request-header.js";
+import { configuredAppUrl, requestHost, requestScheme, requestTarget } from "../../http/app-url.js";
+import { HttpError } from "../../http/http-error.js";
 
 /** Options of {@link forceSSL}. */
 export interface ForceSSLOptions {
   /** Redirect plain HTTP to HTTPS; default: only in production (`GO_ENV`, else `NODE_ENV`). */
   enabled?: boolean;
   /**
-   * Send `Strict-Transport-Security` on HTTPS responses. `true` means one year; off by default,
-   * because browsers remember it.
+   * `Strict-Transport-Security` on every response once force-SSL is on: by default (and with
+   * `true`) `max-age=63072000; includeSubDomains` (two years, as Rails' `force_ssl`); `false`
+   * turns it off (browsers remember it: start with a short `maxAge` when unsure).
    */
   hsts?: boolean | { maxAge?: number; includeSubDomains?: boolean; preload?: boolean };
 }
 
 /** True when the request came over HTTPS, directly or through a proxy saying so. */
 export function isSecureRequest(c: Context): boolean {
-  if (c.req.url.startsWith("https:")) return true;
-  const proto = requestHeader(c, "x-forwarded-proto");
-  return proto?.split(",", 1)[0]?.trim().toLowerCase() === "https";
+  return requestScheme(c) === "https";
 }
+
+/** Two years, as Rails' `force_ssl`. */
+const HSTS_MAX_AGE = 63_072_000;
 
 function hstsValue(hsts: ForceSSLOptions["hsts"]): string | undefined {
   if (!hsts) return undefined;
   const {
-    maxAge = 31_536_000,
-    includeSubDomains = false,
+    maxAge = HSTS_MAX_AGE,
+    includeSubDomains = true,
     preload = false,
   } = hsts === true ? {} : hsts;
   return [`max-age=${maxAge}`, includeSubDomains && "includeSubDomains", preload && "preload"]
@@ -34,24 +37,27 @@ function hstsValue(hsts: ForceSSLOptions["hsts"]): string | undefined {
 }
 
 /**
- * Redirects plain-HTTP requests to their HTTPS form (same host, path and query) in production:
- * 301 for GET and HEAD, 308 for other methods (so a form post stays a post). A request with
- * `X-Forwarded-Proto: https` counts as secure. It does not enable TLS itself.
+ * Redirects plain-HTTP requests to their HTTPS form in production (and every production-like
+ * environment): to `APP_URL`'s host when set, else the request's (a Host that is not a valid
+ * host answers 400), same path and query; 301 for GET and HEAD, 308 for other methods (so a form
+ * post stays a post). A request with `X-Forwarded-Proto: https` counts as secure. Sends HSTS
+ * (two years, includeSubDomains) unless `hsts: false`. It does not enable TLS itself.
  *
  * @example
- * app.use(forceSSL({ hsts: true }));
+ * app.use(forceSSL());
+ * app.use(forceSSL({ hsts: { maxAge: 300 } })); // trying HSTS out
  */
 export function forceSSL(options: ForceSSLOptions = {}): MiddlewareHandler {
   const enabled = options.enabled ?? isProduction();
-  const hsts = hstsValue(options.hsts);
+  const hsts = hstsValue(options.hsts ?? true);
   if (!enabled) return passThrough;
   return phased({
     before: (c) => {
       if (isSecureRequest(c)) return undefined;
-      const url = new URL(c.req.url);
-      url.protocol = "https:";
+      const host = configuredAppUrl()?.host ?? requestHost(c);
+      if (host === undefined) throw new HttpError(400, "invalid Host header");
       const status = c.req.method === "GET" || c.req.method === "HEAD" ? 301 : 308;
-      return c.redirect(url.toString(), status);
+      return c.redirect(`https://${host}${requestTarget(c)}`, status);
     },
     after: hsts
       ? (c) => {

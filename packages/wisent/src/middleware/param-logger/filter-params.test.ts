@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { HOSTILE_STRINGS } from "../../http/test-support/hostile-strings.js";
-import { FILTERED_KEY_PARTS, filteredParamsJson, filterParams } from "./filter-params.js";
+import {
+  FILTERED_KEY_PARTS,
+  filteredParamsJson,
+  filterHeaders,
+  filterParams,
+} from "./filter-params.js";
 
 const inherited = Object.create({ inheritedKey: "not own" }) as Record<string, unknown>;
 inherited.own = "own";
@@ -82,5 +87,68 @@ describe("filteredParamsJson", () => {
     expect(filteredParamsJson({ x2999: "v", new_password: "x", 'a"b': "c" })).toBe(
       '{"x2999":"v","new_password":"[FILTERED]","a\\"b":"c"}',
     );
+  });
+});
+
+describe("Rails' filter list, by substring at any depth", () => {
+  const SECRET = "s3cr3t-value";
+  it.each([
+    "password",
+    "passwd",
+    "pwd",
+    "new_password_confirmation",
+    "api_key",
+    "apiKey",
+    "apikey",
+    "private_key",
+    "privateKey",
+    "otp",
+    "otp_attempt",
+    "ssn",
+    "salt",
+    "cvv",
+    "cvc",
+    "email",
+    "user[email]",
+    "encrypted_data",
+    "certificate",
+    "client_secret",
+    "access_token",
+    "authenticity_token",
+    "Authorization",
+  ])("filters %s at the top, nested in objects and in arrays", (key) => {
+    const params = {
+      [key]: SECRET,
+      user: { profile: { [key]: SECRET } },
+      list: [{ [key]: SECRET }],
+    };
+    expect(JSON.stringify(filterParams(params))).not.toContain(SECRET);
+    expect(filteredParamsJson(params)).not.toContain(SECRET);
+  });
+
+  it.each(["title", "description", "page", "per_page", "widget_id", "caption"])(
+    "keeps %s",
+    (key) => {
+      expect(filterParams({ [key]: "v" })).toEqual({ [key]: "v" });
+    },
+  );
+
+  it("filters Authorization, Cookie, Set-Cookie and headers naming a filtered part", () => {
+    const headers = new Headers({
+      authorization: "Bearer abc",
+      cookie: "_shop_session=abc",
+      "set-cookie": "a=b",
+      "x-api-key": "abc",
+      "x-csrf-token": "abc",
+      accept: "text/html",
+    });
+    expect(filterHeaders(headers)).toEqual({
+      authorization: "[FILTERED]",
+      cookie: "[FILTERED]",
+      "set-cookie": "[FILTERED]",
+      "x-api-key": "[FILTERED]",
+      "x-csrf-token": "[FILTERED]",
+      accept: "text/html",
+    });
   });
 });

@@ -1,15 +1,46 @@
 import { BoundedMemo } from "../../http/bounded-memo.js";
 import { jsonString, jsonStringContent } from "../../http/json-text.js";
 
-/** Key fragments whose values never reach the logs (compared without case, `_` or `-`). */
+/**
+ * Key fragments whose values never reach the logs: Rails' default `filter_parameters` (`passw`,
+ * `email`, `secret`, `token`, `_key`, `crypt`, `salt`, `certificate`, `otp`, `ssn`, `cvv`,
+ * `cvc`) and a few more (`pwd`, `apikey`, `credit_card`, `authorization`), each matched as a
+ * substring of the key in {@link filterKeyForm} (`apiToken` -> `api_token`, `X-Api-Key` ->
+ * `x_api_key`), at any depth. Apps add their own with `paramLogger({ filter: [...] })`.
+ */
 export const FILTERED_KEY_PARTS = [
-  "password",
+  "passw",
+  "email",
   "secret",
   "token",
-  "creditcard",
+  "_key",
+  "crypt",
+  "salt",
+  "certificate",
+  "otp",
+  "ssn",
+  "cvv",
   "cvc",
-  "authenticitytoken",
+  "pwd",
+  "apikey",
+  "creditcard",
+  "credit_card",
+  "authorization",
 ] as const;
+
+/**
+ * The form keys and filter parts are compared in: snake case, lower case, `-` as `_`
+ * (`privateKey` -> `private_key`, `X-CSRF-Token` -> `x_csrf_token`, `NEW_TOKEN` -> `new_token`).
+ *
+ * @example
+ * filterKeyForm("apiKey"); // "api_key"
+ */
+export function filterKeyForm(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .replace(/-/g, "_");
+}
 
 export const FILTERED = "[FILTERED]";
 
@@ -33,7 +64,7 @@ function factsOf(key: string, parts: readonly string[]): KeyFacts {
     forParts = {
       known: new BoundedMemo(MAX_REMEMBERED_KEYS),
       judge: (name) => {
-        const normalized = name.toLowerCase().replace(/[^a-z0-9]/g, "");
+        const normalized = filterKeyForm(name);
         return {
           sensitive: parts.some((part) => normalized.includes(part)),
           member: `${jsonString(name)}:`,
@@ -50,9 +81,10 @@ function isSensitive(key: string, parts: readonly string[]): boolean {
 }
 
 /**
- * A copy of `params` with sensitive values replaced by `[FILTERED]`: any key containing password,
- * secret, token, credit_card, cvc or authenticity_token, case-insensitively, at any depth
- * (`user[password]`, `{ user: { password } }`, `apiToken`). Files are logged by name and size.
+ * A copy of `params` with sensitive values replaced by `[FILTERED]`: any key containing one of
+ * {@link FILTERED_KEY_PARTS} (Rails' list: passw, email, secret, token, _key, ...) in
+ * {@link filterKeyForm}, at any depth (`user[password]`, `{ user: { password } }`, `apiToken`).
+ * Files are logged by name and size.
  *
  * @example
  * filterParams({ user: { name: "a", password: "x" } }); // { user: { name: "a", password: "[FILTERED]" } }
@@ -129,4 +161,35 @@ export function filteredParamsJson(
     }
   }
   return `${json}}`;
+}
+
+/** Headers whose values never reach the logs, whatever the filter parts. */
+const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]);
+
+/**
+ * A copy of `headers` for a log line: `Authorization`, `Proxy-Authorization`, `Cookie`,
+ * `Set-Cookie` and any header whose name contains a filter part (`X-Api-Key`, `X-CSRF-Token`)
+ * as `[FILTERED]`.
+ *
+ * @example
+ * filterHeaders({ authorization: "Bearer x", accept: "text/html" });
+ * // { authorization: "[FILTERED]", accept: "text/html" }
+ */
+export function filterHeaders(
+  headers: Readonly<Record<string, string | string[] | undefined>> | Headers,
+  parts: readonly string[] = FILTERED_KEY_PARTS,
+): Record<string, string> {
+  const result: Record<string, string> = {};
+  const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
+  for (const [name, value] of entries) {
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    result[lower] =
+      SECRET_HEADERS.has(lower) || isSensitive(lower, parts)
+        ? FILTERED
+        : Array.isArray(value)
+          ? value.join(", ")
+          : value;
+  }
+  return result;
 }

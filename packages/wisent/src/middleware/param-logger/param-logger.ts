@@ -17,15 +17,30 @@ import {
   type LogEntry,
   type Logger,
 } from "../../http/logger.js";
-import { FILTERED_KEY_PARTS, filteredParamsJson, filterParams } from "./filter-params.js";
+import {
+  FILTERED_KEY_PARTS,
+  filteredParamsJson,
+  filterHeaders,
+  filterKeyForm,
+  filterParams,
+} from "./filter-params.js";
 import { REQUEST_ID_HEADER, requestIdFrom } from "./request-id.js";
 
 /** Options of {@link paramLogger}. */
 export interface ParamLoggerOptions {
   /** Where lines go; default JSON on stdout (silent in the test environment). */
   logger?: Logger;
-  /** Extra key fragments to filter, added to the built-in list. */
+  /**
+   * Extra key fragments to filter, added to the built-in list (Rails' `filter_parameters`),
+   * matched as substrings of keys at any depth of query, form, JSON and XML parameters.
+   * @example paramLogger({ filter: ["phone", "iban"] })
+   */
   filter?: readonly string[];
+  /**
+   * Also log the request's headers, filtered (`Authorization`, `Cookie`, `Set-Cookie` and any
+   * header whose name contains a filter part); default false.
+   */
+  headers?: boolean;
 }
 
 function queryParams(url: string, queryAt: number): Record<string, string | string[]> {
@@ -65,10 +80,7 @@ const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, st
  */
 export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler {
   const logger = options.logger ?? defaultLogger();
-  const filter = [
-    ...FILTERED_KEY_PARTS,
-    ...(options.filter ?? []).map((p) => p.toLowerCase().replace(/[^a-z0-9]/g, "")),
-  ];
+  const filter = [...FILTERED_KEY_PARTS, ...(options.filter ?? []).map(filterKeyForm)];
   const write = (entry: LogEntry, form: Record<string, unknown> | undefined) => {
     if (form && Object.keys(form).length > 0) entry.form = filterParams(form, filter);
     if ((entry.status as number) >= 500) logger.error(entry);
@@ -103,7 +115,8 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
       const params = requestParams(c.req.url, pathParams);
       const body = parsedBodyIfRead(c);
       // (An id that is not a string, set by something below, takes the entry's way.)
-      const lines = typeof requestId === "string" ? jsonLinesOf(logger) : undefined;
+      const lines =
+        typeof requestId === "string" && !options.headers ? jsonLinesOf(logger) : undefined;
       if (lines) {
         // A jsonLogger's own line, made from the parts (no entry object, no copy of the params).
         const error = status >= 500;
@@ -126,6 +139,7 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
         duration_ms: Math.round(durationMs * 1000) / 1000,
         params: filterParams(params, filter),
       };
+      if (options.headers) entry.headers = filterHeaders(c.req.raw.headers, filter);
       if (!body) return write(entry, undefined);
       return body.then(
         (form) => write(entry, form),

@@ -116,7 +116,29 @@ describe("securityHeaders()", () => {
       return [...(await app.fetch(new Request("http://localhost/"))).headers];
     };
     const expected = secureHeaders(honoSecureHeadersOptions(options as never));
-    expect(await headersOf(securityHeaders(options as never))).toEqual(await headersOf(expected));
+    const withoutCaching = { ...(options as object), cacheControl: false };
+    expect(await headersOf(securityHeaders(withoutCaching as never))).toEqual(
+      await headersOf(expected),
+    );
+    // ...and by default, Cache-Control: private, no-cache besides.
+    const all = new Map(await headersOf(securityHeaders(options as never)));
+    expect(all.get("cache-control")).toBe("private, no-cache");
+  });
+
+  it("keeps a route's own Cache-Control and static files' max-age", async () => {
+    for (const options of [{}, { permissionsPolicy: { camera: false } }]) {
+      const app = new App({ name: "shop", env: "test" });
+      app.use(securityHeaders(options as never));
+      app.get("/public", (c) => {
+        c.header("Cache-Control", "public, max-age=60");
+        return c.json({ ok: true });
+      });
+      app.get("/plain", (c) => c.json({ ok: true }));
+      const res = await app.fetch(new Request("http://localhost/public"));
+      expect(res.headers.get("cache-control")).toBe("public, max-age=60");
+      const plain = await app.fetch(new Request("http://localhost/plain"));
+      expect(plain.headers.get("cache-control")).toBe("private, no-cache");
+    }
   });
 
   it("leaves a per-request nonce to Hono", async () => {

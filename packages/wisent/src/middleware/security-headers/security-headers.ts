@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { phased } from "../../app/compose.js";
+import { DEFAULT_CACHE_CONTROL, defaultCacheControl } from "../../http/cache-control.js";
 import {
   addResponseHeaders,
   editResponseHeaders,
@@ -19,6 +20,12 @@ export interface SecurityHeadersOptions extends Omit<HonoOptions, "contentSecuri
    * replaces the default one); `false` sends no Content-Security-Policy.
    */
   contentSecurityPolicy?: ContentSecurityPolicy | false;
+  /**
+   * Cache-Control of every dynamic answer that sets none itself: default `private, no-cache`
+   * (answers with a session cookie or a CSRF token get `no-store` from `session()`/`csrf()`);
+   * `false` sends none. A route chooses its own with `c.header("Cache-Control", ...)`.
+   */
+  cacheControl?: string | false;
 }
 
 /**
@@ -42,29 +49,41 @@ export const DEFAULT_CONTENT_SECURITY_POLICY: Readonly<ContentSecurityPolicy> = 
  * (see {@link DEFAULT_CONTENT_SECURITY_POLICY}), `X-Content-Type-Options: nosniff`,
  * `Referrer-Policy: strict-origin-when-cross-origin`, `X-Frame-Options: DENY` (with CSP
  * `frame-ancestors 'none'`), `Cross-Origin-Opener-Policy`/`-Resource-Policy: same-origin`, and
- * no `X-Powered-By`. HSTS is left to `forceSSL({ hsts: true })`, which knows when the app is
- * behind HTTPS. Put it first, so redirects and error pages get the headers too.
+ * no `X-Powered-By`, and `Cache-Control: private, no-cache` on answers that set none (see
+ * `cacheControl`). HSTS is left to `forceSSL()`, which knows when the app is behind HTTPS. Put
+ * it first, so redirects and error pages get the headers too.
  *
  * @example
  * app.use(securityHeaders());
  * app.use(securityHeaders({ contentSecurityPolicy: { imgSrc: ["'self'", "https://cdn.example"] } }));
  */
 export function securityHeaders(options: SecurityHeadersOptions = {}): MiddlewareHandler {
-  const honoOptions = honoSecureHeadersOptions(options);
+  const { cacheControl = DEFAULT_CACHE_CONTROL, ...secure } = options;
+  const honoOptions = honoSecureHeadersOptions(secure);
   const fixed = fixedHeaders(honoOptions);
-  if (!fixed) return secureHeaders(honoOptions);
+  if (!fixed) {
+    const hono = secureHeaders(honoOptions);
+    if (cacheControl === false) return hono;
+    return async (c, next) => {
+      await hono(c, next);
+      defaultCacheControl(c, cacheControl);
+    };
+  }
   const removePoweredBy = Boolean({ removePoweredBy: true, ...honoOptions }.removePoweredBy);
-  const part: Readonly<Record<string, string>> = Object.freeze(
-    Object.fromEntries(fixed.map(([name, value]) => [name.toLowerCase(), value])),
-  );
+  const part: Readonly<Record<string, string>> = Object.freeze({
+    ...Object.fromEntries(fixed.map(([name, value]) => [name.toLowerCase(), value])),
+    ...(cacheControl === false ? {} : { "cache-control": cacheControl }),
+  });
   return phased({
     // Handed to a response `c.respond` makes (one plain object, no Headers)...
     before: (c) => addResponseHeaders(c, part),
-    // ...and set on any other response.
+    // ...and set on any other response (Cache-Control only where the route set none).
     after: (c) => {
       if (hasAllResponseHeaders(c)) return;
       editResponseHeaders(c, (headers) => {
-        for (const name in part) headers.set(name, part[name]!);
+        for (const name in part) {
+          if (name !== "cache-control" || !headers.has(name)) headers.set(name, part[name]!);
+        }
         if (removePoweredBy) headers.delete("X-Powered-By");
       });
     },

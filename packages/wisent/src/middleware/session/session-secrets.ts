@@ -1,4 +1,6 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { currentEnv } from "../../app/environment.js";
 
 /** One sealing password with a stable id, so a cookie sealed with an old secret stays readable. */
@@ -10,20 +12,60 @@ export interface SessionPassword {
 /** Iron needs at least 32 characters of password. */
 const MIN_LENGTH = 32;
 
+/** How to make a secret, said by every error that asks for one. */
+export const MAKE_A_SECRET =
+  "make one with `npx wisent secret` (or `openssl rand -hex 32`) and set it in the environment or .env";
+
 function passwordFor(secret: string): SessionPassword {
   // The id travels in the cookie; a digest names the secret without revealing it.
   const id = createHash("sha256").update(secret).digest("hex").slice(0, 12);
   return { id, secret };
 }
 
+/** A new random secret: 32 bytes as 64 hex characters (what `wisent secret` prints). */
+export function newSessionSecret(): string {
+  return randomBytes(32).toString("hex");
+}
+
+/** Where development keeps its secret: `tmp/local_secret.txt` in the app's folder (git-ignored). */
+export const DEVELOPMENT_SECRET_FILE = join("tmp", "local_secret.txt");
+
 /**
- * The development/test fallback secret of an app: stable per app name (so sessions survive
- * restarts in `wisent dev`) and useless anywhere else, because production refuses to use it.
+ * The development secret of a checkout: random, made on first use and kept in `file` (as Rails'
+ * `tmp/local_secret.txt`), so sessions survive restarts of `wisent dev` while nobody else can
+ * compute it. Two processes starting at once agree: the file is created exclusively, and the
+ * loser reads the winner's secret.
  */
-export function developmentSecret(appName: string): string {
-  return createHash("sha256")
-    .update(`wisent development session secret for ${appName}`)
-    .digest("hex");
+export function developmentSecret(
+  file: string = join(process.cwd(), DEVELOPMENT_SECRET_FILE),
+): string {
+  const existing = readSecretFile(file);
+  if (existing) return existing;
+  mkdirSync(dirname(file), { recursive: true });
+  try {
+    writeFileSync(file, `${newSessionSecret()}\n`, { flag: "wx", mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  const made = readSecretFile(file);
+  if (!made) throw new Error(`could not read the development session secret in ${file}`);
+  return made;
+}
+
+function readSecretFile(file: string): string | undefined {
+  try {
+    const text = readFileSync(file, "utf8").trim();
+    return text.length >= MIN_LENGTH ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The test environment's secret: random, one per process (per test run). */
+let testSecret: string | undefined;
+function testRunSecret(): string {
+  testSecret ??= newSessionSecret();
+  return testSecret;
 }
 
 export interface ResolveSecretsOptions {
@@ -32,16 +74,16 @@ export interface ResolveSecretsOptions {
   /** Older secrets still accepted when reading cookies (never used to write). */
   oldSecrets?: readonly string[];
   env?: string;
-  appName?: string;
-  /** Called once when the development fallback is used. */
-  warn?: (message: string) => void;
+  /** Where development keeps its random secret; default `tmp/local_secret.txt` under the cwd. */
+  developmentSecretFile?: string;
 }
 
 /**
  * The passwords sessions are sealed with: the first one seals, all of them unseal. Rotation:
  * set `SESSION_SECRET="new-secret,old-secret"` (or pass `oldSecrets`), deploy, and drop the old
- * one once its cookies have expired. Throws in production when there is no secret, and anywhere
- * when a secret is shorter than 32 characters.
+ * one once its cookies have expired. Without a secret, `development` uses its checkout's random
+ * secret (see {@link developmentSecret}) and `test` a random one per run; every other
+ * environment throws, saying how to make one. A secret shorter than 32 characters throws anywhere.
  */
 export function resolveSessionPasswords(options: ResolveSecretsOptions = {}): SessionPassword[] {
   const env = options.env ?? currentEnv();
@@ -53,21 +95,17 @@ export function resolveSessionPasswords(options: ResolveSecretsOptions = {}): Se
         : [...options.secret];
   const secrets = [...given, ...(options.oldSecrets ?? [])].map((s) => s.trim()).filter(Boolean);
   if (secrets.length === 0) {
-    if (env === "production") {
-      throw new Error(
-        "SESSION_SECRET is not set: production needs a secret of at least 32 characters to seal session cookies (e.g. `openssl rand -hex 32`)",
-      );
-    }
-    const appName = options.appName ?? "wisent";
-    options.warn?.(
-      `SESSION_SECRET is not set: using a development secret for "${appName}" (${env} only; production refuses to start without one)`,
+    if (env === "development")
+      return [passwordFor(developmentSecret(options.developmentSecretFile))];
+    if (env === "test") return [passwordFor(testRunSecret())];
+    throw new Error(
+      `SESSION_SECRET is not set: the ${env} environment needs a secret of at least ${MIN_LENGTH} characters to seal session cookies (only development and test run without one): ${MAKE_A_SECRET}`,
     );
-    return [passwordFor(developmentSecret(appName))];
   }
   for (const secret of secrets) {
     if (secret.length < MIN_LENGTH) {
       throw new Error(
-        `SESSION_SECRET: each secret must be at least ${MIN_LENGTH} characters (one has ${secret.length})`,
+        `SESSION_SECRET: each secret must be at least ${MIN_LENGTH} characters (one has ${secret.length}): ${MAKE_A_SECRET}`,
       );
     }
   }

@@ -1,6 +1,11 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Hono } from "hono";
 import { describe, expect, it, vi } from "vitest";
 import type { WisentRuntime } from "../../app/runtime.js";
+import { sharedLogger } from "../../http/logger.js";
 import { session } from "./session.js";
 import { sealSession, unsealSession } from "./session-codec.js";
 import { resolveSessionPasswords } from "./session-secrets.js";
@@ -35,7 +40,8 @@ describe("session", () => {
     const first = await app.request("/count");
     const header = first.headers.get("set-cookie")!;
     expect(header).toMatch(/^_my_shop_session=Fe26\.2\*/);
-    expect(header).toContain("Max-Age=2592000");
+    // A browser-session cookie by default, as Rails': no Max-Age, no Expires.
+    expect(header).not.toMatch(/Max-Age|Expires/i);
     expect(header).toContain("Path=/");
     expect(header).toContain("HttpOnly");
     expect(header).toContain("SameSite=Lax");
@@ -121,14 +127,128 @@ describe("session", () => {
     expect(() => session({ secret: "short" })).toThrow(/at least 32 characters/);
   });
 
-  it("uses a stable per-app development secret", async () => {
-    const a = resolveSessionPasswords({ env: "development", appName: "shop", secret: [] });
-    const b = resolveSessionPasswords({ env: "development", appName: "shop", secret: [] });
-    const other = resolveSessionPasswords({ env: "development", appName: "blog", secret: [] });
+  it("keeps a lifetime when asked for one", async () => {
+    const res = await counterApp({ secret: SECRET, maxAge: 3600 }).request("/count");
+    expect(res.headers.get("set-cookie")).toContain("Max-Age=3600");
+  });
+
+  it("refuses every environment but development and test without a secret, saying how to make one", () => {
+    const saved = process.env.SESSION_SECRET;
+    delete process.env.SESSION_SECRET;
+    try {
+      for (const env of ["production", "staging", "prod", "Production", "Test", "ci"]) {
+        expect(() => session({ env }), env).toThrow(
+          new RegExp(
+            `SESSION_SECRET is not set: the ${env} environment .*npx wisent secret.*openssl rand -hex 32`,
+          ),
+        );
+      }
+      expect(() => session({ env: "test" })).not.toThrow();
+    } finally {
+      if (saved !== undefined) process.env.SESSION_SECRET = saved;
+    }
+  });
+
+  it("gives development a random secret, made once per checkout in a file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "wisent-secret-"));
+    const file = join(dir, "tmp", "local_secret.txt");
+    const a = resolveSessionPasswords({
+      env: "development",
+      secret: [],
+      developmentSecretFile: file,
+    });
+    const b = resolveSessionPasswords({
+      env: "development",
+      secret: [],
+      developmentSecretFile: file,
+    });
+    const other = resolveSessionPasswords({
+      env: "development",
+      secret: [],
+      developmentSecretFile: join(dir, "other.txt"),
+    });
     expect(a).toEqual(b);
+    expect(readFileSync(file, "utf8").trim()).toBe(a[0]!.secret);
+    expect(a[0]!.secret).toMatch(/^[0-9a-f]{64}$/);
     expect(a[0]!.secret).not.toBe(other[0]!.secret);
+    // No longer the secret anyone could compute from the app's name (issue 22).
+    const guessable = createHash("sha256")
+      .update("wisent development session secret for shop")
+      .digest("hex");
+    expect(a[0]!.secret).not.toBe(guessable);
     const sealed = await sealSession({ x: 1 }, a, 60);
     expect(await unsealSession(sealed, b)).toEqual({ x: 1 });
     expect(await unsealSession(sealed, other)).toBeUndefined();
+  });
+
+  it("gives the test environment a random secret per run", () => {
+    const [password] = resolveSessionPasswords({ env: "test", secret: [] });
+    const guessable = createHash("sha256")
+      .update("wisent development session secret for MyShop")
+      .digest("hex");
+    expect(password!.secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(password!.secret).not.toBe(guessable);
+    expect(resolveSessionPasswords({ env: "test", secret: [] })).toEqual([password]);
+  });
+
+  it("renews: a fresh id and CSRF secret, chosen keys and the flash kept, a new cookie", async () => {
+    const app = counterApp();
+    app.get("/login", (c) => {
+      const s = c.get("session");
+      s.set("authenticity_token", "old-csrf-secret");
+      s.set("locale", "de");
+      s.set("cart", [1]);
+      s.set("_flash", { success: ["hi"] });
+      const before = s.id;
+      s.renew(["locale"]);
+      return c.json({ before, after: s.id, data: s.toJSON() });
+    });
+    const body = (await (await app.request("/login")).json()) as {
+      before: string;
+      after: string;
+      data: Record<string, unknown>;
+    };
+    expect(body.after).not.toBe(body.before);
+    expect(body.data).toEqual({ locale: "de", _flash: { success: ["hi"] }, _id: body.after });
+  });
+
+  it("drops its flash messages, with a log line, when that is what it takes to fit", async () => {
+    const warn = vi.spyOn(sharedLogger(), "warn").mockImplementation(() => {});
+    try {
+      const app = counterApp();
+      app.get("/crowded", (c) => {
+        c.get("session").set("kept", "k".repeat(1500));
+        c.get("session").set("_flash", { success: ["m".repeat(2500)] });
+        return c.text("ok");
+      });
+      const res = await app.request("/crowded");
+      expect(res.status).toBe(200);
+      const cookie = cookieOf(res);
+      const sealed = cookie.slice(cookie.indexOf("=") + 1);
+      const data = await unsealSession(sealed, resolveSessionPasswords({ secret: SECRET }));
+      expect(data).toEqual({ kept: "k".repeat(1500) });
+      expect(warn.mock.calls.map(([entry]) => entry.msg).join("\n")).toMatch(
+        /session cookie _my_shop_session would be \d+ bytes, over the browser limit of 4096: its flash messages were dropped/,
+      );
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("says the real limit of a cookie too large, counting name, value and attributes", async () => {
+    const app = counterApp();
+    app.get("/big", (c) => {
+      c.get("session").set("big", "x".repeat(5000));
+      return c.text("ok");
+    });
+    app.onError((error, c) => c.text(error.message, 500));
+    const res = await app.request("/big");
+    expect(res.status).toBe(500);
+    const message = await res.text();
+    const bytes = Number(/would be (\d+) bytes \(name, value and attributes\)/.exec(message)?.[1]);
+    expect(message).toContain("over the browser limit of 4096");
+    // The count is the cookie's: `_my_shop_session=<value>; Path=/; HttpOnly; SameSite=Lax`.
+    expect(bytes).toBeGreaterThan(4096);
+    expect(bytes % 1).toBe(0);
   });
 });

@@ -1,7 +1,9 @@
+import { randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { setCookie } from "hono/cookie";
 import { phased } from "../../app/compose.js";
-import { currentEnv } from "../../app/environment.js";
+import { currentEnv, isProductionLike } from "../../app/environment.js";
+import { preferNoStore } from "../../http/cache-control.js";
 import { sharedLogger } from "../../http/logger.js";
 import { requestCookie } from "../../http/request-cookie.js";
 import { underscore } from "../../naming/index.js";
@@ -16,10 +18,14 @@ import { resolveSessionPasswords, type SessionPassword } from "./session-secrets
 /** Makes a session from an opened cookie's JSON (set by the class's static block). */
 let fromJson: (json: string) => Session;
 
-/** 30 days, as Buffalo. */
-const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
 /** Browsers drop cookies above 4096 bytes (name, value and attributes together). */
-const MAX_COOKIE_BYTES = 4096;
+export const MAX_COOKIE_BYTES = 4096;
+/** Session key holding the flash messages not yet shown (the flash middleware's). */
+export const FLASH_SESSION_KEY = "_flash";
+/** Session key of the session's random id (made on first use of `id` and by `renew()`). */
+export const SESSION_ID_KEY = "_id";
+/** Session key of the per-session CSRF secret (Buffalo's name; the csrf middleware's). */
+const CSRF_SECRET_KEY = "authenticity_token";
 
 /**
  * The session of one request: a small JSON object kept in a sealed cookie. Changes are written
@@ -30,6 +36,8 @@ export class Session {
   /** The opened cookie's JSON, parsed on first use (a request that reads nothing parses nothing). */
   #json: string | undefined;
   #changed = false;
+  /** Counts changes, so a cookie sealed before the commit is known to be still current. */
+  #version = 0;
 
   constructor(data: SessionData = {}) {
     this.#data = data;
@@ -64,7 +72,12 @@ export class Session {
       return;
     }
     this.#values[key] = value;
+    this.#touch();
+  }
+
+  #touch(): void {
     this.#changed = true;
+    this.#version++;
   }
 
   /** Removes a key. */
@@ -72,14 +85,56 @@ export class Session {
     const values = this.#values;
     if (!(key in values)) return;
     delete values[key];
-    this.#changed = true;
+    this.#touch();
   }
 
-  /** Empties the session (e.g. on sign-out). */
+  /** Empties the session. On sign-out prefer {@link renew}, which also changes its id. */
   clear(): void {
     if (Object.keys(this.#values).length === 0) return;
     this.#data = {};
-    this.#changed = true;
+    this.#touch();
+  }
+
+  /**
+   * This session's random id (made and stored on first use): a key for anything the app keeps
+   * about the session elsewhere. {@link renew} changes it.
+   */
+  get id(): string {
+    const id = this.#values[SESSION_ID_KEY];
+    if (typeof id === "string") return id;
+    const made = randomBytes(16).toString("base64url");
+    this.set(SESSION_ID_KEY, made);
+    return made;
+  }
+
+  /**
+   * Starts a new session in place of this one (Rails' `reset_session`): a fresh id and a fresh
+   * CSRF secret (tokens of the old session stop working), keeping only the keys named in `keep`
+   * and pending flash messages. Call it on every change of privilege, so a session id an
+   * attacker planted or saw before is worth nothing afterwards:
+   *
+   * @example
+   * // log-in: the user id goes into a new session
+   * c.get("session").renew();
+   * c.get("session").set("user_id", user.id);
+   * // log-out: nothing of the old session survives but the chosen keys
+   * c.get("session").renew(["locale"]);
+   */
+  renew(keep: readonly string[] = []): void {
+    const values = this.#values;
+    const next: SessionData = {};
+    for (const key of [...keep, FLASH_SESSION_KEY]) {
+      if (key !== CSRF_SECRET_KEY && key !== SESSION_ID_KEY && key in values)
+        next[key] = values[key];
+    }
+    next[SESSION_ID_KEY] = randomBytes(16).toString("base64url");
+    this.#data = next;
+    this.#touch();
+  }
+
+  /** The change count (see {@link sessionFitsBeforeCommit}). */
+  get version(): number {
+    return this.#version;
   }
 
   /** True when this request changed the session. */
@@ -110,23 +165,29 @@ export interface SessionOptions {
   secret?: string | readonly string[];
   /** Retired secrets still accepted when reading cookies. */
   oldSecrets?: readonly string[];
-  /** Cookie lifetime in seconds; default 30 days. */
+  /**
+   * Cookie lifetime in seconds; default none: a browser-session cookie, gone when the browser
+   * closes (as Rails'). With a lifetime, the sealed value also stops opening after it.
+   */
   maxAge?: number;
-  /** `Secure` attribute; default true in production. */
+  /** `Secure` attribute; default true in production (and every production-like environment). */
   secure?: boolean;
   /** Environment; default `GO_ENV`, else `NODE_ENV`, else development. */
   env?: string;
-  /** App name for the cookie and the development secret when there is no App context. */
+  /** App name for the cookie when there is no App context. */
   appName?: string;
+  /** Where development keeps its random secret; default `tmp/local_secret.txt`. */
+  developmentSecretFile?: string;
 }
-
-let warnedAboutFallback = false;
 
 /**
  * Sessions in a sealed (encrypted and authenticated) cookie, HttpOnly, SameSite=Lax, Path=/,
- * Secure in production. Without `SESSION_SECRET`, development and test use a per-app fallback
- * secret (one warning); production throws here, at start-up. A cookie that fails to open
- * (tampered, expired, old secret) is a fresh, empty session.
+ * Secure in production, ending with the browser session unless `maxAge` is given. Without
+ * `SESSION_SECRET`, development uses its checkout's random secret (`tmp/local_secret.txt`) and
+ * test a random one per run; every other environment throws here, at start-up, saying how to
+ * make one. A cookie that fails to open (tampered, expired, old secret) is a fresh, empty
+ * session. A session too large for a cookie drops its flash messages (with a log line) rather
+ * than fail a request whose transaction committed; see {@link sessionFitsBeforeCommit}.
  *
  * @example
  * app.use(session());
@@ -138,46 +199,27 @@ let warnedAboutFallback = false;
  */
 export function session(options: SessionOptions = {}): MiddlewareHandler {
   const env = options.env ?? currentEnv();
-  const maxAge = options.maxAge ?? DEFAULT_MAX_AGE;
-  const secure = options.secure ?? env === "production";
-  const passwordsByApp = new Map<string, SessionPassword[]>();
-  const resolve = (appName: string, quiet = false) =>
-    resolveSessionPasswords({
-      secret: options.secret,
-      oldSecrets: options.oldSecrets,
-      env,
-      appName,
-      warn: (message) => {
-        if (quiet || warnedAboutFallback) return;
-        warnedAboutFallback = true;
-        sharedLogger().warn({ msg: message });
-      },
-    });
-  // Fails now, at start-up, when production has no secret (or a secret is too short). Without
-  // an appName the fallback secret (and its warning) waits for the App's name on first request.
-  const atStartup = resolve(options.appName ?? "wisent", options.appName === undefined);
-  if (options.appName !== undefined) passwordsByApp.set(options.appName, atStartup);
-
-  const passwordsFor = (appName: string | undefined): SessionPassword[] => {
-    const key = options.appName ?? appName ?? "";
-    let passwords = passwordsByApp.get(key);
-    if (!passwords) {
-      passwords = resolve(key || "wisent");
-      passwordsByApp.set(key, passwords);
-    }
-    return passwords;
-  };
+  const secure = options.secure ?? isProductionLike(env);
+  // Fails now, at start-up, when a production-like environment has no secret (or one is short).
+  const passwords = resolveSessionPasswords({
+    secret: options.secret,
+    oldSecrets: options.oldSecrets,
+    env,
+    developmentSecretFile: options.developmentSecretFile,
+  });
+  const cookie: CookieSettings = { maxAge: options.maxAge, secure, passwords };
 
   const cookieNameFor = (appName: string | undefined): string =>
     options.cookieName ?? sessionCookieName(options.appName ?? appName ?? "wisent");
 
   return phased({
     before: (c) => {
-      const appName = c.get("wisent")?.name;
-      // Resolved on every request (a Map lookup): the fallback secret's warning comes with the first.
-      const passwords = passwordsFor(appName);
-      const sealed = requestCookie(c, cookieNameFor(appName));
+      const name = cookieNameFor(c.get("wisent")?.name);
+      const writer: SessionWriter = { name, cookie, sealed: undefined };
+      (c as Writable)[WRITER] = writer;
+      const sealed = requestCookie(c, name);
       if (!sealed) return start(c, new Session());
+      (c as Writable)[CAME_WITH_COOKIE] = true;
       const json = openedSessionJson(sealed, passwords);
       if (json !== undefined) return start(c, fromJson(json));
       return unsealSession(sealed, passwords).then((data) => start(c, new Session(data ?? {})));
@@ -185,13 +227,35 @@ export function session(options: SessionOptions = {}): MiddlewareHandler {
     after: (c) => {
       const current = c.get(OPENED);
       if (!current?.changed) return undefined;
-      const appName = c.get("wisent")?.name;
-      return writeSession(c, cookieNameFor(appName), current, passwordsFor(appName), {
-        maxAge,
-        secure,
-      });
+      return writeSession(c, current, (c as Writable)[WRITER]!);
     },
   });
+}
+
+interface CookieSettings {
+  maxAge: number | undefined;
+  secure: boolean;
+  passwords: SessionPassword[];
+}
+
+/** What the after-step needs to write the cookie, and a value sealed before the commit. */
+interface SessionWriter {
+  name: string;
+  cookie: CookieSettings;
+  /** Sealed by {@link sessionFitsBeforeCommit}, for the session at `version`. */
+  sealed: { value: string; version: number } | undefined;
+}
+
+const WRITER = Symbol("wisent.sessionWriter");
+const CAME_WITH_COOKIE = Symbol("wisent.cameWithSessionCookie");
+type Writable = Context & { [WRITER]?: SessionWriter; [CAME_WITH_COOKIE]?: boolean };
+
+/**
+ * True when the request carried a session cookie (valid or not): what makes it a target for
+ * cross-site request forgery (see `csrf()`).
+ */
+export function hasSessionCookie(c: Context): boolean {
+  return (c as Writable)[CAME_WITH_COOKIE] === true;
 }
 
 /**
@@ -206,20 +270,101 @@ function start(c: Context, current: Session): undefined {
   return undefined;
 }
 
-async function writeSession(
+/** `; Path=/; Max-Age=...; HttpOnly; Secure; SameSite=Lax`: what the cookie adds to its value. */
+function attributesLength({ maxAge, secure }: CookieSettings): number {
+  return (
+    "; Path=/; HttpOnly; SameSite=Lax".length +
+    (secure ? "; Secure".length : 0) +
+    (maxAge === undefined
+      ? 0
+      : `; Max-Age=${maxAge}`.length + "; Expires=Thu, 01 Jan 1970 00:00:00 GMT".length)
+  );
+}
+
+/** The cookie's size as the browser counts it: name, `=`, value and attributes. */
+function cookieBytes(name: string, value: string, cookie: CookieSettings): number {
+  return name.length + 1 + value.length + attributesLength(cookie);
+}
+
+function seal(current: Session, cookie: CookieSettings): Promise<string> {
+  return sealSession(current.toJSON(), cookie.passwords, cookie.maxAge ?? 0);
+}
+
+function tooLarge(name: string, bytes: number): Error {
+  return new Error(
+    `session cookie ${name} would be ${bytes} bytes (name, value and attributes), over the browser limit of ${MAX_COOKIE_BYTES}: keep the session small (store ids, not records)`,
+  );
+}
+
+/**
+ * Seals `current`; when too large for a cookie, drops its pending flash messages (logging it)
+ * and seals again. Undefined when it is too large even then.
+ */
+async function sealToFit(
   c: Context,
   name: string,
   current: Session,
-  passwords: SessionPassword[],
-  { maxAge, secure }: { maxAge: number; secure: boolean },
-): Promise<void> {
-  const value = await sealSession(current.toJSON(), passwords, maxAge);
-  if (value.length + name.length > MAX_COOKIE_BYTES - 100) {
-    throw new Error(
-      `session cookie ${name} would be ${value.length} bytes, over the browser limit of ${MAX_COOKIE_BYTES}: keep the session small (store ids, not records)`,
-    );
+  cookie: CookieSettings,
+): Promise<{ value: string; bytes: number; fits: boolean }> {
+  let value = await seal(current, cookie);
+  let bytes = cookieBytes(name, value, cookie);
+  if (bytes <= MAX_COOKIE_BYTES) return { value, bytes, fits: true };
+  if (current.get(FLASH_SESSION_KEY) !== undefined) {
+    current.delete(FLASH_SESSION_KEY);
+    (c.get("logger") ?? sharedLogger()).warn({
+      msg: `session cookie ${name} would be ${bytes} bytes, over the browser limit of ${MAX_COOKIE_BYTES}: its flash messages were dropped`,
+      request_id: c.get("requestId"),
+    });
+    value = await seal(current, cookie);
+    bytes = cookieBytes(name, value, cookie);
   }
-  setCookie(c, name, value, { path: "/", httpOnly: true, sameSite: "Lax", secure, maxAge });
+  return { value, bytes, fits: bytes <= MAX_COOKIE_BYTES };
+}
+
+/**
+ * Checks, before the request's transaction commits, that the session will fit in its cookie
+ * (dropping flash messages if that is what it takes), and throws when it cannot: the
+ * transaction then rolls back and the request fails whole. Once the commit is done the answer is
+ * the success answer: the session's after-step never fails a committed request. The
+ * `transaction()` middleware calls it; undefined when there is nothing to check.
+ */
+export function sessionFitsBeforeCommit(c: Context): Promise<void> | undefined {
+  const writer = (c as Writable)[WRITER];
+  const current = c.get(OPENED);
+  if (!writer || !current?.changed) return undefined;
+  return sealToFit(c, writer.name, current, writer.cookie).then(({ value, bytes, fits }) => {
+    if (!fits) throw tooLarge(writer.name, bytes);
+    writer.sealed = { value, version: current.version };
+  });
+}
+
+async function writeSession(c: Context, current: Session, writer: SessionWriter): Promise<void> {
+  const { name, cookie } = writer;
+  let value: string;
+  if (writer.sealed && writer.sealed.version === current.version) {
+    value = writer.sealed.value;
+  } else {
+    const fitted = await sealToFit(c, name, current, cookie);
+    if (!fitted.fits) {
+      if (!writer.sealed) throw tooLarge(name, fitted.bytes);
+      // Committed already: the success answer stands, with the cookie the browser has.
+      (c.get("logger") ?? sharedLogger()).error({
+        msg: `${tooLarge(name, fitted.bytes).message}; the session was not saved`,
+        request_id: c.get("requestId"),
+      });
+      return;
+    }
+    value = fitted.value;
+  }
+  // A response that sets the session cookie is nobody else's: no cache keeps it.
+  preferNoStore(c);
+  setCookie(c, name, value, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: cookie.secure,
+    ...(cookie.maxAge === undefined ? {} : { maxAge: cookie.maxAge }),
+  });
 }
 
 /** `_<app>_session` with the app name in snake case (`MyShop` -> `_my_shop_session`). */

@@ -5,6 +5,7 @@ import type { AnyDB } from "../../data/any-db.js";
 import type { Database } from "../../data/database.js";
 import { isDatabaseUnavailable } from "../../data/database-unavailable.js";
 import { HttpError } from "../../http/http-error.js";
+import { sessionFitsBeforeCommit } from "../session/session.js";
 import { RequestTransaction } from "./request-transaction.js";
 
 declare module "hono" {
@@ -45,7 +46,8 @@ function failedCommit(cause: unknown): never {
  * Wraps each request in a database transaction, available as `c.tx()` (and `c.get("tx")`).
  * It begins on first use, commits when the handler succeeds with a status below 400, rolls back
  * on an exception or a status of 400 or more, and always releases the connection. A failed
- * commit becomes a 500 with the cause logged.
+ * commit becomes a 500 with the cause logged. Before committing, the session (when `session()`
+ * is in use) is checked to fit its cookie, so nothing after the commit can fail the request.
  *
  * @example
  * const db = await openDatabase();
@@ -65,12 +67,24 @@ export function transaction(database: Database | Promise<Database>): MiddlewareH
       const scope = c.get("tx");
       if (scope.closeIfUnused()) return;
       if (c.error || c.res.status >= 400) return scope.rollbackNow() ? undefined : scope.rollback();
-      try {
-        if (scope.commitNow()) return;
-      } catch (cause) {
-        failedCommit(cause);
+      // The session must fit its cookie before the commit: after it, the answer stands.
+      const fits = sessionFitsBeforeCommit(c);
+      if (fits) {
+        return fits.then(
+          () => commitScope(scope),
+          (error: unknown) => scope.rollback().then(() => Promise.reject(error)),
+        );
       }
-      return scope.commit().catch(failedCommit);
+      return commitScope(scope);
     },
   });
+}
+
+function commitScope(scope: RequestTransaction): Promise<void> | undefined {
+  try {
+    if (scope.commitNow()) return;
+  } catch (cause) {
+    failedCommit(cause);
+  }
+  return scope.commit().catch(failedCommit);
 }

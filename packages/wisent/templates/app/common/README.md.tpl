@@ -39,5 +39,6 @@ npm run dev          # http://127.0.0.1:3000, restarts when a file changes
 ## Configuration
 
 Copy `.env.example` to `.env`. `GO_ENV` (else `NODE_ENV`) picks the environment, default
-`development`. Production needs `SESSION_SECRET` (32 characters or more) and usually
-`DATABASE_URL`.
+`development`; any name but `development` and `test` runs with production's defaults. Those
+environments need `SESSION_SECRET` (32 characters or more; `npx wisent secret` makes one), and
+usually `DATABASE_URL`, `APP_URL` (the app's public URL) and, for more hosts, `ALLOWED_HOSTS`.

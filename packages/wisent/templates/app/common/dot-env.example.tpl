@@ -1,7 +1,8 @@
 # Copy to .env (ignored by git) and adjust. `wisent dev`, `start`, `migrate` and `routes` read it;
 # variables already set in the environment win.
 
-# development, test or production (GO_ENV wins over NODE_ENV).
+# development, test or production (GO_ENV wins over NODE_ENV). Any other name (staging, ...)
+# runs with production's defaults.
 GO_ENV=development
 
 # The database: sqlite:<file>, postgres://user:password@host:5432/name or mysql://user:password@host:3306/name.
@@ -9,9 +10,18 @@ GO_ENV=development
 # (<name>_test, or db/test.sqlite), or TEST_DATABASE_URL when set.
 DATABASE_URL=@@databaseUrl@@
 
-# Seals the session cookie; at least 32 characters. Required in production
-# (node -e "console.log(crypto.randomBytes(32).toString('hex'))").
+# Seals the session cookie; at least 32 characters; make one with `npx wisent secret`.
+# Required in every environment but development (which makes its own in tmp/local_secret.txt)
+# and test (a random one per run).
 SESSION_SECRET=
+
+# The app's public URL: absolute URLs (redirects, Location, pagination Link) are built from it,
+# and its host is allowed. Without it they follow the request (and the proxy's X-Forwarded-Proto).
+# APP_URL=https://shop.example.com
+
+# In production, requests for any other host answer 400 (as Rails' host authorization).
+# Comma-separated; ".example.com" allows every subdomain. APP_URL's host is allowed already.
+# ALLOWED_HOSTS=www.example.com,.example.com
 
 # Where the server listens.
 PORT=3000

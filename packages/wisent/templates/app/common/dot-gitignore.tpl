@@ -4,3 +4,5 @@ coverage/
 db/*.sqlite*
 .env
 *.log
+# development's random session secret (tmp/local_secret.txt), made on first start
+tmp/

@@ -1,6 +1,7 @@
 import {
   App,
   forceSSL,
+  hostAuthorization,
   paramLogger,
   pendingMigrations,
   securityHeaders,
@@ -19,6 +20,7 @@ export const app = new App({ name: "@@name@@", api: true });
 // In development: a page naming migrations that have not run, instead of "no such table".
 app.use(pendingMigrations(db));
 app.use(securityHeaders());
+app.use(hostAuthorization());
 app.use(forceSSL());
 app.use(paramLogger());
 app.use(transaction(db));

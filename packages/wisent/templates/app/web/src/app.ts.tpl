@@ -4,6 +4,7 @@ import {
   csrf,
   flashMessages,
   forceSSL,
+  hostAuthorization,
   i18n,
   layout,
   paramLogger,
@@ -23,6 +24,7 @@ export const app = new App({ name: "@@name@@" });
 // In development: a page naming migrations that have not run, instead of "no such table".
 app.use(pendingMigrations(db));
 app.use(securityHeaders({ contentSecurityPolicy: { styleSrc: ["'self'"] } }));
+app.use(hostAuthorization());
 app.use(forceSSL());
 app.use(paramLogger());
 app.use(session());

@@ -1,0 +1,5 @@
+export {
+  allowedHosts,
+  type HostAuthorizationOptions,
+  hostAuthorization,
+} from "./host-authorization.js";
