@@ -11,29 +11,11 @@ import { HttpError } from "./http-error.js";
 import { sharedLogger } from "./logger.js";
 import type { Format } from "./media-types.js";
 import { noRoutePage } from "./routes-page.js";
+import { statusText } from "./status-text.js";
 import { ValidationErrors } from "./validation-errors.js";
 import { toXml, xmlDocument } from "./xml.js";
 
-const STATUS_TEXT: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  406: "Not Acceptable",
-  409: "Conflict",
-  413: "Content Too Large",
-  415: "Unsupported Media Type",
-  422: "Unprocessable Content",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-};
-
-/** The standard reason phrase of a status, e.g. 404 -> "Not Found". */
-export function statusText(status: number): string {
-  return STATUS_TEXT[status] ?? (status >= 500 ? "Server Error" : "Error");
-}
+export { statusText };
 
 interface Described {
   status: number;

@@ -11,6 +11,7 @@ import { existsSync, type FSWatcher, readdirSync, statSync, watch } from "node:f
 import http from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 import { html } from "hono/html";
 import { findPortHolder, isAddressInUse, PortInUseError } from "../../app/port-in-use.js";
 import { devPage } from "../../http/dev-page.js";
@@ -273,9 +274,10 @@ export function onceOnly(text: string, seen: Set<string>): string {
   return text
     .split(/(?<=\n)/)
     .filter((line) => {
-      if (!/"level":"warn"|^\S*WARN\b|^warning:/i.test(line)) return true;
+      const plain = stripVTControlCharacters(line);
+      if (!/"level":"warn"|^warning:/.test(plain)) return true;
       // The JSON line's time differs each start: compare what follows it.
-      const key = line.replace(/^\{"time":"[^"]*",/, "");
+      const key = plain.replace(/^\{"time":"[^"]*",/, "");
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
