@@ -13,14 +13,14 @@ import { loadApp } from "./routes.js";
 export const help: CommandHelp = {
   usage: "wisent console",
   summary:
-    "Opens a REPL (node:repl) with the app in this folder loaded: `app`, `db` (what models and\nqueries take, as c.tx() is in a handler) and `database` (src/db.ts's), every\nmodel under src/models/ by its exported name, and the path helpers (`paths`, and each one by\nname). `await` works at the top level. History is kept in .wisent/console_history.\nThe environment is GO_ENV or NODE_ENV (default development), with .env applied.",
+    "Opens a REPL (node:repl) with the app in this folder loaded: `app`; `db`, what models and\nqueries take (as c.tx() is in a handler), and `database`, src/db.ts's Database; every model\nunder src/models/ by its exported name; the path helpers (`paths`, and each one by name).\n`await` works at the top level. History is kept in .wisent/console_history. The environment\nis GO_ENV or NODE_ENV (default development), with .env applied.",
   examples: [
     ["wisent console", "then: await Widget.all(db)"],
     ['> await Widget.create(db, { name: "bolt" })', "a new record"],
     ["> widgetPath({ widget_id: 1 })", '"/widgets/1"'],
     ["> app.routes().length", "how many routes"],
     ["GO_ENV=test wisent console", "the test database"],
-    ["echo 'await Widget.count?.(db)' | wisent console", "from a script (no prompt echo)"],
+    ["echo 'await Widget.all(db)' | wisent console", "from a script, a line at a time"],
   ],
 };
 
