@@ -62,7 +62,7 @@ function run(cwd, ...args) {
 export function make(parent) {
   const app = join(parent, "shop");
   rmSync(app, { recursive: true, force: true });
-  run(parent, "new", "shop", "--dev", "--skip-install");
+  run(parent, "new", "shop", "--dev", "--skip-install", "--skip-git");
   run(app, "g", "r", "widget", "title", "description:nulls.Text");
   run(app, "g", "r", "image", "caption", "--parent", "widget");
   const pkgPath = join(app, "package.json");

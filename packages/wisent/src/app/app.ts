@@ -22,7 +22,7 @@ import { currentEnv, unknownEnvironmentNotice } from "./environment.js";
 import { FirstMatchRouter } from "./first-match-router.js";
 import { Group } from "./group.js";
 import { type ListenOptions, listen, type RunningServer } from "./listen.js";
-import { markNoRoute, noRouteAnswer } from "./no-route.js";
+import { markNoRoute, NoRouteError, noRouteAnswer } from "./no-route.js";
 import { pathFormatOf, rememberPathFormat, splitPathFormat } from "./path-format.js";
 import { RouteRegistry, type UntypedPathHelper } from "./route-registry.js";
 import type { WisentRuntime } from "./runtime.js";
@@ -47,7 +47,7 @@ function routingError(c: Context, registry: RouteRegistry): HttpError {
       headers: { Allow: allowed.join(", ") },
     });
   }
-  return new HttpError(404, `path not found: ${c.req.method} ${path}`);
+  return new NoRouteError(`path not found: ${c.req.method} ${path}`);
 }
 
 /** The innermost step for a request no route matched: its answer, as an error to render. */
@@ -161,6 +161,8 @@ export class App extends Group<[], never> {
       api: options.api ?? false,
       pathFor: (name, params) => registry.pathFor(name, params),
       paths: registry.helpers,
+      routes: () => registry.routes(),
+      handlerFor: (method, path) => registry.handlerFor(method, path),
     };
     const appMiddleware: MiddlewareHandler[] = [];
     const uncaught = honoErrorHandler(hono);

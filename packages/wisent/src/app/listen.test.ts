@@ -141,13 +141,15 @@ describe("app.listen", () => {
     await closed;
   });
 
-  it("refuses a port that is already taken with the listen error", async () => {
+  it("refuses a port that is already taken in one line naming the port and its holder", async () => {
     const app = new App({ name: "t" });
     const first = await app.listen({ port: 0, handleSignals: false });
     try {
-      await expect(app.listen({ port: first.port, handleSignals: false })).rejects.toThrow(
-        /EADDRINUSE/,
+      const refused = app.listen({ port: first.port, handleSignals: false });
+      await expect(refused).rejects.toThrow(
+        `port ${first.port} is already in use by pid ${process.pid} (`,
       );
+      await expect(refused).rejects.toMatchObject({ code: "EADDRINUSE", port: first.port });
     } finally {
       await first.close();
     }

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { trackConnections } from "./connection-drain.js";
+import { findPortHolder, isAddressInUse, PortInUseError } from "./port-in-use.js";
 
 /** Options of `app.listen()`. */
 export interface ListenOptions {
@@ -52,7 +53,10 @@ export function listen(
         connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(requestTimeout / 10))),
       },
     }) as Server;
-    server.once("error", rejectStarted);
+    // A busy port rejects with one line naming the port and, when it can be found, its holder.
+    const failed = (error: unknown) =>
+      rejectStarted(isAddressInUse(error) ? new PortInUseError(port, findPortHolder(port)) : error);
+    server.once("error", failed);
     let closing: Promise<void> | undefined;
     const connections = trackConnections(server);
     const close = (): Promise<void> => {
@@ -72,14 +76,15 @@ export function listen(
       return closing;
     };
     server.once("listening", () => {
-      server.off("error", rejectStarted);
+      server.off("error", failed);
       const address = server.address() as AddressInfo;
       const running: RunningServer = {
         server,
         port: address.port,
-        url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
+        url: supervisedUrl() ?? `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
         close,
       };
+      tellSupervisor(address.port);
       if (options.handleSignals ?? true) {
         const onSignal = (signal: NodeJS.Signals) => {
           process.off("SIGTERM", onSignal);
@@ -113,4 +118,19 @@ function portFromEnv(): number {
 function hostFromEnv(): string {
   const raw = process.env.HOST?.trim();
   return raw && !/^https?:\/\//.test(raw) ? raw : "127.0.0.1";
+}
+
+/**
+ * Under `wisent dev` the app runs behind the dev server, which owns the public port and passes
+ * requests on to this process's own port: the URL to print is the dev server's.
+ */
+function supervisedUrl(): string | undefined {
+  return process.env.WISENT_DEV_SUPERVISOR === "1" ? process.env.WISENT_DEV_URL : undefined;
+}
+
+/** Tells `wisent dev` (over the IPC channel it opened) which port the app listens on. */
+function tellSupervisor(port: number): void {
+  if (process.env.WISENT_DEV_SUPERVISOR === "1" && process.send) {
+    process.send({ wisent: "listening", port });
+  }
 }

@@ -1,4 +1,15 @@
 import type { Context } from "hono";
+import { HttpError } from "../http/http-error.js";
+
+/**
+ * The 404 of a request no route matched (not a handler's own 404, such as a missing record):
+ * development answers it with the page listing the app's routes.
+ */
+export class NoRouteError extends HttpError {
+  constructor(message: string) {
+    super(404, message);
+  }
+}
 
 /**
  * Requests no route matched (404 and 405 answers, and a POST refused before routing) still go

@@ -26,7 +26,7 @@ export class RouteRegistry {
   /** Path helpers by route name; a plain object so `paths.widgetPath(...)` reads naturally. */
   readonly helpers: Record<string, UntypedPathHelper> = Object.create(null);
   readonly #byName = new Map<string, RouteRecord>();
-  #allowMatchers: { method: string; regex: RegExp }[] | undefined;
+  #allowMatchers: { method: string; regex: RegExp; record: RouteRecord }[] | undefined;
   #shadowed: { count: number; found: ShadowedRoute<RouteRecord>[] } | undefined;
 
   constructor(readonly host: string) {}
@@ -79,17 +79,45 @@ export class RouteRegistry {
     }));
   }
 
+  /** The handler of the first route (match order) for `method` and `path`; HEAD finds GET's. */
+  handlerFor(method: string, path: string): string | undefined {
+    const found = this.#handlerAt(method, path);
+    if (found !== undefined) return found;
+    // `/widgets/1.json`: the route is `/widgets/{widget_id}/`, the format a suffix.
+    const bare = path.replace(/\.[A-Za-z0-9]+$/, "");
+    return bare === path ? undefined : this.#handlerAt(method, bare);
+  }
+
+  #handlerAt(method: string, path: string): string | undefined {
+    this.#allowMatchers ??= this.#matchers();
+    let get: string | undefined;
+    for (const { method: m, regex, record } of this.#allowMatchers) {
+      if (!regex.test(path)) continue;
+      if (m === method) return record.handler;
+      if (method === "HEAD" && m === "GET") get ??= record.handler;
+    }
+    return get;
+  }
+
   /** Methods of the routes whose template matches `path` (the static catch-all is no route). */
   allowedMethods(path: string): string[] {
-    this.#allowMatchers ??= this.records.flatMap((r) =>
-      [r.path.template, ...r.aliases].map((p) => ({ method: r.method, regex: matcherFor(r, p) })),
-    );
+    this.#allowMatchers ??= this.#matchers();
     const methods = new Set<string>();
     for (const { method, regex } of this.#allowMatchers) {
       if (regex.test(path)) methods.add(method);
     }
     if (methods.has("GET")) methods.add("HEAD");
     return [...methods];
+  }
+
+  #matchers(): { method: string; regex: RegExp; record: RouteRecord }[] {
+    return this.records.flatMap((r) =>
+      [r.path.template, ...r.aliases].map((p) => ({
+        method: r.method,
+        regex: matcherFor(r, p),
+        record: r,
+      })),
+    );
   }
 
   #claimName(record: RouteRecord, name: string): void {

@@ -1,4 +1,5 @@
 import type {} from "hono";
+import type { RouteInfo } from "../routes/route-info.js";
 import type { UntypedPathHelper } from "./route-registry.js";
 
 /**
@@ -22,6 +23,13 @@ export interface WisentRuntime {
    * object for every request: templates read it instead of building helpers per page.
    */
   readonly paths: Readonly<Record<string, UntypedPathHelper>>;
+  /** Every route in match order (the development 404 page lists them). */
+  routes(): RouteInfo[];
+  /**
+   * The handler of the route that answers `method` and `path` (`WidgetsResource.Show`), or
+   * undefined; for development's request log, which names it.
+   */
+  handlerFor(method: string, path: string): string | undefined;
 }
 
 declare module "hono" {

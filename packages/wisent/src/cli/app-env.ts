@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { appEnvironment } from "../data/app-database-url.js";
 import { defaultDatabaseUrl } from "../data/database-url.js";
+import { UsageError } from "./args.js";
 import type { CliIO } from "./io.js";
 
 /**
@@ -23,6 +24,23 @@ export function appEnv(io: Pick<CliIO, "cwd" | "env">): Record<string, string | 
 /** `GO_ENV`, else `NODE_ENV`, else `development`: the same rule as `currentEnv()`, for `env`. */
 export function envName(env: Readonly<Record<string, string | undefined>>): string {
   return env.GO_ENV || env.NODE_ENV || "development";
+}
+
+/** The port the app listens on: `PORT`, else 3000 (as `app.listen()` reads it). */
+export function appPort(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env.PORT?.trim();
+  if (!raw) return 3000;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new UsageError(`PORT must be a whole number from 0 to 65535, got ${JSON.stringify(raw)}`);
+  }
+  return port;
+}
+
+/** The interface the app listens on: `HOST` unless it is a URL, else 127.0.0.1. */
+export function appHost(env: Readonly<Record<string, string | undefined>>): string {
+  const raw = env.HOST?.trim();
+  return raw && !/^https?:\/\//.test(raw) ? raw : "127.0.0.1";
 }
 
 /** `DATABASE_URL`, else the per-environment SQLite file. */

@@ -74,6 +74,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/routes.js")).run,
   },
   {
+    words: ["console"],
+    aliases: [["c"]],
+    summary: "a REPL with the app, its models, db and path helpers loaded",
+    load: async () => (await import("./commands/console.js")).run,
+  },
+  {
     words: ["migrate"],
     aliases: [],
     summary: "run, revert or list database migrations",

@@ -6,6 +6,9 @@
  */
 import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
+import { colorWanted } from "../http/color-wanted.js";
+
+export { colorWanted };
 
 /** Something text can be written to (a stream, or a buffer in tests). */
 export interface Writer {
@@ -34,21 +37,6 @@ export interface CliIO {
   readonly isTTY: boolean;
   /** ANSI colours are wanted: a TTY, no `NO_COLOR`, not `TERM=dumb` (or `FORCE_COLOR` set). */
   readonly color: boolean;
-}
-
-/**
- * Whether to colour output, by the usual conventions (https://no-color.org, FORCE_COLOR).
- * @example colorWanted({ NO_COLOR: "1" }, true) // false
- */
-export function colorWanted(
-  env: Readonly<Record<string, string | undefined>>,
-  isTTY: boolean,
-): boolean {
-  const force = env.FORCE_COLOR;
-  if (force !== undefined && force !== "") return force !== "0" && force !== "false";
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
-  if (env.TERM === "dumb") return false;
-  return isTTY;
 }
 
 /** Reads lines one at a time from a stream, sharing one readline interface between prompts. */

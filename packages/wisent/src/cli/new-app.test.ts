@@ -255,7 +255,7 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
       writeFileSync(home, `${readFileSync(home, "utf8")}\n// touched by the dev test\n`);
       const [, second] = await waitForOutput(
         child,
-        /Restarting[\s\S]*listening on (http:\/\/127\.0\.0\.1:\d+)/,
+        /restarting the app[\s\S]*listening on (http:\/\/127\.0\.0\.1:\d+)/,
         output,
       );
       expect((await fetch(`${second}/`)).status).toBe(200);

@@ -38,17 +38,21 @@ describe("errorResponse", () => {
     expect(await res.json()).toEqual({ error: "method not found: POST /x/", code: 405 });
   });
 
-  it("adds the trace in development", async () => {
-    const res = await appThrowing(
-      new HttpError(404, "path not found: GET /x/"),
-      "development",
-    ).request("/x", {
+  it.each(["development", "production", "test"])("gives a JSON 404 no trace in %s", async (env) => {
+    const res = await appThrowing(new HttpError(404, "path not found: GET /x/"), env).request(
+      "/x",
+      { headers: { accept: "application/json" } },
+    );
+    expect(await res.json()).toEqual({ error: "path not found: GET /x/", code: 404 });
+  });
+
+  it("adds the trace of an unexpected error (a 500) in development", async () => {
+    const res = await appThrowing(new TypeError("boom"), "development", spyLogger()).request("/x", {
       headers: { accept: "application/json" },
     });
     const body = await res.json();
-    expect(body.error).toBe("path not found: GET /x/");
-    expect(body.code).toBe(404);
-    expect(body.trace).toContain("HttpError");
+    expect(body.code).toBe(500);
+    expect(body.trace).toContain("TypeError: boom");
   });
 
   it("renders XML as <response code>", async () => {
@@ -65,7 +69,7 @@ describe("errorResponse", () => {
     expect(text).not.toContain("<trace>");
   });
 
-  it("renders a readable HTML page with the message escaped, stack only in development", async () => {
+  it("renders a readable HTML page with the message escaped, a stack only for a 500 in development", async () => {
     const prod = await appThrowing(new HttpError(404, "no <widget>"), "production").request("/x");
     expect(prod.status).toBe(404);
     const page = await prod.text();
@@ -73,7 +77,11 @@ describe("errorResponse", () => {
     expect(page).toContain("no &lt;widget&gt;");
     expect(page).not.toContain("<pre>");
     const dev = await appThrowing(new HttpError(404, "gone"), "development").request("/x");
-    expect(await dev.text()).toContain("<pre>HttpError: gone");
+    expect(await dev.text()).not.toContain("<pre>");
+    const crash = await appThrowing(new TypeError("boom"), "development", spyLogger()).request(
+      "/x",
+    );
+    expect(await crash.text()).toContain("<pre>TypeError: boom");
   });
 
   it("hides unexpected errors in production and logs them with the request id", async () => {

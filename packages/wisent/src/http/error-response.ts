@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { html } from "hono/html";
 import { HTTPException } from "hono/http-exception";
 import { currentEnv } from "../app/environment.js";
+import { NoRouteError } from "../app/no-route.js";
 import { isDatabaseUnavailable } from "../data/database-unavailable.js";
 import { isInvalidDatabaseValue } from "../data/invalid-value.js";
 import "./context-vars.js";
@@ -9,29 +10,12 @@ import { formatVariesOnAccept, negotiateFormat } from "./format.js";
 import { HttpError } from "./http-error.js";
 import { sharedLogger } from "./logger.js";
 import type { Format } from "./media-types.js";
+import { noRoutePage } from "./routes-page.js";
+import { statusText } from "./status-text.js";
 import { ValidationErrors } from "./validation-errors.js";
 import { toXml, xmlDocument } from "./xml.js";
 
-const STATUS_TEXT: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  406: "Not Acceptable",
-  409: "Conflict",
-  413: "Content Too Large",
-  415: "Unsupported Media Type",
-  422: "Unprocessable Content",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-};
-
-/** The standard reason phrase of a status, e.g. 404 -> "Not Found". */
-export function statusText(status: number): string {
-  return STATUS_TEXT[status] ?? (status >= 500 ? "Server Error" : "Error");
-}
+export { statusText };
 
 interface Described {
   status: number;
@@ -113,7 +97,9 @@ function traceOf(err: unknown): string {
  * Renders any error in the client's format; use it as Hono's `onError`. `HttpError` (and Hono's
  * `HTTPException`) keep their status, message and headers; `ValidationErrors` answer 422 with the
  * field errors; anything else is a 500 whose details are logged with the request id and, outside
- * development, never shown. Development adds `trace` (JSON/XML) or the stack (HTML).
+ * development, never shown. Development adds a 500's `trace` (JSON/XML) or stack (HTML); other
+ * errors never carry one. In development a request no route matched gets a page listing the
+ * app's routes (HTML); elsewhere, and in JSON, a plain 404.
  *
  * @example
  * app.onError(errorResponse);
@@ -145,7 +131,9 @@ export function errorResponse(err: unknown, c: Context): Response | Promise<Resp
     });
     if (development && err instanceof Error) message = err.message;
   }
-  const trace = development ? traceOf(err) : undefined;
+  // Only an unexpected error (a 500) has a trace worth showing: a 404, a 422 or a refused value
+  // is the client's, and its stack would only show the framework's insides.
+  const trace = development && !expected ? traceOf(err) : undefined;
   const format = formatFor(c);
   if (formatVariesOnAccept(c)) headers.set("Vary", "Accept");
 
@@ -166,6 +154,13 @@ export function errorResponse(err: unknown, c: Context): Response | Promise<Resp
       : xmlDocument({ response: { "@_code": status, error: message, trace } });
   } else {
     headers.set("Content-Type", "text/html; charset=UTF-8");
+    const runtime = c.get("wisent");
+    if (development && err instanceof NoRouteError && runtime) {
+      const stylesheet = runtime.api ? undefined : "/assets/application.css";
+      return noRoutePage(message, runtime.routes(), stylesheet).then(
+        (page) => new Response(page, { status, headers }),
+      );
+    }
     return htmlPage(status, message, validation, trace).then(
       (page) => new Response(page, { status, headers }),
     );

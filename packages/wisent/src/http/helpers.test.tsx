@@ -21,6 +21,8 @@ const runtime: WisentRuntime = {
     throw new Error(`path name not found: ${name}`);
   },
   paths: { widgetPath },
+  routes: () => [],
+  handlerFor: () => undefined,
 };
 
 function app() {

@@ -1,5 +1,6 @@
 import { currentEnv } from "../app/environment.js";
 import { formatIso } from "../data/stored-date.js";
+import { devLogger } from "./dev-logger.js";
 
 /** One structured log entry; written as one JSON line by the default logger. */
 export type LogEntry = { msg: string } & Record<string, unknown>;
@@ -119,11 +120,14 @@ export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 let stdoutLines: LineSink | undefined;
 
 /**
- * The logger used when none is given: JSON lines (request lines batched per event-loop turn,
- * warnings and errors written at once), except that the test environment keeps request lines
- * quiet (warnings and errors still reach stderr, since they mean something broke).
+ * The logger used when none is given: in development one readable (coloured on a terminal)
+ * line a request ({@link devLogger}); elsewhere JSON lines (request lines batched per
+ * event-loop turn, warnings and errors written at once), except that the test environment
+ * keeps request lines quiet (warnings and errors still reach stderr, since they mean something
+ * broke).
  */
 export function defaultLogger(env: string = currentEnv()): Logger {
+  if (env === "development") return devLogger();
   if (env === "test") return { ...jsonLogger(), info() {} };
   stdoutLines ??= batchedLines(process.stdout);
   return jsonLogger(stdoutLines, process.stderr);

@@ -1,5 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
 import { titleize, underscore } from "../../naming/index.js";
 import { type CommandHelp, formatHelp, guard, parseCommandArgs, UsageError } from "../args.js";
 import type { CliIO } from "../io.js";
@@ -9,9 +11,10 @@ import { APP_TOOL_VERSIONS, appDependencies } from "../new/versions.js";
 import { Output } from "../output.js";
 
 export const help: CommandHelp = {
-  usage: "wisent new <name> [--api] [--db sqlite|postgres|mysql] [--skip-install] [--dev]",
+  usage:
+    "wisent new <path> [--api] [--db sqlite|postgres|mysql] [--skip-install] [--skip-git] [--dev]",
   summary:
-    "Creates a complete app in ./<name>: the App with its middleware, a home page, layout, styles,\nthe script behind data-method/data-confirm links, tests, TypeScript, Biome and Vitest set up.",
+    "Creates a complete app in the folder <path> (./<name>, or any path: the app is named after its\nlast part): the App with its middleware, a home page, layout, styles, the script behind\ndata-method/data-confirm links, tests, TypeScript, Biome and Vitest set up, and a git repository.",
   options: [
     ["--api", "a JSON API: no templates, session cookie, CSRF or translations"],
     [
@@ -19,10 +22,12 @@ export const help: CommandHelp = {
       "sqlite (default, a file under db/), postgres or mysql: sets DATABASE_URL in .env",
     ],
     ["--skip-install", "do not run npm install"],
+    ["--skip-git", "do not run git init"],
     ["--dev", "depend on this Wisent checkout (file: links) instead of the published package"],
   ],
   examples: [
     ["wisent new shop", "a web app in ./shop"],
+    ["wisent new ~/code/blog", "a web app named blog in ~/code/blog"],
     ["wisent new inventory --api --db postgres", "a JSON API on PostgreSQL"],
   ],
 };
@@ -66,6 +71,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         api: { type: "boolean" },
         db: { type: "string" },
         "skip-install": { type: "boolean" },
+        "skip-git": { type: "boolean" },
         dev: { type: "boolean" },
       },
       1,
@@ -74,23 +80,30 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       io.stdout.write(formatHelp(help));
       return 0;
     }
-    const name = positionals[0];
-    if (name === undefined) throw new UsageError("missing the app name");
+    const given = positionals[0];
+    if (given === undefined) throw new UsageError("missing the app name");
+    const target = resolve(io.cwd, given.replace(/^~(?=$|\/)/, homedir()));
+    const name = basename(target);
     const invalid = validateAppName(name);
     if (invalid) throw new UsageError(invalid);
+    const enclosing = enclosingApp(dirname(target));
+    if (enclosing) {
+      throw new UsageError(
+        `${enclosing} is already a Wisent app: create the new app outside it (cd out of it first), or use wisent g r inside it`,
+      );
+    }
     const db = (values.db ?? "sqlite") as string;
     if (!(DATABASES as readonly string[]).includes(db)) {
       throw new UsageError(`--db must be sqlite, postgres or mysql, got ${JSON.stringify(db)}`);
     }
-    const target = resolve(io.cwd, name);
     if (existsSync(target) && (!statSync(target).isDirectory() || readdirSync(target).length > 0)) {
       throw new UsageError(
-        `${name} already exists and is not an empty directory: choose another name or remove it`,
+        `${given} already exists and is not an empty directory: choose another name or remove it`,
       );
     }
 
     const api = values.api === true;
-    const deps = appDependencies(values.dev === true);
+    const deps = appDependencies(values.dev === true, target);
     const url = developmentUrl(db as DatabaseKind, name);
     const vars = {
       name,
@@ -121,13 +134,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
 
     const out = new Output(io);
-    out.action("create", `${name}/`);
+    const shown = given.replace(/\/+$/, "");
+    out.action("create", `${shown}/`);
     for (const file of files) {
       const path = join(target, file.path);
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, file.contents);
-      out.action("create", `${name}/${file.path}`);
+      out.action("create", `${shown}/${file.path}`);
     }
+    if (!values["skip-git"]) await gitInit(target, io, out);
 
     let installed = true;
     if (!values["skip-install"]) installed = await npmInstall(target, io, out);
@@ -135,11 +150,56 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     out.line();
     out.heading(`Created ${name} (${api ? "JSON API" : "web app"}, ${db}).`);
     out.line("Next steps:");
-    out.hint(`  cd ${name}`);
+    out.hint(`  cd ${shown}`);
     if (!installed || values["skip-install"]) out.hint("  npm install");
     if (db !== "sqlite") out.hint(`  create the database named in .env (${url})`);
     out.hint("  npm run migrate");
     out.hint("  npm run dev");
     return installed ? 0 : 1;
+  });
+}
+
+/**
+ * The Wisent app folder `dir` is in (or is), or undefined: a folder with `src/app.ts` whose
+ * package.json depends on wisent. `wisent new` refuses to nest a second app inside it.
+ */
+export function enclosingApp(dir: string): string | undefined {
+  for (let at = dir; ; at = dirname(at)) {
+    const manifest = join(at, "package.json");
+    if (existsSync(join(at, "src", "app.ts")) && existsSync(manifest)) {
+      try {
+        const pkg = JSON.parse(readFileSync(manifest, "utf8")) as {
+          dependencies?: Record<string, string>;
+        };
+        if (pkg.dependencies?.wisent !== undefined) return at;
+      } catch {
+        // Not a package.json we can read: not an app of ours.
+      }
+    }
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+/** `git init` in the new app (as Rails does: no commit). A missing git is a warning, not a failure. */
+function gitInit(dir: string, io: CliIO, out: Output): Promise<void> {
+  return new Promise((resolveDone) => {
+    const child = spawn("git", ["init", "--quiet"], {
+      cwd: dir,
+      env: io.env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let error = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      error += chunk.toString();
+    });
+    child.on("error", (cause) => {
+      out.warn(`git init did not run (${cause.message}); run it yourself, or pass --skip-git`);
+      resolveDone();
+    });
+    child.on("close", (code) => {
+      if (code === 0) out.action("run", "git init");
+      else out.warn(`git init failed (exit code ${code}): ${error.trim()}`);
+      resolveDone();
+    });
   });
 }

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { appEnv, envName } from "../app-env.js";
+import { ensurePortFree } from "../../app/port-in-use.js";
+import { appEnv, appHost, appPort, envName } from "../app-env.js";
 import { type CommandHelp, formatHelp, guard, integerOption, parseCommandArgs } from "../args.js";
 import { BUILD_SERVER } from "../build/build-state.js";
 import { describeBuild, ensureBuild } from "../build/ensure-build.js";
@@ -48,6 +49,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // The server reads its settings from the environment: apply .env, then the flags.
     const env = appEnv(io);
     if (port !== undefined) env.PORT = String(port);
+    // A taken port is one line naming it and its holder, before anything is built or started.
+    const listenPort = appPort(env);
+    await ensurePortFree(listenPort, appHost(env), `wisent start --port ${listenPort + 1}`);
     for (const [key, value] of Object.entries(env)) {
       if (value !== undefined) process.env[key] = value;
     }

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planApp } from "./app-template.js";
 import { outputPath, renderTemplate } from "./render-template.js";
@@ -149,9 +150,13 @@ describe("versions", () => {
       hono: pkg.dependencies.hono,
       zod: pkg.dependencies.zod,
     });
-    const dev = appDependencies(true);
-    expect(dev.wisent).toBe(`file:${WISENT_PACKAGE_ROOT.replace(/\/$/, "")}`);
-    expect(dev.hono).toMatch(/^file:.*node_modules\/hono$/);
-    expect(dev.zod).toMatch(/^file:.*node_modules\/zod$/);
+    const appDir = join(WISENT_PACKAGE_ROOT, "..", "..", "..", "code", "blog");
+    const dev = appDependencies(true, appDir);
+    expect(dev.wisent).toBe(`file:${relative(appDir, WISENT_PACKAGE_ROOT)}`);
+    expect(dev.wisent).toMatch(/^file:\.\.\/\.\.\/[^/]+\/packages\/wisent$/);
+    expect(dev.hono).toMatch(/^file:\.\.\/\.\.\/.*node_modules\/hono$/);
+    expect(dev.zod).toMatch(/^file:\.\.\/\.\.\/.*node_modules\/zod$/);
+    // The links resolve from the app's folder to the real packages.
+    expect(existsSync(join(appDir, dev.hono.slice("file:".length), "package.json"))).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -52,8 +52,11 @@ export interface AppDependencies {
  * Published ranges, or with `dev` `file:` links to this checkout: wisent itself, and hono and zod
  * as the framework resolves them, so the app and the framework share one copy of each (one
  * `hono` module means Wisent's additions to Hono's `Context` type reach the app's handlers).
+ * The links are relative to `appDir` (the new app's folder), so the app and the checkout can
+ * move together, and no home folder ends up in a committed package.json.
+ * @example appDependencies(true, "/home/me/code/blog").wisent // "file:../wisent/packages/wisent"
  */
-export function appDependencies(dev: boolean): AppDependencies {
+export function appDependencies(dev: boolean, appDir = process.cwd()): AppDependencies {
   const pkg = wisentPackage();
   if (!dev) {
     return {
@@ -62,16 +65,17 @@ export function appDependencies(dev: boolean): AppDependencies {
       zod: pkg.dependencies.zod ?? "^4",
     };
   }
+  const fileLink = (dir: string) => `file:${relative(appDir, dir).split(sep).join("/") || "."}`;
   const link = (name: string) => {
     const dir = resolvedPackageDir(name);
     if (!dir)
       throw new Error(
         `--dev: cannot find ${name} next to ${WISENT_PACKAGE_ROOT} (run npm ci in the checkout)`,
       );
-    return `file:${dir}`;
+    return fileLink(dir);
   };
   return {
-    wisent: `file:${WISENT_PACKAGE_ROOT.replace(/\/$/, "")}`,
+    wisent: fileLink(WISENT_PACKAGE_ROOT),
     hono: link("hono"),
     zod: link("zod"),
   };

@@ -8,6 +8,7 @@ import {
   hasAllResponseHeaders,
 } from "../../http/response-headers.js";
 import "../../http/context-vars.js";
+import { devRequestLines } from "../../http/dev-logger.js";
 import { jsonMilliseconds, jsonNumber, jsonStringContent } from "../../http/json-text.js";
 import {
   defaultLogger,
@@ -28,7 +29,10 @@ import { REQUEST_ID_HEADER, requestIdFrom } from "./request-id.js";
 
 /** Options of {@link paramLogger}. */
 export interface ParamLoggerOptions {
-  /** Where lines go; default JSON on stdout (silent in the test environment). */
+  /**
+   * Where lines go; default one readable line a request in development, JSON lines on stdout
+   * elsewhere (silent in the test environment).
+   */
   logger?: Logger;
   /**
    * Extra key fragments to filter, added to the built-in list (Rails' `filter_parameters`),
@@ -81,6 +85,8 @@ const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, st
 export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler {
   const logger = options.logger ?? defaultLogger();
   const filter = [...FILTERED_KEY_PARTS, ...(options.filter ?? []).map(filterKeyForm)];
+  // Development's logger writes its own short line, naming the route's handler.
+  const devLines = devRequestLines(logger);
   const write = (entry: LogEntry, form: Record<string, unknown> | undefined) => {
     if (form && Object.keys(form).length > 0) entry.form = filterParams(form, filter);
     if ((entry.status as number) >= 500) logger.error(entry);
@@ -114,6 +120,21 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
       const durationMs = performance.now() - ((c as Timed)[STARTED] as number);
       const params = requestParams(c.req.url, pathParams);
       const body = parsedBodyIfRead(c);
+      if (devLines) {
+        const line = {
+          method,
+          path,
+          status,
+          durationMs,
+          handler: c.get("wisent")?.handlerFor(method, path),
+          params: filterParams(params, filter),
+        };
+        if (!body) return devLines(line);
+        return body.then(
+          (form) => devLines(form ? { ...line, form: filterParams(form, filter) } : line),
+          () => devLines(line),
+        );
+      }
       // (An id that is not a string, set by something below, takes the entry's way.)
       const lines =
         typeof requestId === "string" && !options.headers ? jsonLinesOf(logger) : undefined;
