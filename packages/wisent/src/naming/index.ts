@@ -12,6 +12,7 @@ export { names, singularNames } from "./names.js";
 export { paramKeyFromClassName } from "./param-key.js";
 export type { RouteNameOptions } from "./route-name.js";
 export { pathName, routeNameForPath } from "./route-name.js";
+export { didYouMean, editDistance } from "./did-you-mean.js";
 export { validateResourceName } from "./validate.js";
 export type { WordSpan } from "./words.js";
 export { splitWords, wordSpans } from "./words.js";

@@ -24,6 +24,8 @@ export const WEB_OPERATIONS = [
 export interface TemplateAttribute extends Attribute {
   readonly zod: string;
   readonly column: string;
+  /** The migration's column: `t.decimal("price", 10, 2)`, `t.references("post_id", "posts")`. */
+  readonly columnCall: string;
   readonly nullable: boolean;
   readonly input: string;
   readonly display: string;
@@ -129,8 +131,19 @@ const HTML_TYPES: Record<string, string> = {
   number: "number",
   decimal: "number",
   date: "date",
+  time: "time",
   "datetime-local": "datetime-local",
 };
+
+/** The `createTable` call declaring an attribute's column. */
+function columnCall(attr: Attribute): string {
+  const args = [
+    JSON.stringify(attr.name),
+    ...(attr.references ? [JSON.stringify(attr.references.table)] : []),
+    ...(attr.type.columnArgs ?? []).map(String),
+  ];
+  return `t.${attr.type.column}(${args.join(", ")})${attr.type.nullable ? ".nullable()" : ""}`;
+}
 
 function viewExpression(attr: Attribute, record: string): string {
   const value = `${record}.${attr.name}`;
@@ -214,6 +227,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     ...attr,
     zod: attr.type.zod.replace("{p}", attr.type.parser ?? ""),
     column: attr.type.column,
+    columnCall: columnCall(attr),
     nullable: attr.type.nullable,
     input: attr.type.input,
     display: attr.type.display,
