@@ -73,6 +73,8 @@ export interface AttributeType {
    * tests create with the first and update to the second): `[42, 43]`.
    */
   readonly samples: readonly [unknown, unknown];
+  /** A value the rule refuses (a 422 naming the field), when there is one. */
+  readonly invalid?: unknown;
 }
 
 /** The range of a 32-bit `integer` column (PostgreSQL, MySQL). */
@@ -89,6 +91,7 @@ const string: AttributeType = {
   display: "text",
   long: false,
   samples: ["First value", "Second value"],
+  invalid: "",
 };
 const text: AttributeType = {
   ...string,
@@ -105,6 +108,7 @@ const nullsText: AttributeType = {
   zod: "z.string().nullable().default(null)",
   nullable: true,
   required: false,
+  invalid: undefined,
 };
 const nullsString: AttributeType = {
   ...string,
@@ -113,6 +117,7 @@ const nullsString: AttributeType = {
   zod: "z.string().max(255).nullable().default(null)",
   nullable: true,
   required: false,
+  invalid: "x".repeat(256),
 };
 const int: AttributeType = {
   name: "int",
@@ -127,6 +132,7 @@ const int: AttributeType = {
   display: "text",
   long: false,
   samples: [42, 43],
+  invalid: "many",
 };
 const nullsInt: AttributeType = {
   ...int,
@@ -156,6 +162,7 @@ const bool: AttributeType = {
   display: "boolean",
   long: false,
   samples: [true, false],
+  invalid: "maybe",
 };
 const float: AttributeType = {
   name: "float",
@@ -169,6 +176,7 @@ const float: AttributeType = {
   display: "text",
   long: false,
   samples: [1.5, 2.25],
+  invalid: "many",
 };
 const nullsFloat: AttributeType = {
   ...float,
@@ -206,6 +214,7 @@ const timestamp: AttributeType = {
   display: "timestamp",
   long: false,
   samples: ["2024-05-01T12:30:00.000Z", "2024-06-02T08:15:00.000Z"],
+  invalid: "not a time",
 };
 const nullsTime: AttributeType = {
   ...timestamp,
@@ -228,6 +237,7 @@ const timeOfDay: AttributeType = {
   display: "text",
   long: false,
   samples: ["09:30:00", "17:45:00"],
+  invalid: "25:00",
 };
 const date: AttributeType = {
   name: "date",
@@ -241,6 +251,7 @@ const date: AttributeType = {
   display: "text",
   long: false,
   samples: ["2024-05-01", "2024-06-02"],
+  invalid: "not a date",
 };
 const uuid: AttributeType = {
   name: "uuid",
@@ -254,6 +265,7 @@ const uuid: AttributeType = {
   display: "text",
   long: false,
   samples: ["0190f5a2-7b1c-7cde-8f00-1234567890ab", "0190f5a2-7b1c-7cde-8f00-1234567890cd"],
+  invalid: "not-a-uuid",
 };
 const nullsUuid: AttributeType = {
   ...uuid,
@@ -281,6 +293,7 @@ const json: AttributeType = {
   display: "json",
   long: true,
   samples: [{ size: 1 }, { size: 2, tags: ["b"] }],
+  invalid: "{",
 };
 
 /**

@@ -4,7 +4,7 @@ import { type Names, names, singularNames } from "../../naming/index.js";
 import type { ActionVerb } from "../output.js";
 import { declaresResource, declaresVariable, readAppProject } from "./app-project.js";
 import { insertAppLines } from "./app-registration.js";
-import { parseAttributes } from "./attributes.js";
+import { type Attribute, parseAttributes } from "./attributes.js";
 import { formatWithAppBiome } from "./format-files.js";
 import {
   contentHash,
@@ -15,7 +15,9 @@ import {
 } from "./generated-record.js";
 import { renderPlan } from "./render.js";
 import { type ResourcePlan, resourcePlan } from "./resource-plan.js";
-import { appVariable } from "./template-data.js";
+import { appVariable, type FixtureModel } from "./template-data.js";
+import { referenceVar } from "./test-samples.js";
+import { testStyle } from "./test-style.js";
 import { UsageError } from "./usage-error.js";
 
 /** What `wisent generate resource` was asked. */
@@ -32,6 +34,8 @@ export interface GenerateOptions {
   readonly skipModel?: boolean;
   readonly skipMigration?: boolean;
   readonly skipTemplates?: boolean;
+  /** `full`: passing tests; `stubs`: failing stubs; default: the app's package.json `wisent.tests`. */
+  readonly tests?: string | undefined;
   /** Overwrite files that exist (and regenerate a resource that is declared already). */
   readonly force?: boolean;
   /** Plan only: nothing is written. */
@@ -97,6 +101,7 @@ export function commandLine(options: GenerateOptions): string {
     options.skipModel ? "--skip-model" : "",
     options.skipMigration ? "--skip-migration" : "",
     options.skipTemplates ? "--skip-templates" : "",
+    options.tests ? `--tests=${options.tests}` : "",
   ];
   return ["wisent generate resource", options.name, ...options.attributes, ...flags]
     .filter((part) => part !== "")
@@ -158,6 +163,41 @@ function checkParent(appSource: string, appDir: string, child: Names, parent: Na
 }
 
 /**
+ * The records full tests create first: the parent of a nested resource and each referenced record
+ * (`post:references`), made from their own generated attributes (so their models must have been
+ * generated here, and must not reference further records themselves).
+ */
+function fixtureModels(
+  records: GeneratedRecords,
+  attributes: readonly Attribute[],
+  parent: Names | undefined,
+): FixtureModel[] {
+  const needed: { names: Names; var: string; why: string }[] = [];
+  if (parent) needed.push({ names: parent, var: parent.modelVar, why: `--parent ${parent.input}` });
+  for (const attr of attributes) {
+    if (!attr.references) continue;
+    const model = names(attr.name.replace(/_id$/, ""));
+    needed.push({ names: model, var: referenceVar(attr), why: `${attr.name} (${attr.typeName})` });
+  }
+  return needed.map(({ names: model, var: variable, why }) => {
+    const path = `src/models/${model.modelFileBase}.ts`;
+    const owner = Object.values(records).find((r) => path in r.files);
+    if (!owner) {
+      throw new UsageError(
+        `--tests=full: ${why} needs ${path} made by "wisent g r" (its tests create a ${model.singular} from its attributes): generate it first, or use --tests=stubs`,
+      );
+    }
+    const own = parseAttributes(owner.attributes);
+    if (own.some((a) => a.references)) {
+      throw new UsageError(
+        `--tests=full: ${model.model} references another record itself; use --tests=stubs for this resource`,
+      );
+    }
+    return { names: model, attributes: own, var: variable };
+  });
+}
+
+/**
  * Generates a resource into the app in `appDir`: checks everything first (a bad name, attribute
  * or parent, a collision, a file that would be overwritten without `force`: a {@link UsageError},
  * nothing written), then writes the plan's files, inserts its lines into src/app.ts and records
@@ -201,6 +241,10 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
   if (reuseModel) attributes = parseAttributes(records[modelOwner]!.attributes);
 
   const command = commandLine(options);
+  const fullTests =
+    testStyle(appDir, options.tests) === "full" && !options.skipModel
+      ? { fixtures: fixtureModels(records, attributes, parent) }
+      : undefined;
   const earlier = existingMigration(appDir, resource.table);
   const plan = resourcePlan({
     names: resource,
@@ -214,6 +258,7 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     skipTemplates: options.skipTemplates,
     reuseModel,
     command,
+    fullTests,
     migration:
       (options.force || reuseModel) && earlier
         ? earlier
@@ -279,6 +324,7 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     skipModel: options.skipModel || undefined,
     skipMigration: options.skipMigration || undefined,
     skipTemplates: options.skipTemplates || undefined,
+    tests: fullTests ? "full" : undefined,
     migration:
       plan.files.find((f) => f.group === "migration")?.path.replace(/^migrations\//, "") ?? "",
     files,

@@ -2,7 +2,7 @@ import { migrationFileName } from "../../data/migrations.js";
 import type { Names } from "../../naming/index.js";
 import type { Attribute } from "./attributes.js";
 import type { DeclaredRouteFlags } from "./declared-routes.js";
-import { type TemplateData, templateData } from "./template-data.js";
+import { type TemplateData, type TemplateDataOptions, templateData } from "./template-data.js";
 
 /** What a generated file is, for the plan printed by `--dry-run` and the order of destroy. */
 export type FileGroup = "model" | "migration" | "actions" | "templates" | "locales" | "tests";
@@ -43,6 +43,8 @@ export interface ResourceRequest {
   readonly reuseModel?: boolean;
   /** The command line, for the files' headers. */
   readonly command: string;
+  /** Passing tests (`--tests=full`) with the records they create first; else failing stubs. */
+  readonly fullTests?: TemplateDataOptions["fullTests"];
   /** The migration's file name (`20240501123000_create_widgets.ts`), or the time to name it by. */
   readonly migration: string | Date;
 }
@@ -84,6 +86,7 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
     command: request.command,
     declared: request.declared,
     singular: request.singular,
+    fullTests: request.fullTests,
   });
   const migration =
     typeof request.migration === "string"
@@ -91,7 +94,7 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
       : migrationFileName(names.migrationName, request.migration);
   const place = (template: string): string =>
     template
-      .replace(/^[a-z]+\//, "")
+      .replace(/^[a-z-]+\//, "")
       .replace(/\.eta$/, "")
       .replace("__model__", names.modelFileBase)
       .replace("__actions__", names.fileBase)
@@ -113,8 +116,9 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
     }
     add("locales", "web/src/locales/__actions__.en-US.json.eta");
   }
-  add("tests", "shared/src/actions/__actions__.test.ts.eta");
-  if (ownModel) add("tests", "shared/src/models/__model__.test.ts.eta");
+  const tests = request.fullTests ? "tests-full" : "shared";
+  add("tests", `${tests}/src/actions/__actions__.test.ts.eta`);
+  if (ownModel) add("tests", `${tests}/src/models/__model__.test.ts.eta`);
 
   const actionsPath = files.find((f) => f.group === "actions")!.path;
   const edits: AppEdit[] = [

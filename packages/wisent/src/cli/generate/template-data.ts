@@ -8,6 +8,7 @@ import {
   declaredRouteData,
   resourceOptionsSource,
 } from "./declared-routes.js";
+import { fixtureValues, type TestSamples, testSamples } from "./test-samples.js";
 
 /** The operations of a web resource, in Buffalo's test-stub order; an API resource has the first five. */
 export const WEB_OPERATIONS = [
@@ -124,6 +125,16 @@ export interface TemplateData {
   readonly actionsModelImports: readonly string[];
   /** The model type imports of a view (own model and parent's), sorted by path. */
   readonly viewModelImports: readonly string[];
+  /** The values of passing generated tests (`--tests=full`); undefined for the failing stubs. */
+  readonly tests: TestSamples | undefined;
+}
+
+/** A record the full tests create first, by its model's names and attributes. */
+export interface FixtureModel {
+  readonly names: Names;
+  readonly attributes: readonly Attribute[];
+  /** The test's variable: the parent's `widget`, or a reference's `post`. */
+  readonly var: string;
 }
 
 const HTML_TYPES: Record<string, string> = {
@@ -192,6 +203,8 @@ export interface TemplateDataOptions {
   readonly declared?: DeclaredRouteFlags | undefined;
   /** A singular resource (`app.singleton`, names from `singularNames`): no List, no id. */
   readonly singular?: boolean | undefined;
+  /** Full tests, with the records they create first; undefined for the stubs. */
+  readonly fullTests?: { readonly fixtures: readonly FixtureModel[] } | undefined;
 }
 
 /** Derives the templates' data from the resource's names (only `names()`), attributes and parent. */
@@ -246,6 +259,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
 
   const paths = resourcePaths(names, api, parentNames);
   const view = `${paths.templates}/index.tsx`;
+  const testFile = `src/actions/${names.fileBase}.test.ts`;
   const operations = (api ? WEB_OPERATIONS.slice(0, 5) : [...WEB_OPERATIONS]).filter(
     (op) => !singular || op !== "List",
   );
@@ -328,5 +342,17 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     },
     actionsModelImports: sortedImports(modelsFrom(paths.actions), false),
     viewModelImports: sortedImports(modelsFrom(view), true),
+    tests:
+      options.fullTests &&
+      testSamples(
+        attributes,
+        options.fullTests.fixtures.map((f) => ({
+          model: f.names.model,
+          var: f.var,
+          importPath: importPath(testFile, `src/models/${f.names.modelFileBase}.ts`),
+          values: fixtureValues(f.attributes),
+        })),
+        parent?.foreignKey,
+      ),
   };
 }
