@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { type Names, names, singularNames } from "../../naming/index.js";
 import type { ActionVerb } from "../output.js";
 import { declaresResource, declaresVariable, readAppProject } from "./app-project.js";
-import { insertAppLines } from "./app-registration.js";
+import { editTemplates, insertAppLines } from "./app-registration.js";
 import { type Attribute, parseAttributes } from "./attributes.js";
 import { formatWithAppBiome } from "./format-files.js";
 import {
@@ -285,8 +285,13 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
       `${conflicts.join(", ")} exist${conflicts.length === 1 ? "s" : ""} already: add --force to overwrite`,
     );
   }
-  const registered = insertAppLines(app.appSource, plan.edits);
+  const registered = insertAppLines(
+    app.appSource,
+    plan.edits.filter((e) => e.path === "src/app.ts"),
+  );
   if (registered.changed) actions.push({ verb: "update", path: "src/app.ts" });
+  const linked = editTemplates(appDir, plan.edits, insertAppLines);
+  for (const path of linked.keys()) actions.push({ verb: "update", path });
   // The model, its test and its migration stay with the model (destroy keeps them while used).
   const reused = reuseModel
     ? Object.keys(records[modelOwner!]!.files).filter(
@@ -304,16 +309,29 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     writeFileSync(target, contents);
   }
   if (registered.changed) writeFileSync(join(appDir, "src/app.ts"), registered.source);
+  for (const [path, source] of linked) writeFileSync(join(appDir, path), source);
   if (options.format !== false) {
     formatWithAppBiome(
       appDir,
-      [...rendered.keys(), ...(registered.changed ? ["src/app.ts"] : [])],
+      [...rendered.keys(), ...(registered.changed ? ["src/app.ts"] : []), ...linked.keys()],
       options.biome,
     );
   }
 
   const files: Record<string, string> = {};
   for (const path of rendered.keys()) files[path] = contentHash(readFileSync(join(appDir, path)));
+  // A parent's page got a link: its recorded hash follows, so the parent does not look edited.
+  const rehashed = { ...records };
+  for (const path of linked.keys()) {
+    for (const [other, r] of Object.entries(rehashed)) {
+      if (path in r.files) {
+        rehashed[other] = {
+          ...r,
+          files: { ...r.files, [path]: contentHash(readFileSync(join(appDir, path))) },
+        };
+      }
+    }
+  }
   const record: ResourceRecord = {
     name: options.name,
     attributes: reuseModel ? [] : [...options.attributes],
@@ -330,6 +348,6 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     files,
     uses: reused.length > 0 ? reused : undefined,
   };
-  writeRecords(appDir, { ...records, [key]: record });
+  writeRecords(appDir, { ...rehashed, [key]: record });
   return { plan, actions, reused };
 }

@@ -14,16 +14,25 @@ export interface PlannedFile {
   readonly group: FileGroup;
 }
 
-/** A line inserted into src/app.ts above a marker comment (removed again by destroy). */
+/**
+ * A line inserted above a marker comment (removed again by destroy): src/app.ts's import and
+ * declaration, and a web resource's links in the layout's nav, on the home page and on its
+ * parent's page.
+ */
 export interface AppEdit {
-  readonly path: "src/app.ts";
+  readonly path: string;
   readonly marker: string;
   readonly line: string;
+  /** Skipped when the file or its marker is missing (an app made before the marker existed). */
+  readonly optional?: boolean;
 }
 
 /** The marker comments of src/app.ts that generated lines go above. */
 export const IMPORTS_MARKER = "// wisent:imports";
 export const RESOURCES_MARKER = "// wisent:resources";
+/** The markers of the links a web resource adds (JSX comments). */
+export const LINKS_MARKER = "// wisent:links";
+export const CHILD_LINKS_MARKER = "{/* wisent:children";
 
 /** What to generate. */
 export interface ResourceRequest {
@@ -133,5 +142,30 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
       line: `export const ${data.resource.appVar} = ${parent ? data.parent!.appVar : "app"}.${data.declaration}("${data.resource.mountPath}", new ${names.resourceClass}()${data.resourceOptions});`,
     },
   ];
+  if (views) edits.push(...linkEdits(data));
   return { request, data, files, edits };
+}
+
+/** Links to a web resource: in the nav and on the home page (resource-links.tsx), or on its parent's page when nested. */
+function linkEdits(data: TemplateData): AppEdit[] {
+  const label = data.model.humanPlural;
+  if (data.parent) {
+    const { parent } = data;
+    return [
+      {
+        path: `src/templates/${parent.names.templateFolder}/show.tsx`,
+        marker: CHILD_LINKS_MARKER,
+        line: `<a href={paths.${data.routes.list}(${data.params.collection})}>${label}</a>`,
+        optional: true,
+      },
+    ];
+  }
+  return [
+    {
+      path: "src/templates/resource-links.tsx",
+      marker: LINKS_MARKER,
+      line: `{ label: ${JSON.stringify(label)}, href: (paths) => paths.${data.routes.list}() },`,
+      optional: true,
+    },
+  ];
 }

@@ -72,6 +72,7 @@ describe("planApp", () => {
       "src/templates/home/index.tsx",
       "src/templates/layout.tsx",
       "src/templates/paths.ts",
+      "src/templates/resource-links.tsx",
       "tsconfig.json",
       "vitest.config.ts",
     ]);
