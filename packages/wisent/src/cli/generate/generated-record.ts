@@ -83,7 +83,7 @@ const LINE_WIDTH = 100;
  */
 function stringify(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(
-    /^( *)(.*)\[\n((?: *[^[\]{}\n]*\n)*?) *\]/gm,
+    /^( *)(.*)\[\n((?:[^[\]{}\n]*\n)*?) *\]/gm,
     (match, indent: string, head: string, items: string) => {
       const inline = `${indent}${head}[${items
         .trim()
