@@ -37,6 +37,7 @@ export {
   migrationStatus,
 } from "./data/migrations.js";
 export type { ModelColumns, ModelOptions } from "./data/model.js";
+export type { UnpermittedFields } from "./data/unpermitted.js";
 export {
   defineModel,
   type Model,
