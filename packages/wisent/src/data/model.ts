@@ -14,8 +14,8 @@ import {
   totalShownByPage,
 } from "./pagination.js";
 import { StoredDate } from "./stored-date.js";
-import { uuidKey, uuidv7 } from "./uuid.js";
 import { checkUnpermitted, type UnpermittedFields, unpermittedFields } from "./unpermitted.js";
+import { uuidKey, uuidv7 } from "./uuid.js";
 import { type Validated, validate } from "./validation.js";
 
 /** The columns every model row has besides its own fields. */

@@ -6,13 +6,13 @@
 export type { Acronym } from "./acronyms.js";
 export { isAcronym } from "./acronyms.js";
 export { camelize, pascalize, titleize, underscore } from "./casing.js";
+export { didYouMean, editDistance } from "./did-you-mean.js";
 export { isUncountable, pluralize, singularize } from "./inflection.js";
 export type { Names, ResourceRouteNames } from "./names.js";
 export { names, singularNames } from "./names.js";
 export { paramKeyFromClassName } from "./param-key.js";
 export type { RouteNameOptions } from "./route-name.js";
 export { pathName, routeNameForPath } from "./route-name.js";
-export { didYouMean, editDistance } from "./did-you-mean.js";
 export { validateResourceName } from "./validate.js";
 export type { WordSpan } from "./words.js";
 export { splitWords, wordSpans } from "./words.js";

@@ -104,6 +104,25 @@ describe("wisent g r --tests=full in a web app", { timeout: SLOW }, () => {
     await wisent(app, ["g", "r", "post", ...EVERY_TYPE, "--tests=full"]);
     await wisent(app, ["g", "r", "comment", "body:text", "--parent", "post", "--tests=full"]);
     await wisent(app, ["g", "r", "tag", "name", "post:references", "--tests=full"]);
+    // Names are typed where they are written: each @ts-expect-error fails tsc if typing regresses.
+    writeFileSync(
+      join(app, "src/typed-names.ts"),
+      [
+        'import type { Context } from "hono";',
+        'import type { FormValues } from "./templates/posts/_form.js";',
+        "",
+        "export function redirects(c: Context) {",
+        "  // @ts-expect-error a misspelled route name",
+        '  c.redirectTo(303, "postPth", { post_id: "x" });',
+        '  return c.redirectTo(303, "postPath", { post_id: "x" });',
+        "}",
+        "",
+        "// @ts-expect-error a misspelled form field",
+        'export const misspelled: FormValues = { titel: "x" };',
+        'export const spelled: FormValues = { title: "x" };',
+        "",
+      ].join("\n"),
+    );
   }, SLOW);
 
   it("writes tests with no failing stubs, and the type table's values", () => {

@@ -338,6 +338,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
         "",
       ),
       templatesToParentModel: paths.parentModel ? importPath(view, paths.parentModel) : "",
+      templatesToModel: importPath(view, paths.model),
       templatesToPaths: importPath(view, "src/templates/paths.ts"),
     },
     actionsModelImports: sortedImports(modelsFrom(paths.actions), false),

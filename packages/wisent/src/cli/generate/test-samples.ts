@@ -29,7 +29,9 @@ export interface TestSamples {
   readonly createForm: string;
   readonly updateForm: string;
   /** A field and value the model refuses (its 422), when any field can be invalid. */
-  readonly invalid: { readonly field: string; readonly json: string; readonly form: string } | undefined;
+  readonly invalid:
+    | { readonly field: string; readonly json: string; readonly form: string }
+    | undefined;
   /** Records to create before the tests (parent, referenced records). */
   readonly fixtures: readonly TestFixture[];
 }

@@ -1,5 +1,5 @@
 import { usePage } from "wisent";
-import { ResourceLinks, RESOURCES } from "../resource-links.js";
+import { RESOURCES, ResourceLinks } from "../resource-links.js";
 
 /** The welcome page at `/`. Replace it with your own. */
 export function HomePage() {
