@@ -242,7 +242,7 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
 
   const command = commandLine(options);
   const fullTests =
-    testStyle(appDir, options.tests) === "full" && !options.skipModel
+    testStyle(appDir, options.tests) === "full" && !options.skipModel && !options.singular
       ? { fixtures: fixtureModels(records, attributes, parent) }
       : undefined;
   const earlier = existingMigration(appDir, resource.table);
