@@ -66,6 +66,7 @@ export { pageUrl, paginationHeaders } from "./data/pagination-headers.js";
 export { type PageSlot, Paginator, type PaginatorProps, pageSlots } from "./data/paginator.js";
 export { cacheStatements } from "./data/sqlite-statement-cache.js";
 export { formatIso, StoredDate, storedDateFrom } from "./data/stored-date.js";
+export type { UnpermittedFields } from "./data/unpermitted.js";
 export { isUuid, uuidv7 } from "./data/uuid.js";
 export { humanizeField, type Validated, validate } from "./data/validation.js";
 export { appOrigin, configuredAppUrl } from "./http/app-url.js";
@@ -92,7 +93,7 @@ export {
 } from "./http/logger.js";
 export { DEFAULT_PARAM_LIMITS, nestParams, type ParamLimits } from "./http/nested-params.js";
 export { type FlashByKind, type Page, PageContext, pageOf, usePage } from "./http/page.js";
-export type { RedirectStatus } from "./http/redirect.js";
+export type { RedirectStatus, Register, RouteName } from "./http/redirect.js";
 export { type Layout, layout, type RespondOptions } from "./http/respond.js";
 export { parseXml, toXml } from "./http/xml.js";
 export { CSRF_FIELD, CSRF_HEADER, csrf } from "./middleware/csrf/index.js";

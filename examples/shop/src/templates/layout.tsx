@@ -1,6 +1,7 @@
 import { raw } from "hono/html";
 import { type Layout as AppLayout, CsrfMeta, FlashMessages } from "wisent";
 import { usePaths } from "./paths.js";
+import { ResourceLinks } from "./resource-links.js";
 
 /**
  * The page around every HTML view: head (stylesheet, script, CSRF meta tags), header, flash
@@ -29,6 +30,7 @@ export const Layout: AppLayout = ({ page, children }) => {
               <a class="brand" href={paths.rootPath()}>
                 {page.t("app.title")}
               </a>
+              <ResourceLinks />
             </nav>
           </header>
           <main id="main" class="container">

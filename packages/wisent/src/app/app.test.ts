@@ -370,6 +370,13 @@ describe.each(ROUTERS)("App on %s", (_name, makeRouter) => {
       );
     });
 
+    it("suggests the route meant for a misspelled name (redirectTo's names too)", () => {
+      expect(() => widgetsApp().pathFor("widgetPth")).toThrow(
+        "could not find a route named widgetPth (did you mean widgetPath?)",
+      );
+      expect(() => widgetsApp().pathFor("nopePath")).not.toThrow("did you mean");
+    });
+
     it("renames routes with .name() (Buffalo Test_App_RouteName)", () => {
       const app = newApp({ name: "t" });
       app.get("/peeps", (c) => c.text("p")).name("myPeeps");

@@ -1,3 +1,4 @@
+import { didYouMean } from "../naming/did-you-mean.js";
 import { buildPath, type PathParams } from "../routes/build-path.js";
 import type { PathTemplate } from "../routes/path-template.js";
 import type { RouteInfo } from "../routes/route-info.js";
@@ -63,7 +64,12 @@ export class RouteRegistry {
   /** The path of a named route (no trailing slash), with extra params as the query string. */
   pathFor(name: string, params?: PathParams): string {
     const record = this.#byName.get(name);
-    if (!record) throw new Error(`could not find a route named ${name}`);
+    if (!record) {
+      const suggestion = didYouMean(name, this.#byName.keys());
+      throw new Error(
+        `could not find a route named ${name}${suggestion ? ` (did you mean ${suggestion}?)` : ""}`,
+      );
+    }
     return buildPath(name, record.path, params);
   }
 

@@ -47,7 +47,7 @@ export class ColumnBuilder {
 /**
  * Portable column types: each method picks the type that reads back the same JS value on SQLite,
  * PostgreSQL and MySQL/MariaDB (uuid: string, boolean: boolean, timestamp: Date, date: "YYYY-MM-DD",
- * json: parsed value, decimal: number).
+ * json: parsed value, decimal, float and bigint: number, time: "HH:MM:SS").
  */
 export class TableBuilder {
   readonly columns: ColumnSpec[] = [];
@@ -77,6 +77,21 @@ export class TableBuilder {
   /** A 32-bit integer. */
   integer(name: string): ColumnBuilder {
     return this.#add(name, "integer");
+  }
+  /** A 64-bit integer (`bigint`), read back as a number (the model keeps it to the safe range). */
+  bigInteger(name: string): ColumnBuilder {
+    return this.#add(name, "bigint");
+  }
+  /** A floating-point number: `double precision` on PostgreSQL, `double` on MySQL, `real` on SQLite. */
+  float(name: string): ColumnBuilder {
+    return this.#add(
+      name,
+      this.#pick({ postgres: "double precision", mysql: sql.raw("double"), sqlite: "real" }),
+    );
+  }
+  /** A time of day, read back as `"HH:MM:SS"` (`time` on PostgreSQL and MySQL, text on SQLite). */
+  time(name: string): ColumnBuilder {
+    return this.#add(name, this.#pick({ postgres: "time", mysql: "time", sqlite: "text" }));
   }
   /** A boolean (TINYINT(1) on MySQL, 0/1 on SQLite; both read back as true/false). */
   boolean(name: string): ColumnBuilder {

@@ -261,6 +261,7 @@ export function poolSizeOf(options: DatabaseOptions): number {
   return size;
 }
 
+const PG_INT8 = 20;
 const PG_DATE = 1082;
 const PG_NUMERIC = 1700;
 const PG_TIMESTAMP = 1114;
@@ -273,12 +274,19 @@ function stored(value: unknown): unknown {
     : value;
 }
 
+function bigintValue(text: string): number | string {
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : text;
+}
+
 function pgTypeParser(pg: typeof pgModule, oid: number, format?: "text" | "binary") {
   // A DATE is a calendar day: keep "2024-05-01" instead of a Date at local midnight,
   // the same string SQLite and MySQL (dateStrings) return.
   if (oid === PG_DATE) return (value: string) => value;
   // A DECIMAL is a number, as the generated model types say and as SQLite returns it.
   if (oid === PG_NUMERIC) return (value: string) => Number(value);
+  // A BIGINT is a number when it is exact, as mysql2 (supportBigNumbers) and SQLite return it.
+  if (oid === PG_INT8) return (value: string) => bigintValue(value);
   const parse = pg.types.getTypeParser(oid, format);
   if (oid === PG_TIMESTAMP || oid === PG_TIMESTAMPTZ)
     return (value: string) => stored(parse(value));

@@ -14,6 +14,7 @@ import {
   totalShownByPage,
 } from "./pagination.js";
 import { StoredDate } from "./stored-date.js";
+import { checkUnpermitted, type UnpermittedFields, unpermittedFields } from "./unpermitted.js";
 import { uuidKey, uuidv7 } from "./uuid.js";
 import { type Validated, validate } from "./validation.js";
 
@@ -51,6 +52,12 @@ export interface ModelOptions<S extends z.ZodObject> {
   schema: S;
   /** The name used in messages (`widget not found: ...`); default: the table name singularized. */
   name?: string;
+  /**
+   * A field `validate` gets that the schema does not know: `log` it (the default in development,
+   * as Rails' "Unpermitted parameter"), refuse the input with a 422 naming it (`error`), or
+   * `ignore` it (the default elsewhere).
+   */
+  unpermitted?: UnpermittedFields;
 }
 
 /** The helpers of one table; see `defineModel`. */
@@ -58,7 +65,10 @@ export interface Model<S extends z.ZodObject> {
   readonly name: string;
   readonly table: string;
   readonly schema: S;
-  /** Checks attributes against the schema; errors use Buffalo's wording, keyed by field. */
+  /**
+   * Checks attributes against the schema; errors use Buffalo's wording, keyed by field. Fields the
+   * schema does not know are dropped, logged in development or refused (`unpermitted`).
+   */
   validate(input: unknown): Validated<z.output<S>>;
   /** `select * from <table>` to refine (where, orderBy) and run, or hand to `paginate`. */
   query(db: Queryable): SelectQueryBuilder<AnyDB, AnyDB, ModelRecord<S>>;
@@ -129,6 +139,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
   const { table, schema } = options;
   const name = options.name ?? singularize(table);
   const fields = Object.keys(schema.shape);
+  const known = new Set(fields);
   type Rec = ModelRecord<S>;
 
   const checked = (input: unknown): z.output<S> => {
@@ -160,7 +171,10 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     name,
     table,
     schema,
-    validate: (input) => validate(schema, input),
+    validate(input) {
+      const refused = checkUnpermitted(unpermittedFields(input, known), name, options.unpermitted);
+      return refused ? { ok: false, errors: refused } : validate(schema, input);
+    },
     query,
     // find and paginate settle in one promise (no async function around a SQLite read that
     // is ready at once): they run on every show and list request.

@@ -35,10 +35,11 @@ function message(issue: z.core.$ZodRawIssue): string {
   if (issue.code === "too_big" && issue.origin === "string") {
     return `${field} must be at most ${issue.maximum} characters.`;
   }
-  if (issue.code === "too_small" && issue.origin === "number") {
+  // `int` is zod's origin for the safe-integer range of `.int()`.
+  if (issue.code === "too_small" && (issue.origin === "number" || issue.origin === "int")) {
     return `${field} must be ${issue.inclusive ? "at least" : "greater than"} ${issue.minimum}.`;
   }
-  if (issue.code === "too_big" && issue.origin === "number") {
+  if (issue.code === "too_big" && (issue.origin === "number" || issue.origin === "int")) {
     return `${field} must be ${issue.inclusive ? "at most" : "less than"} ${issue.maximum}.`;
   }
   if (issue.code === "invalid_format" && issue.format === "email") {

@@ -13,11 +13,28 @@ declare module "hono" {
      */
     redirectTo(
       status: RedirectStatus,
-      routeNameOrPath: string,
+      routeNameOrPath: RouteName | `/${string}` | `${string}://${string}`,
       params?: Record<string, unknown>,
     ): Response;
   }
 }
+
+/**
+ * What an app tells the type checker about itself. A web app made by `wisent new` registers its
+ * path helpers in src/templates/paths.ts, so `c.redirectTo(303, "postPth")` fails type-checking:
+ *
+ * @example
+ * declare module "wisent" {
+ *   interface Register {
+ *     paths: AppPaths;
+ *   }
+ * }
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by the app's declaration merging
+export interface Register {}
+
+/** The app's route names (`widgetPath`, ...) once it has a {@link Register}ed `paths`; else any string. */
+export type RouteName = Register extends { paths: infer P } ? Extract<keyof P, string> : string;
 
 /** The redirect statuses `redirectTo` accepts. */
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;

@@ -6,6 +6,7 @@
 export type { Acronym } from "./acronyms.js";
 export { isAcronym } from "./acronyms.js";
 export { camelize, pascalize, titleize, underscore } from "./casing.js";
+export { didYouMean, editDistance } from "./did-you-mean.js";
 export { isUncountable, pluralize, singularize } from "./inflection.js";
 export type { Names, ResourceRouteNames } from "./names.js";
 export { names, singularNames } from "./names.js";

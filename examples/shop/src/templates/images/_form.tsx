@@ -1,8 +1,12 @@
 import type { ValidationErrors } from "wisent";
+import type { Image } from "../../models/image.js";
+
+/** The form's values, keyed by the model's fields: a misspelled field fails type-checking. */
+export type FormValues = { readonly [Field in keyof Image]?: unknown };
 
 /** What the image form shows: a stored image or the values just entered, and their errors. */
 export interface FormProps {
-  values: Record<string, unknown>;
+  values: FormValues;
   errors?: ValidationErrors | undefined;
 }
 

@@ -27,7 +27,6 @@ export function Edit(props: EditProps) {
         <a
           href={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}
           class="btn btn-secondary"
-          data-confirm="Are you sure?"
         >
           Cancel
         </a>

@@ -18,11 +18,7 @@ export function New(props: NewProps) {
       <form action={paths.widgetImagesPath({ widget_id: widget.id })} method="post">
         <CsrfField />
         <Form values={props.values} errors={props.errors} />
-        <a
-          href={paths.widgetImagesPath({ widget_id: widget.id })}
-          class="btn btn-secondary"
-          data-confirm="Are you sure?"
-        >
+        <a href={paths.widgetImagesPath({ widget_id: widget.id })} class="btn btn-secondary">
           Cancel
         </a>
       </form>

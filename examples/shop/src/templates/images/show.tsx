@@ -25,6 +25,7 @@ export function Show(props: ShowProps) {
         >
           Destroy
         </a>
+        {/* wisent:children (links to nested resources go above this line) */}
       </div>
       <dl>
         <dt>Caption</dt>

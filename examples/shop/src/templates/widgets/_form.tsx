@@ -1,8 +1,12 @@
 import type { ValidationErrors } from "wisent";
+import type { Widget } from "../../models/widget.js";
+
+/** The form's values, keyed by the model's fields: a misspelled field fails type-checking. */
+export type FormValues = { readonly [Field in keyof Widget]?: unknown };
 
 /** What the widget form shows: a stored widget or the values just entered, and their errors. */
 export interface FormProps {
-  values: Record<string, unknown>;
+  values: FormValues;
   errors?: ValidationErrors | undefined;
 }
 

@@ -19,11 +19,7 @@ export function Edit(props: EditProps) {
         <input type="hidden" name="_method" value="PUT" />
         <CsrfField />
         <Form values={props.values} errors={props.errors} />
-        <a
-          href={paths.widgetPath({ widget_id: widget.id })}
-          class="btn btn-secondary"
-          data-confirm="Are you sure?"
-        >
+        <a href={paths.widgetPath({ widget_id: widget.id })} class="btn btn-secondary">
           Cancel
         </a>
       </form>

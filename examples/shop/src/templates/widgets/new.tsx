@@ -11,7 +11,7 @@ export function New(props: FormProps) {
       <form action={paths.widgetsPath()} method="post">
         <CsrfField />
         <Form values={props.values} errors={props.errors} />
-        <a href={paths.widgetsPath()} class="btn btn-secondary" data-confirm="Are you sure?">
+        <a href={paths.widgetsPath()} class="btn btn-secondary">
           Cancel
         </a>
       </form>

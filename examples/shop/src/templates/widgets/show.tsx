@@ -23,6 +23,8 @@ export function Show(props: ShowProps) {
         >
           Destroy
         </a>
+        <a href={paths.widgetImagesPath({ widget_id: widget.id })}>Images</a>
+        {/* wisent:children (links to nested resources go above this line) */}
       </div>
       <dl>
         <dt>Title</dt>

@@ -25,6 +25,10 @@ export const help: CommandHelp = {
     ["-s, --skip-migration", "no migration"],
     ["--skip-model", "no model or migration; the handlers answer their name (Widget#List)"],
     ["--skip-templates", "no templates or locale file; the handlers answer JSON and XML"],
+    [
+      "--tests <style>",
+      'stubs (failing "Not Implemented!", the default) or full (passing tests of every\noperation and format); an app\'s default: "wisent": { "tests": "full" } in package.json',
+    ],
     ["-d, --dry-run", "print the names and the files; write nothing"],
     ["-f, --force", "overwrite files that exist"],
   ],
@@ -35,8 +39,10 @@ export const help: CommandHelp = {
     ["wisent g r image caption --parent widget", "nested under /widgets/{widget_id}"],
     ["wisent g r post title --member publish:post --collection search:get", "with declared routes"],
     ["wisent g r widget title --dry-run", "see what would be written"],
+    ["wisent g r post title published_at:datetime --tests=full", "with passing tests"],
+    ["wisent g r comment body:text post:references", "a post_id foreign key to posts"],
   ],
-  notes: `Attribute types (default string): ${TYPE_NAMES.join(", ")}.\nstring, text, int and time are required; nulls.*, bool, float, uuid and json are not.`,
+  notes: `Attribute types (default string): ${TYPE_NAMES.join(", ")}.\nstring, text, int, bigint, time, timestamp, date, uuid and references are required; nulls.*, bool,\nfloat, decimal and json are not. decimal{10,2} sets precision and scale (quote it in a shell, or\nwrite decimal{10.2}); post:references is a post_id column pointing to posts.`,
 };
 
 /** `wisent generate resource <name> [attr[:type]]...` (`wisent g r`). */
@@ -52,6 +58,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         "skip-migration": { type: "boolean", short: "s" },
         "skip-model": { type: "boolean" },
         "skip-templates": { type: "boolean" },
+        tests: { type: "string" },
         "dry-run": { type: "boolean", short: "d" },
         force: { type: "boolean", short: "f" },
       },
@@ -74,6 +81,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       skipModel: values["skip-model"] === true,
       skipMigration: values["skip-migration"] === true,
       skipTemplates: values["skip-templates"] === true,
+      tests: values.tests as string | undefined,
       force: values.force === true,
       dryRun,
     });

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { AppEdit } from "./resource-plan.js";
 import { UsageError } from "./usage-error.js";
 
@@ -18,6 +20,7 @@ export function insertAppLines(
   for (const edit of edits) {
     if (removeAppLines(lines.join("\n"), [edit]).changed) continue;
     const at = lines.findIndex((line) => line.trim().startsWith(edit.marker));
+    if (at < 0 && edit.optional) continue;
     if (at < 0) {
       throw new UsageError(
         `${edit.path} has no "${edit.marker}" line: put it back where generated lines belong (see a fresh app)`,
@@ -85,4 +88,31 @@ export function removeAppLines(
     }
   }
   return { source: lines.join("\n"), changed };
+}
+
+/**
+ * Applies edits (insert or remove) to the files they name, other than src/app.ts: the links a
+ * resource adds to the layout, the home page and its parent's page. Returns each changed file's
+ * new contents; a missing file is left alone (an API app has no layout).
+ *
+ * @example
+ * editTemplates(appDir, plan.edits, insertAppLines); // Map { "src/templates/layout.tsx" => "..." }
+ */
+export function editTemplates(
+  appDir: string,
+  edits: readonly AppEdit[],
+  apply: typeof insertAppLines | typeof removeAppLines,
+): Map<string, string> {
+  const changed = new Map<string, string>();
+  const paths = [...new Set(edits.map((e) => e.path))].filter((p) => p !== "src/app.ts");
+  for (const path of paths) {
+    const file = join(appDir, path);
+    if (!existsSync(file)) continue;
+    const result = apply(
+      readFileSync(file, "utf8"),
+      edits.filter((e) => e.path === path),
+    );
+    if (result.changed) changed.set(path, result.source);
+  }
+  return changed;
 }

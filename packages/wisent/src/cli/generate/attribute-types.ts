@@ -1,18 +1,42 @@
 /**
- * The attribute types of `wisent generate resource` (Buffalo's table, reference section 5), each
- * mapped to what the generated files need: the TypeScript type, the zod rule, the portable column
- * (the data layer's `createTable` helpers), the form input and how a value is shown.
+ * The attribute types of `wisent generate resource`: Buffalo's table (reference section 5) with
+ * the meanings a Rails user expects (`float` a float, `time` a time of day, `references` a foreign
+ * key). Each row maps a type to everything the generated files need: the TypeScript type, the zod
+ * rule, the column (a `createTable` helper), the form input, how a value is shown, and sample
+ * values for generated tests. The generator reads nothing about a type from anywhere else.
  */
 
 /** A helper a model needs to read text input (forms and XML send every value as a string). */
-export type InputParser = "toNumber" | "toBoolean" | "toDate" | "toJson" | "blankToUndefined";
+export type InputParser =
+  | "toNumber"
+  | "toBoolean"
+  | "toDate"
+  | "toJson"
+  | "toTimeOfDay"
+  | "blankToUndefined";
 
 /** How a value is written into a form field and shown on a page. */
 export type Display = "text" | "boolean" | "timestamp" | "json";
 
+/** The `TableBuilder` method of a column (`t.string(...)`). */
+export type ColumnMethod =
+  | "string"
+  | "text"
+  | "integer"
+  | "bigInteger"
+  | "boolean"
+  | "float"
+  | "decimal"
+  | "timestamp"
+  | "date"
+  | "time"
+  | "uuid"
+  | "json"
+  | "references";
+
 /** One row of the type table. */
 export interface AttributeType {
-  /** The canonical name (`string`, `nulls.Text`, `int`, ...). */
+  /** The canonical name (`string`, `nulls.Text`, `int`, `decimal{10,2}`, ...). */
   readonly name: string;
   /** The TypeScript type of the field on the record. */
   readonly tsType: string;
@@ -21,19 +45,12 @@ export interface AttributeType {
   /** A parser the rule needs (emitted once into the model file). */
   readonly parser?: InputParser;
   /** The `TableBuilder` method of the column (`t.string(...)`). */
-  readonly column:
-    | "string"
-    | "text"
-    | "integer"
-    | "boolean"
-    | "decimal"
-    | "timestamp"
-    | "date"
-    | "uuid"
-    | "json";
+  readonly column: ColumnMethod;
+  /** Arguments after the column name: `[10, 2]` for `decimal{10,2}`. */
+  readonly columnArgs?: readonly number[];
   /** NULL allowed (`nulls.*`). */
   readonly nullable: boolean;
-  /** Buffalo's presence validation (string, text, int, time): a blank value is an error. */
+  /** A blank value is an error (no default). */
   readonly required: boolean;
   /** The form control. */
   readonly input:
@@ -43,14 +60,25 @@ export interface AttributeType {
     | "number"
     | "decimal"
     | "date"
+    | "time"
     | "datetime-local";
   /** How the value is formatted for a form field and a page. */
   readonly display: Display;
   /** Long text (Buffalo's CommonType `text`): left out of the index table, as Buffalo does. */
   readonly long: boolean;
+  /** A foreign key (`post:references`): the column is `post_id`, pointing to the parent's table. */
+  readonly reference?: boolean;
+  /**
+   * Two valid values, different from each other, as a record carries them in JSON (generated
+   * tests create with the first and update to the second): `[42, 43]`.
+   */
+  readonly samples: readonly [unknown, unknown];
+  /** A value the rule refuses (a 422 naming the field), when there is one. */
+  readonly invalid?: unknown;
 }
 
-const NIL_UUID = "00000000-0000-0000-0000-000000000000";
+/** The range of a 32-bit `integer` column (PostgreSQL, MySQL). */
+export const INT32 = { min: -2147483648, max: 2147483647 } as const;
 
 const string: AttributeType = {
   name: "string",
@@ -62,6 +90,8 @@ const string: AttributeType = {
   input: "text",
   display: "text",
   long: false,
+  samples: ["First value", "Second value"],
+  invalid: "",
 };
 const text: AttributeType = {
   ...string,
@@ -78,6 +108,7 @@ const nullsText: AttributeType = {
   zod: "z.string().nullable().default(null)",
   nullable: true,
   required: false,
+  invalid: undefined,
 };
 const nullsString: AttributeType = {
   ...string,
@@ -86,11 +117,13 @@ const nullsString: AttributeType = {
   zod: "z.string().max(255).nullable().default(null)",
   nullable: true,
   required: false,
+  invalid: "x".repeat(256),
 };
 const int: AttributeType = {
   name: "int",
   tsType: "number",
-  zod: "z.preprocess({p}, z.number().int())",
+  // The column's range: a value PostgreSQL or MySQL would refuse is a 422 naming the field.
+  zod: `z.preprocess({p}, z.number().int().min(${INT32.min}).max(${INT32.max}))`,
   parser: "toNumber",
   column: "integer",
   nullable: false,
@@ -98,14 +131,24 @@ const int: AttributeType = {
   input: "number",
   display: "text",
   long: false,
+  samples: [42, 43],
+  invalid: "many",
 };
 const nullsInt: AttributeType = {
   ...int,
   name: "nulls.Int",
   tsType: "number | null",
-  zod: "z.preprocess({p}, z.number().int().nullable().default(null))",
+  zod: `z.preprocess({p}, z.number().int().min(${INT32.min}).max(${INT32.max}).nullable().default(null))`,
   nullable: true,
   required: false,
+};
+const bigint: AttributeType = {
+  ...int,
+  name: "bigint",
+  // A 64-bit column read as a JS number: zod's int() accepts only the range a number holds exactly.
+  zod: "z.preprocess({p}, z.number().int())",
+  column: "bigInteger",
+  samples: [9007199254740000, 9007199254740001],
 };
 const bool: AttributeType = {
   name: "bool",
@@ -118,19 +161,47 @@ const bool: AttributeType = {
   input: "checkbox",
   display: "boolean",
   long: false,
+  samples: [true, false],
+  invalid: "maybe",
 };
-const decimal: AttributeType = {
-  name: "decimal",
+const float: AttributeType = {
+  name: "float",
   tsType: "number",
   zod: "z.preprocess({p}, z.number().default(0))",
   parser: "toNumber",
-  column: "decimal",
+  column: "float",
   nullable: false,
   required: false,
   input: "decimal",
   display: "text",
   long: false,
+  samples: [1.5, 2.25],
+  invalid: "many",
 };
+const nullsFloat: AttributeType = {
+  ...float,
+  name: "nulls.Float",
+  tsType: "number | null",
+  zod: "z.preprocess({p}, z.number().nullable().default(null))",
+  nullable: true,
+};
+/** The default `decimal`: `decimal(12, 2)`, as `TableBuilder.decimal` without arguments. */
+const DECIMAL = { precision: 12, scale: 2 } as const;
+
+/** `decimal{p,s}`: an exact number whose whole part fits the column (else a 422, not a database error). */
+function decimal(precision: number = DECIMAL.precision, scale: number = DECIMAL.scale) {
+  const limit = `1e${precision - scale}`;
+  const sized = precision !== DECIMAL.precision || scale !== DECIMAL.scale;
+  const small = precision === scale;
+  return {
+    ...float,
+    name: sized ? `decimal{${precision},${scale}}` : "decimal",
+    zod: `z.preprocess({p}, z.number().gt(-${limit}).lt(${limit}).default(0))`,
+    column: "decimal",
+    ...(sized ? { columnArgs: [precision, scale] } : {}),
+    samples: small ? [0.5, 0.25] : scale === 0 ? [12, 34] : [12.5, 34.25],
+  } satisfies AttributeType;
+}
 const timestamp: AttributeType = {
   name: "timestamp",
   tsType: "Date",
@@ -142,6 +213,8 @@ const timestamp: AttributeType = {
   input: "datetime-local",
   display: "timestamp",
   long: false,
+  samples: ["2024-05-01T12:30:00.000Z", "2024-06-02T08:15:00.000Z"],
+  invalid: "not a time",
 };
 const nullsTime: AttributeType = {
   ...timestamp,
@@ -150,6 +223,21 @@ const nullsTime: AttributeType = {
   zod: "z.preprocess({p}, z.date().nullable().default(null))",
   nullable: true,
   required: false,
+};
+const timeOfDay: AttributeType = {
+  name: "time",
+  tsType: "string",
+  // HH:MM or HH:MM:SS, stored and read back as "HH:MM:SS" on every database.
+  zod: "z.preprocess({p}, z.string().regex(/^([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d$/))",
+  parser: "toTimeOfDay",
+  column: "time",
+  nullable: false,
+  required: true,
+  input: "time",
+  display: "text",
+  long: false,
+  samples: ["09:30:00", "17:45:00"],
+  invalid: "25:00",
 };
 const date: AttributeType = {
   name: "date",
@@ -162,19 +250,36 @@ const date: AttributeType = {
   input: "date",
   display: "text",
   long: false,
+  samples: ["2024-05-01", "2024-06-02"],
+  invalid: "not a date",
 };
 const uuid: AttributeType = {
   name: "uuid",
   tsType: "string",
-  // Buffalo stores Go's zero value when no UUID is given: the column is NOT NULL, nothing is required.
-  zod: `z.preprocess({p}, z.uuid().default("${NIL_UUID}"))`,
+  zod: "z.preprocess({p}, z.uuid())",
   parser: "blankToUndefined",
   column: "uuid",
   nullable: false,
-  required: false,
+  required: true,
   input: "text",
   display: "text",
   long: false,
+  samples: ["0190f5a2-7b1c-7cde-8f00-1234567890ab", "0190f5a2-7b1c-7cde-8f00-1234567890cd"],
+  invalid: "not-a-uuid",
+};
+const nullsUuid: AttributeType = {
+  ...uuid,
+  name: "nulls.UUID",
+  tsType: "string | null",
+  zod: "z.preprocess({p}, z.uuid().nullable().default(null))",
+  nullable: true,
+  required: false,
+};
+const references: AttributeType = {
+  ...uuid,
+  name: "references",
+  column: "references",
+  reference: true,
 };
 const json: AttributeType = {
   name: "json",
@@ -187,12 +292,13 @@ const json: AttributeType = {
   input: "textarea",
   display: "json",
   long: true,
+  samples: [{ size: 1 }, { size: 2, tags: ["b"] }],
+  invalid: "{",
 };
 
 /**
- * Every accepted spelling, lower-cased, as Buffalo (gobuffalo/attrs) reads them: the default
- * `string`, `text`, `nulls.Text`, `nulls.String`, `int`, `nulls.Int`, `bool`, `float`/`decimal`,
- * `time`/`timestamp`/`datetime`, `date`, `nulls.Time`, `uuid`, `json`/`jsonb`.
+ * Every accepted spelling, lower-cased: Buffalo's (gobuffalo/attrs) and Rails' names. `time` is a
+ * time of day as in Rails; Go's `time.Time` (Buffalo's spelling) stays a timestamp.
  */
 const TYPES: ReadonlyMap<string, AttributeType> = new Map([
   ["string", string],
@@ -200,30 +306,60 @@ const TYPES: ReadonlyMap<string, AttributeType> = new Map([
   ["nulls.text", nullsText],
   ["nulls.string", nullsString],
   ["int", int],
-  ["integer", int],
+  ["integer", { ...int, name: "integer" }],
   ["nulls.int", nullsInt],
+  ["bigint", bigint],
+  ["int64", { ...bigint, name: "int64" }],
   ["bool", bool],
-  ["boolean", bool],
-  ["float", { ...decimal, name: "float" }],
-  ["float64", { ...decimal, name: "float64" }],
-  ["decimal", decimal],
-  ["time", { ...timestamp, name: "time" }],
+  ["boolean", { ...bool, name: "boolean" }],
+  ["float", float],
+  ["float64", { ...float, name: "float64" }],
+  ["nulls.float", nullsFloat],
+  ["nulls.float64", { ...nullsFloat, name: "nulls.Float64" }],
+  ["decimal", decimal()],
+  ["time", timeOfDay],
   ["time.time", { ...timestamp, name: "time.Time" }],
   ["datetime", { ...timestamp, name: "datetime" }],
   ["timestamp", timestamp],
   ["nulls.time", nullsTime],
   ["date", date],
   ["uuid", uuid],
+  ["nulls.uuid", nullsUuid],
+  ["references", references],
+  ["belongs_to", { ...references, name: "belongs_to" }],
   ["json", json],
   ["jsonb", { ...json, name: "jsonb" }],
 ]);
 
-/** The type named `name` (case-insensitive), or undefined when there is none. */
+/** `decimal{10,2}` (Rails' syntax; `{10.2}` and `{10-2}` too, which a shell leaves alone). */
+const SIZED_DECIMAL = /^decimal\{(\d+)[,.-](\d+)\}$/i;
+
+/** Why a type name is not valid; see {@link attributeType}. */
+export class AttributeTypeError extends Error {}
+
+/**
+ * The type written as `name` (case-insensitive), or undefined when there is none. Throws an
+ * {@link AttributeTypeError} for a decimal whose size is impossible.
+ *
+ * @example
+ * attributeType("decimal{10,2}")?.columnArgs; // [10, 2]
+ */
 export function attributeType(name: string): AttributeType | undefined {
+  const sized = SIZED_DECIMAL.exec(name);
+  if (sized) {
+    const precision = Number(sized[1]);
+    const scale = Number(sized[2]);
+    if (precision < 1 || precision > 38 || scale > precision) {
+      throw new AttributeTypeError(
+        `${name}: write decimal{precision,scale} with 1 <= precision <= 38 and scale <= precision`,
+      );
+    }
+    return decimal(precision, scale);
+  }
   return TYPES.get(name.toLowerCase());
 }
 
-/** The spellings to list in an "unknown type" message. */
+/** The spellings to list in an "unknown type" message and `wisent g r --help`. */
 export const TYPE_NAMES: readonly string[] = [
   "string",
   "text",
@@ -231,13 +367,23 @@ export const TYPE_NAMES: readonly string[] = [
   "nulls.String",
   "int",
   "nulls.Int",
+  "bigint",
   "bool",
   "float",
+  "nulls.Float",
   "decimal",
+  "decimal{p,s}",
   "time",
+  "datetime",
   "timestamp",
-  "date",
   "nulls.Time",
+  "date",
   "uuid",
+  "nulls.UUID",
+  "references",
+  "belongs_to",
   "json",
 ];
+
+/** Every spelling `attributeType` knows, for "did you mean" (`decimal{p,s}` as `decimal`). */
+export const KNOWN_TYPE_SPELLINGS: readonly string[] = [...TYPES.values()].map((t) => t.name);

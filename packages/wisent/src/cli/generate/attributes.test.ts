@@ -1,33 +1,141 @@
 import { describe, expect, it } from "vitest";
+import { names } from "../../naming/index.js";
 import { parseAttributes } from "./attributes.js";
+import { templateData } from "./template-data.js";
 import { UsageError } from "./usage-error.js";
 
 describe("parseAttributes", () => {
-  // Buffalo's type table (reference section 5): what each spelling becomes.
+  // The type table: Buffalo's spellings with the meanings a Rails user expects.
   it.each([
-    ["title", "string", "string", true, "string", "text"],
-    ["title:string", "string", "string", true, "string", "text"],
-    ["body:text", "text", "string", true, "text", "textarea"],
-    ["description:nulls.Text", "nulls.Text", "string | null", false, "text", "textarea"],
-    ["nick:nulls.String", "nulls.String", "string | null", false, "string", "text"],
-    ["age:int", "int", "number", true, "integer", "number"],
-    ["rank:nulls.Int", "nulls.Int", "number | null", false, "integer", "number"],
-    ["active:bool", "bool", "boolean", false, "boolean", "checkbox"],
-    ["price:float", "float", "number", false, "decimal", "decimal"],
-    ["price:decimal", "decimal", "number", false, "decimal", "decimal"],
-    ["at:time", "time", "Date", true, "timestamp", "datetime-local"],
-    ["at:timestamp", "timestamp", "Date", true, "timestamp", "datetime-local"],
-    ["on:date", "date", "string", true, "date", "date"],
-    ["seen:nulls.Time", "nulls.Time", "Date | null", false, "timestamp", "datetime-local"],
-    ["ref:uuid", "uuid", "string", false, "uuid", "text"],
-    ["meta:json", "json", "Record<string, unknown>", false, "json", "textarea"],
-  ])("%s", (arg, typeName, tsType, required, column, input) => {
+    ["title", "string", "string", true, "string", "text", 't.string("title")'],
+    ["title:string", "string", "string", true, "string", "text", 't.string("title")'],
+    ["body:text", "text", "string", true, "text", "textarea", 't.text("body")'],
+    [
+      "description:nulls.Text",
+      "nulls.Text",
+      "string | null",
+      false,
+      "text",
+      "textarea",
+      't.text("description").nullable()',
+    ],
+    [
+      "nick:nulls.String",
+      "nulls.String",
+      "string | null",
+      false,
+      "string",
+      "text",
+      't.string("nick").nullable()',
+    ],
+    ["age:int", "int", "number", true, "integer", "number", 't.integer("age")'],
+    ["age:integer", "integer", "number", true, "integer", "number", 't.integer("age")'],
+    [
+      "rank:nulls.Int",
+      "nulls.Int",
+      "number | null",
+      false,
+      "integer",
+      "number",
+      't.integer("rank").nullable()',
+    ],
+    ["views:bigint", "bigint", "number", true, "bigInteger", "number", 't.bigInteger("views")'],
+    ["active:bool", "bool", "boolean", false, "boolean", "checkbox", 't.boolean("active")'],
+    ["price:float", "float", "number", false, "float", "decimal", 't.float("price")'],
+    [
+      "weight:nulls.Float",
+      "nulls.Float",
+      "number | null",
+      false,
+      "float",
+      "decimal",
+      't.float("weight").nullable()',
+    ],
+    ["price:decimal", "decimal", "number", false, "decimal", "decimal", 't.decimal("price")'],
+    [
+      "price:decimal{10,2}",
+      "decimal{10,2}",
+      "number",
+      false,
+      "decimal",
+      "decimal",
+      't.decimal("price", 10, 2)',
+    ],
+    [
+      "price:decimal{8.3}",
+      "decimal{8.3}",
+      "number",
+      false,
+      "decimal",
+      "decimal",
+      't.decimal("price", 8, 3)',
+    ],
+    ["opens:time", "time", "string", true, "time", "time", 't.time("opens")'],
+    ["at:datetime", "datetime", "Date", true, "timestamp", "datetime-local", 't.timestamp("at")'],
+    ["at:timestamp", "timestamp", "Date", true, "timestamp", "datetime-local", 't.timestamp("at")'],
+    ["at:time.Time", "time.Time", "Date", true, "timestamp", "datetime-local", 't.timestamp("at")'],
+    ["on:date", "date", "string", true, "date", "date", 't.date("on")'],
+    [
+      "seen:nulls.Time",
+      "nulls.Time",
+      "Date | null",
+      false,
+      "timestamp",
+      "datetime-local",
+      't.timestamp("seen").nullable()',
+    ],
+    ["ref:uuid", "uuid", "string", true, "uuid", "text", 't.uuid("ref")'],
+    [
+      "ref:nulls.UUID",
+      "nulls.UUID",
+      "string | null",
+      false,
+      "uuid",
+      "text",
+      't.uuid("ref").nullable()',
+    ],
+    [
+      "post:references",
+      "references",
+      "string",
+      true,
+      "references",
+      "text",
+      't.references("post_id", "posts")',
+    ],
+    [
+      "blog_post:belongs_to",
+      "belongs_to",
+      "string",
+      true,
+      "references",
+      "text",
+      't.references("blog_post_id", "blog_posts")',
+    ],
+    ["meta:json", "json", "Record<string, unknown>", false, "json", "textarea", 't.json("meta")'],
+  ])("%s", (arg, typeName, tsType, required, column, input, call) => {
     const [attr] = parseAttributes([arg]);
     expect(attr!.typeName).toBe(typeName);
     expect(attr!.type.tsType).toBe(tsType);
     expect(attr!.type.required).toBe(required);
     expect(attr!.type.column).toBe(column);
     expect(attr!.type.input).toBe(input);
+    const data = templateData({
+      names: names("gadget"),
+      attributes: [attr!],
+      api: false,
+      command: "test",
+    });
+    expect(data.attrs[0]!.columnCall).toBe(call);
+  });
+
+  it("names a reference's column after its parent and labels it by the parent", () => {
+    const [attr] = parseAttributes(["post:references"]);
+    expect([attr!.name, attr!.label, attr!.references]).toEqual([
+      "post_id",
+      "Post",
+      { table: "posts", model: "Post" },
+    ]);
   });
 
   it("snake-cases names and labels them as validation messages do", () => {
@@ -45,7 +153,15 @@ describe("parseAttributes", () => {
     [[""], "an attribute argument is empty"],
     [["title", "title:text"], 'duplicate attribute "title"'],
     [["displayName", "display_name"], 'duplicate attribute "display_name"'],
-    [["title:strng"], 'unknown type "strng" for attribute "title": use one of string, text,'],
+    [
+      ["title:strng"],
+      'unknown type "strng" for attribute "title" (did you mean "string"?): use one of string, text,',
+    ],
+    [["n:Intger"], 'unknown type "Intger" for attribute "n" (did you mean "integer"?)'],
+    [["n:refrences"], '(did you mean "references"?)'],
+    [["n:wibble"], 'unknown type "wibble" for attribute "n": use one of'],
+    [["p:decimal{2,5}"], 'attribute "p": decimal{2,5}: write decimal{precision,scale}'],
+    [["post:references", "post_id"], 'duplicate attribute "post_id"'],
     [["a:b:c"], 'attribute "a:b:c": write name or name:type (one colon)'],
     [["1st"], 'attribute "1st": the name must start with a letter'],
     [["title-x"], 'attribute "title-x": the name must start with a letter'],

@@ -1,6 +1,12 @@
 import { humanizeField } from "../../data/validation.js";
-import { underscore } from "../../naming/index.js";
-import { type AttributeType, attributeType, TYPE_NAMES } from "./attribute-types.js";
+import { didYouMean, names, underscore } from "../../naming/index.js";
+import {
+  type AttributeType,
+  AttributeTypeError,
+  attributeType,
+  KNOWN_TYPE_SPELLINGS,
+  TYPE_NAMES,
+} from "./attribute-types.js";
 import { UsageError } from "./usage-error.js";
 
 /** One field of a generated resource. */
@@ -12,6 +18,8 @@ export interface Attribute {
   /** The type as written (or `string`), e.g. `nulls.Text`. */
   readonly typeName: string;
   readonly type: AttributeType;
+  /** A foreign key (`post:references`): the table it points to (`posts`) and its model (`Post`). */
+  readonly references?: { readonly table: string; readonly model: string } | undefined;
 }
 
 /** Columns every generated table has already. */
@@ -47,7 +55,11 @@ export function parseAttributes(
         `attribute "${arg}": the name must start with a letter and use letters, digits and "_"`,
       );
     }
-    const name = underscore(rawName);
+    const typeName = rawType ?? "string";
+    const type = typeOf(typeName, rawName);
+    // `post:references` is the column post_id, pointing to posts (Rails' belongs_to).
+    const parent = type.reference ? names(underscore(rawName).replace(/_id$/, "")) : undefined;
+    const name = parent ? parent.paramKey : underscore(rawName);
     if (MANAGED.has(name) || reserved.includes(name)) {
       throw new UsageError(`attribute "${arg}": ${name} is a column the generator adds itself`);
     }
@@ -56,13 +68,25 @@ export function parseAttributes(
     }
     if (seen.has(name)) throw new UsageError(`duplicate attribute "${name}"`);
     seen.add(name);
-    const typeName = rawType ?? "string";
-    const type = attributeType(typeName);
-    if (!type) {
-      throw new UsageError(
-        `unknown type "${typeName}" for attribute "${rawName}": use one of ${TYPE_NAMES.join(", ")}`,
-      );
-    }
-    return { name, label: humanizeField(name), typeName, type };
+    const references = parent && { table: parent.table, model: parent.model };
+    return { name, label: humanizeField(name), typeName, type, references };
   });
+}
+
+/** The type written for an attribute, or a usage error with a suggestion. */
+function typeOf(typeName: string, attribute: string): AttributeType {
+  let type: AttributeType | undefined;
+  try {
+    type = attributeType(typeName);
+  } catch (error) {
+    if (error instanceof AttributeTypeError) {
+      throw new UsageError(`attribute "${attribute}": ${error.message}`);
+    }
+    throw error;
+  }
+  if (type) return type;
+  const suggestion = didYouMean(typeName, KNOWN_TYPE_SPELLINGS);
+  throw new UsageError(
+    `unknown type "${typeName}" for attribute "${attribute}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}: use one of ${TYPE_NAMES.join(", ")}`,
+  );
 }

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync
 import { dirname, join } from "node:path";
 import { singularNames } from "../../naming/index.js";
 import { readAppProject } from "./app-project.js";
-import { removeAppLines } from "./app-registration.js";
+import { editTemplates, removeAppLines } from "./app-registration.js";
 import { parseAttributes } from "./attributes.js";
 import { existingMigration, type FileAction, resourceNames } from "./generate-resource.js";
 import { contentHash, readRecords, writeRecords } from "./generated-record.js";
@@ -167,7 +167,11 @@ export async function destroyResource(
     }
   }
   const appFile = join(appDir, "src/app.ts");
-  const unregistered = removeAppLines(app.appSource, plan.edits);
+  const unregistered = removeAppLines(
+    app.appSource,
+    plan.edits.filter((e) => e.path === "src/app.ts"),
+  );
+  const unlinked = editTemplates(appDir, plan.edits, removeAppLines);
   if (candidates.length === 0 && !unregistered.changed && !record) {
     throw new UsageError(
       `nothing to destroy: the app has no ${resource.urlPath} resource (no files, no ${resource.resourceClass} in src/app.ts)`,
@@ -194,6 +198,7 @@ export async function destroyResource(
   if (options.dryRun) {
     if (ran && !options.keepMigration) actions.push({ verb: "revert", path: migrationName! });
     if (unregistered.changed) actions.push({ verb: "update", path: "src/app.ts" });
+    for (const path of unlinked.keys()) actions.push({ verb: "update", path });
     return { plan, candidates, actions, shared };
   }
 
@@ -231,8 +236,24 @@ export async function destroyResource(
     writeFileSync(appFile, unregistered.source);
     actions.push({ verb: "update", path: "src/app.ts" });
   }
+  // Its links go with the handlers too (a layout or page being removed with them is skipped).
+  const linksGone = new Map<string, string>();
+  if (handlersGone) {
+    for (const [path, source] of unlinked) {
+      if (removed.has(path) || !existsSync(join(appDir, path))) continue;
+      writeFileSync(join(appDir, path), source);
+      linksGone.set(path, contentHash(source));
+      actions.push({ verb: "update", path });
+    }
+  }
   if (record) {
     const rest = { ...records };
+    // The parent's page is back as it was generated: its hash follows.
+    for (const [path, hash] of linksGone) {
+      for (const [other, r] of Object.entries(rest)) {
+        if (path in r.files) rest[other] = { ...r, files: { ...r.files, [path]: hash } };
+      }
+    }
     // A shared model now belongs to the resource that reused it, so its destroy removes it.
     for (const [path, user] of handover) {
       const r = rest[user]!;

@@ -3,8 +3,8 @@ import { dirname, join } from "node:path";
 import { type Names, names, singularNames } from "../../naming/index.js";
 import type { ActionVerb } from "../output.js";
 import { declaresResource, declaresVariable, readAppProject } from "./app-project.js";
-import { insertAppLines } from "./app-registration.js";
-import { parseAttributes } from "./attributes.js";
+import { editTemplates, insertAppLines } from "./app-registration.js";
+import { type Attribute, parseAttributes } from "./attributes.js";
 import { formatWithAppBiome } from "./format-files.js";
 import {
   contentHash,
@@ -15,7 +15,9 @@ import {
 } from "./generated-record.js";
 import { renderPlan } from "./render.js";
 import { type ResourcePlan, resourcePlan } from "./resource-plan.js";
-import { appVariable } from "./template-data.js";
+import { appVariable, type FixtureModel } from "./template-data.js";
+import { referenceVar } from "./test-samples.js";
+import { testStyle } from "./test-style.js";
 import { UsageError } from "./usage-error.js";
 
 /** What `wisent generate resource` was asked. */
@@ -32,6 +34,8 @@ export interface GenerateOptions {
   readonly skipModel?: boolean;
   readonly skipMigration?: boolean;
   readonly skipTemplates?: boolean;
+  /** `full`: passing tests; `stubs`: failing stubs; default: the app's package.json `wisent.tests`. */
+  readonly tests?: string | undefined;
   /** Overwrite files that exist (and regenerate a resource that is declared already). */
   readonly force?: boolean;
   /** Plan only: nothing is written. */
@@ -97,6 +101,7 @@ export function commandLine(options: GenerateOptions): string {
     options.skipModel ? "--skip-model" : "",
     options.skipMigration ? "--skip-migration" : "",
     options.skipTemplates ? "--skip-templates" : "",
+    options.tests ? `--tests=${options.tests}` : "",
   ];
   return ["wisent generate resource", options.name, ...options.attributes, ...flags]
     .filter((part) => part !== "")
@@ -158,6 +163,41 @@ function checkParent(appSource: string, appDir: string, child: Names, parent: Na
 }
 
 /**
+ * The records full tests create first: the parent of a nested resource and each referenced record
+ * (`post:references`), made from their own generated attributes (so their models must have been
+ * generated here, and must not reference further records themselves).
+ */
+function fixtureModels(
+  records: GeneratedRecords,
+  attributes: readonly Attribute[],
+  parent: Names | undefined,
+): FixtureModel[] {
+  const needed: { names: Names; var: string; why: string }[] = [];
+  if (parent) needed.push({ names: parent, var: parent.modelVar, why: `--parent ${parent.input}` });
+  for (const attr of attributes) {
+    if (!attr.references) continue;
+    const model = names(attr.name.replace(/_id$/, ""));
+    needed.push({ names: model, var: referenceVar(attr), why: `${attr.name} (${attr.typeName})` });
+  }
+  return needed.map(({ names: model, var: variable, why }) => {
+    const path = `src/models/${model.modelFileBase}.ts`;
+    const owner = Object.values(records).find((r) => path in r.files);
+    if (!owner) {
+      throw new UsageError(
+        `--tests=full: ${why} needs ${path} made by "wisent g r" (its tests create a ${model.singular} from its attributes): generate it first, or use --tests=stubs`,
+      );
+    }
+    const own = parseAttributes(owner.attributes);
+    if (own.some((a) => a.references)) {
+      throw new UsageError(
+        `--tests=full: ${model.model} references another record itself; use --tests=stubs for this resource`,
+      );
+    }
+    return { names: model, attributes: own, var: variable };
+  });
+}
+
+/**
  * Generates a resource into the app in `appDir`: checks everything first (a bad name, attribute
  * or parent, a collision, a file that would be overwritten without `force`: a {@link UsageError},
  * nothing written), then writes the plan's files, inserts its lines into src/app.ts and records
@@ -201,6 +241,10 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
   if (reuseModel) attributes = parseAttributes(records[modelOwner]!.attributes);
 
   const command = commandLine(options);
+  const fullTests =
+    testStyle(appDir, options.tests) === "full" && !options.skipModel && !options.singular
+      ? { fixtures: fixtureModels(records, attributes, parent) }
+      : undefined;
   const earlier = existingMigration(appDir, resource.table);
   const plan = resourcePlan({
     names: resource,
@@ -214,6 +258,7 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     skipTemplates: options.skipTemplates,
     reuseModel,
     command,
+    fullTests,
     migration:
       (options.force || reuseModel) && earlier
         ? earlier
@@ -240,8 +285,13 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
       `${conflicts.join(", ")} exist${conflicts.length === 1 ? "s" : ""} already: add --force to overwrite`,
     );
   }
-  const registered = insertAppLines(app.appSource, plan.edits);
+  const registered = insertAppLines(
+    app.appSource,
+    plan.edits.filter((e) => e.path === "src/app.ts"),
+  );
   if (registered.changed) actions.push({ verb: "update", path: "src/app.ts" });
+  const linked = editTemplates(appDir, plan.edits, insertAppLines);
+  for (const path of linked.keys()) actions.push({ verb: "update", path });
   // The model, its test and its migration stay with the model (destroy keeps them while used).
   const reused = reuseModel
     ? Object.keys(records[modelOwner!]!.files).filter(
@@ -259,16 +309,29 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     writeFileSync(target, contents);
   }
   if (registered.changed) writeFileSync(join(appDir, "src/app.ts"), registered.source);
+  for (const [path, source] of linked) writeFileSync(join(appDir, path), source);
   if (options.format !== false) {
     formatWithAppBiome(
       appDir,
-      [...rendered.keys(), ...(registered.changed ? ["src/app.ts"] : [])],
+      [...rendered.keys(), ...(registered.changed ? ["src/app.ts"] : []), ...linked.keys()],
       options.biome,
     );
   }
 
   const files: Record<string, string> = {};
   for (const path of rendered.keys()) files[path] = contentHash(readFileSync(join(appDir, path)));
+  // A parent's page got a link: its recorded hash follows, so the parent does not look edited.
+  const rehashed = { ...records };
+  for (const path of linked.keys()) {
+    for (const [other, r] of Object.entries(rehashed)) {
+      if (path in r.files) {
+        rehashed[other] = {
+          ...r,
+          files: { ...r.files, [path]: contentHash(readFileSync(join(appDir, path))) },
+        };
+      }
+    }
+  }
   const record: ResourceRecord = {
     name: options.name,
     attributes: reuseModel ? [] : [...options.attributes],
@@ -279,11 +342,12 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     skipModel: options.skipModel || undefined,
     skipMigration: options.skipMigration || undefined,
     skipTemplates: options.skipTemplates || undefined,
+    tests: fullTests ? "full" : undefined,
     migration:
       plan.files.find((f) => f.group === "migration")?.path.replace(/^migrations\//, "") ?? "",
     files,
     uses: reused.length > 0 ? reused : undefined,
   };
-  writeRecords(appDir, { ...records, [key]: record });
+  writeRecords(appDir, { ...rehashed, [key]: record });
   return { plan, actions, reused };
 }

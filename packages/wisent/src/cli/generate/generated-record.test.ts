@@ -36,4 +36,15 @@ describe("the generated record", () => {
     writeRecords(dir, {});
     expect(readRecords(dir)).toEqual({});
   });
+
+  it("writes a long attribute list with braces (decimal{8,3}) without backtracking for ever", () => {
+    const dir = mkdtempSync(join(tmpdir(), "wisent-record-"));
+    dirs.push(dir);
+    const attributes = [
+      ...Array.from({ length: 20 }, (_, i) => `field_${i}:int`),
+      "cost:decimal{8,3}",
+    ];
+    writeRecords(dir, { posts: { name: "post", attributes, migration: "x.ts", files: {} } });
+    expect(readRecords(dir).posts!.attributes).toEqual(attributes);
+  });
 });

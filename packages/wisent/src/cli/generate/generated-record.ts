@@ -21,6 +21,8 @@ export interface ResourceRecord {
   readonly skipModel?: boolean | undefined;
   readonly skipMigration?: boolean | undefined;
   readonly skipTemplates?: boolean | undefined;
+  /** `full` when the tests were generated passing (`--tests=full`). */
+  readonly tests?: "full" | undefined;
   /** The migration's file name. */
   readonly migration: string;
   /** Each file written, with the SHA-256 of what was written (to spot later edits). */
@@ -81,7 +83,7 @@ const LINE_WIDTH = 100;
  */
 function stringify(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(
-    /^( *)(.*)\[\n((?: *[^[\]{}\n]*\n)*?) *\]/gm,
+    /^( *)(.*)\[\n((?:[^[\]{}\n]*\n)*?) *\]/gm,
     (match, indent: string, head: string, items: string) => {
       const inline = `${indent}${head}[${items
         .trim()

@@ -21,10 +21,14 @@ const EVERY_TYPE = [
   "rank:nulls.Int",
   "active:bool",
   "price:float",
+  "cost:decimal{5,2}",
+  "views:bigint",
   "at:timestamp",
+  "opens:time",
   "on:date",
   "seen:nulls.Time",
   "ref:uuid",
+  "maybe:nulls.UUID",
   "meta:json",
 ];
 
@@ -58,18 +62,30 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const REQUIRED = { title: "T", body: "B", age: "3", at: "2024-05-01T12:30", on: "2024-05-01" };
+const REQUIRED = {
+  title: "T",
+  body: "B",
+  age: "3",
+  views: "5",
+  at: "2024-05-01T12:30",
+  opens: "09:30",
+  on: "2024-05-01",
+  ref: "0190f5a2-7b1c-7cde-8f00-1234567890ab",
+};
 
 describe("generated model rules", () => {
-  it("requires string, text, int, time and date (Buffalo's presence rules), nothing else", () => {
+  it("requires string, text, int, bigint, timestamp, time, date and uuid, nothing else", () => {
     const result = Gadget.validate({});
     expect(result.ok).toBe(false);
     expect(result.errors!.errors).toEqual({
       title: ["Title can not be blank."],
       body: ["Body can not be blank."],
       age: ["Age can not be blank."],
+      views: ["Views can not be blank."],
       at: ["At can not be blank."],
+      opens: ["Opens can not be blank."],
       on: ["On can not be blank."],
+      ref: ["Ref can not be blank."],
     });
   });
 
@@ -80,7 +96,7 @@ describe("generated model rules", () => {
       active: ["false", "true"],
       price: "9.5",
       seen: "",
-      ref: "",
+      maybe: "",
       meta: '{"a":1}',
       note: "",
     });
@@ -93,7 +109,8 @@ describe("generated model rules", () => {
       at: new Date("2024-05-01T12:30:00Z"),
       on: "2024-05-01",
       seen: null,
-      ref: "00000000-0000-0000-0000-000000000000",
+      opens: "09:30:00",
+      maybe: null,
       meta: { a: 1 },
       nick: null,
     });
@@ -107,7 +124,15 @@ describe("generated model rules", () => {
       at: "2024-05-01T12:30:00+02:00",
     });
     expect(result.ok).toBe(true);
-    expect(result.data).toMatchObject({ age: 0, active: false, price: 0, meta: {}, note: null });
+    expect(result.data).toMatchObject({
+      age: 0,
+      active: false,
+      price: 0,
+      cost: 0,
+      meta: {},
+      note: null,
+      maybe: null,
+    });
     expect((result.data!.at as Date).toISOString()).toBe("2024-05-01T10:30:00.000Z");
   });
 
@@ -121,6 +146,7 @@ describe("generated model rules", () => {
       ref: "nope",
       meta: "{",
       nick: "n".repeat(256),
+      opens: "25:00",
     });
     expect(result.errors!.errors).toEqual({
       title: ["Title can not be blank."],
@@ -130,6 +156,30 @@ describe("generated model rules", () => {
       ref: ["Ref is invalid."],
       meta: ["Meta is invalid."],
       nick: ["Nick must be at most 255 characters."],
+      opens: ["Opens is invalid."],
     });
+  });
+
+  it("keeps numbers to their column's range: a 422 naming the field, not a database error", () => {
+    const result = Gadget.validate({
+      ...REQUIRED,
+      age: 2147483648,
+      rank: -2147483649,
+      views: 2 ** 53,
+      cost: 1000,
+    });
+    expect(result.errors!.errors).toEqual({
+      age: ["Age must be at most 2147483647."],
+      rank: ["Rank must be at least -2147483648."],
+      views: ["Views must be at most 9007199254740991."],
+      cost: ["Cost must be less than 1000."],
+    });
+    const edge = Gadget.validate({
+      ...REQUIRED,
+      age: 2147483647,
+      views: 2 ** 53 - 1,
+      cost: 999.99,
+    });
+    expect(edge.ok).toBe(true);
   });
 });

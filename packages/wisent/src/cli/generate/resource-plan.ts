@@ -2,7 +2,7 @@ import { migrationFileName } from "../../data/migrations.js";
 import type { Names } from "../../naming/index.js";
 import type { Attribute } from "./attributes.js";
 import type { DeclaredRouteFlags } from "./declared-routes.js";
-import { type TemplateData, templateData } from "./template-data.js";
+import { type TemplateData, type TemplateDataOptions, templateData } from "./template-data.js";
 
 /** What a generated file is, for the plan printed by `--dry-run` and the order of destroy. */
 export type FileGroup = "model" | "migration" | "actions" | "templates" | "locales" | "tests";
@@ -14,16 +14,25 @@ export interface PlannedFile {
   readonly group: FileGroup;
 }
 
-/** A line inserted into src/app.ts above a marker comment (removed again by destroy). */
+/**
+ * A line inserted above a marker comment (removed again by destroy): src/app.ts's import and
+ * declaration, and a web resource's links in the layout's nav, on the home page and on its
+ * parent's page.
+ */
 export interface AppEdit {
-  readonly path: "src/app.ts";
+  readonly path: string;
   readonly marker: string;
   readonly line: string;
+  /** Skipped when the file or its marker is missing (an app made before the marker existed). */
+  readonly optional?: boolean;
 }
 
 /** The marker comments of src/app.ts that generated lines go above. */
 export const IMPORTS_MARKER = "// wisent:imports";
 export const RESOURCES_MARKER = "// wisent:resources";
+/** The markers of the links a web resource adds (JSX comments). */
+export const LINKS_MARKER = "// wisent:links";
+export const CHILD_LINKS_MARKER = "{/* wisent:children";
 
 /** What to generate. */
 export interface ResourceRequest {
@@ -43,6 +52,8 @@ export interface ResourceRequest {
   readonly reuseModel?: boolean;
   /** The command line, for the files' headers. */
   readonly command: string;
+  /** Passing tests (`--tests=full`) with the records they create first; else failing stubs. */
+  readonly fullTests?: TemplateDataOptions["fullTests"];
   /** The migration's file name (`20240501123000_create_widgets.ts`), or the time to name it by. */
   readonly migration: string | Date;
 }
@@ -84,6 +95,7 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
     command: request.command,
     declared: request.declared,
     singular: request.singular,
+    fullTests: request.fullTests,
   });
   const migration =
     typeof request.migration === "string"
@@ -91,7 +103,7 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
       : migrationFileName(names.migrationName, request.migration);
   const place = (template: string): string =>
     template
-      .replace(/^[a-z]+\//, "")
+      .replace(/^[a-z-]+\//, "")
       .replace(/\.eta$/, "")
       .replace("__model__", names.modelFileBase)
       .replace("__actions__", names.fileBase)
@@ -113,8 +125,9 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
     }
     add("locales", "web/src/locales/__actions__.en-US.json.eta");
   }
-  add("tests", "shared/src/actions/__actions__.test.ts.eta");
-  if (ownModel) add("tests", "shared/src/models/__model__.test.ts.eta");
+  const tests = request.fullTests ? "tests-full" : "shared";
+  add("tests", `${tests}/src/actions/__actions__.test.ts.eta`);
+  if (ownModel) add("tests", `${tests}/src/models/__model__.test.ts.eta`);
 
   const actionsPath = files.find((f) => f.group === "actions")!.path;
   const edits: AppEdit[] = [
@@ -129,5 +142,30 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
       line: `export const ${data.resource.appVar} = ${parent ? data.parent!.appVar : "app"}.${data.declaration}("${data.resource.mountPath}", new ${names.resourceClass}()${data.resourceOptions});`,
     },
   ];
+  if (views) edits.push(...linkEdits(data));
   return { request, data, files, edits };
+}
+
+/** Links to a web resource: in the nav and on the home page (resource-links.tsx), or on its parent's page when nested. */
+function linkEdits(data: TemplateData): AppEdit[] {
+  const label = data.model.humanPlural;
+  if (data.parent) {
+    const { parent } = data;
+    return [
+      {
+        path: `src/templates/${parent.names.templateFolder}/show.tsx`,
+        marker: CHILD_LINKS_MARKER,
+        line: `<a href={paths.${data.routes.list}(${data.params.collection})}>${label}</a>`,
+        optional: true,
+      },
+    ];
+  }
+  return [
+    {
+      path: "src/templates/resource-links.tsx",
+      marker: LINKS_MARKER,
+      line: `{ label: ${JSON.stringify(label)}, href: (paths) => paths.${data.routes.list}() },`,
+      optional: true,
+    },
+  ];
 }

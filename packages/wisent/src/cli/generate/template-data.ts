@@ -8,6 +8,7 @@ import {
   declaredRouteData,
   resourceOptionsSource,
 } from "./declared-routes.js";
+import { fixtureValues, type TestSamples, testSamples } from "./test-samples.js";
 
 /** The operations of a web resource, in Buffalo's test-stub order; an API resource has the first five. */
 export const WEB_OPERATIONS = [
@@ -24,6 +25,8 @@ export const WEB_OPERATIONS = [
 export interface TemplateAttribute extends Attribute {
   readonly zod: string;
   readonly column: string;
+  /** The migration's column: `t.decimal("price", 10, 2)`, `t.references("post_id", "posts")`. */
+  readonly columnCall: string;
   readonly nullable: boolean;
   readonly input: string;
   readonly display: string;
@@ -122,6 +125,16 @@ export interface TemplateData {
   readonly actionsModelImports: readonly string[];
   /** The model type imports of a view (own model and parent's), sorted by path. */
   readonly viewModelImports: readonly string[];
+  /** The values of passing generated tests (`--tests=full`); undefined for the failing stubs. */
+  readonly tests: TestSamples | undefined;
+}
+
+/** A record the full tests create first, by its model's names and attributes. */
+export interface FixtureModel {
+  readonly names: Names;
+  readonly attributes: readonly Attribute[];
+  /** The test's variable: the parent's `widget`, or a reference's `post`. */
+  readonly var: string;
 }
 
 const HTML_TYPES: Record<string, string> = {
@@ -129,8 +142,19 @@ const HTML_TYPES: Record<string, string> = {
   number: "number",
   decimal: "number",
   date: "date",
+  time: "time",
   "datetime-local": "datetime-local",
 };
+
+/** The `createTable` call declaring an attribute's column. */
+function columnCall(attr: Attribute): string {
+  const args = [
+    JSON.stringify(attr.name),
+    ...(attr.references ? [JSON.stringify(attr.references.table)] : []),
+    ...(attr.type.columnArgs ?? []).map(String),
+  ];
+  return `t.${attr.type.column}(${args.join(", ")})${attr.type.nullable ? ".nullable()" : ""}`;
+}
 
 function viewExpression(attr: Attribute, record: string): string {
   const value = `${record}.${attr.name}`;
@@ -179,6 +203,8 @@ export interface TemplateDataOptions {
   readonly declared?: DeclaredRouteFlags | undefined;
   /** A singular resource (`app.singleton`, names from `singularNames`): no List, no id. */
   readonly singular?: boolean | undefined;
+  /** Full tests, with the records they create first; undefined for the stubs. */
+  readonly fullTests?: { readonly fixtures: readonly FixtureModel[] } | undefined;
 }
 
 /** Derives the templates' data from the resource's names (only `names()`), attributes and parent. */
@@ -214,6 +240,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     ...attr,
     zod: attr.type.zod.replace("{p}", attr.type.parser ?? ""),
     column: attr.type.column,
+    columnCall: columnCall(attr),
     nullable: attr.type.nullable,
     input: attr.type.input,
     display: attr.type.display,
@@ -232,6 +259,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
 
   const paths = resourcePaths(names, api, parentNames);
   const view = `${paths.templates}/index.tsx`;
+  const testFile = `src/actions/${names.fileBase}.test.ts`;
   const operations = (api ? WEB_OPERATIONS.slice(0, 5) : [...WEB_OPERATIONS]).filter(
     (op) => !singular || op !== "List",
   );
@@ -310,9 +338,22 @@ export function templateData(options: TemplateDataOptions): TemplateData {
         "",
       ),
       templatesToParentModel: paths.parentModel ? importPath(view, paths.parentModel) : "",
+      templatesToModel: importPath(view, paths.model),
       templatesToPaths: importPath(view, "src/templates/paths.ts"),
     },
     actionsModelImports: sortedImports(modelsFrom(paths.actions), false),
     viewModelImports: sortedImports(modelsFrom(view), true),
+    tests:
+      options.fullTests &&
+      testSamples(
+        attributes,
+        options.fullTests.fixtures.map((f) => ({
+          model: f.names.model,
+          var: f.var,
+          importPath: importPath(testFile, `src/models/${f.names.modelFileBase}.ts`),
+          values: fixtureValues(f.attributes),
+        })),
+        parent?.foreignKey,
+      ),
   };
 }

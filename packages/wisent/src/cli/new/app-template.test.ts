@@ -73,6 +73,7 @@ describe("planApp", () => {
       "src/templates/home/index.tsx",
       "src/templates/layout.tsx",
       "src/templates/paths.ts",
+      "src/templates/resource-links.tsx",
       "src/test-setup.ts",
       "tsconfig.json",
       "vitest.config.ts",

@@ -273,6 +273,7 @@ input[type="number"],
 input[type="email"],
 input[type="date"],
 input[type="datetime-local"],
+input[type="time"],
 input[type="password"],
 input:not([type]),
 textarea,
@@ -289,6 +290,24 @@ select {
 input[type="checkbox"] {
   width: 1.15rem;
   height: 1.15rem;
+}
+
+/* A checkbox sits beside its label, not above it. */
+.field-checkbox {
+  display: flex;
+  align-items: center;
+  gap: 0.5rem;
+}
+
+.field-checkbox label {
+  font-weight: 400;
+}
+
+.resource-links {
+  display: flex;
+  flex-wrap: wrap;
+  gap: var(--space);
+  margin-bottom: var(--space);
 }
 
 .field-error,

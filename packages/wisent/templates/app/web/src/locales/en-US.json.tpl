@@ -8,6 +8,7 @@
   "home": {
     "welcome": "Welcome to {{name}}!",
     "lead": "Your app is running. Generate a resource to see the whole stack at work.",
-    "next_steps": "Next steps"
+    "next_steps": "Next steps",
+    "resources": "Resources"
   }
 }

@@ -17,6 +17,13 @@ type Intersect<U> = (U extends unknown ? (u: U) => void : never) extends (i: inf
 /** Every named route's path helper: `rootPath()`, `widgetsPath()`, `widgetPath({ widget_id })`, ... */
 export type AppPaths = Intersect<GroupPaths> & { rootPath(): string };
 
+// Route names are typed everywhere they are written: `c.redirectTo(303, "widgetPth")` fails tsc.
+declare module "wisent" {
+  interface Register {
+    paths: AppPaths;
+  }
+}
+
 /**
  * The app's path helpers, for templates (rendered inside `c.respond`). Typed from the resource
  * groups `src/app.ts` exports (a type-only import, so no import cycle at run time) and built by

@@ -1,4 +1,5 @@
 import { usePage } from "wisent";
+import { RESOURCES, ResourceLinks } from "../resource-links.js";
 
 /** The welcome page at `/`. Replace it with your own. */
 export function HomePage() {
@@ -7,6 +8,11 @@ export function HomePage() {
     <section class="welcome">
       <h1>{t("home.welcome", { name: "@@title@@" })}</h1>
       <p class="lead">{t("home.lead")}</p>
+      {RESOURCES.length > 0 && (
+        <nav class="resource-links" aria-label={t("home.resources")}>
+          <ResourceLinks />
+        </nav>
+      )}
       <h2>{t("home.next_steps")}</h2>
       <ol class="steps">
         <li>

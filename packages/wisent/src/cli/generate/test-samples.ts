@@ -1,0 +1,120 @@
+import type { Attribute } from "./attributes.js";
+
+/**
+ * The sample values of generated tests (`--tests=full`), as TypeScript source: every value comes
+ * from the attribute-type table's `samples` and `invalid`, so the tests agree with the model rules.
+ */
+
+/** A record the tests create first: the parent of a nested resource or a referenced record. */
+export interface TestFixture {
+  /** Its model (`Widget`), imported by the test. */
+  readonly model: string;
+  /** The test's variable holding it: `widget`. */
+  readonly var: string;
+  /** Import specifier from the test file: `../models/widget.js`. */
+  readonly importPath: string;
+  /** The object literal it is created with. */
+  readonly values: string;
+}
+
+/** What the full test template prints. */
+export interface TestSamples {
+  /** Object literal body (`title: "First value", post_id: post.id`) of valid values for create... */
+  readonly create: string;
+  /** ...and for update. */
+  readonly update: string;
+  /** Valid values for the model alone: references (and a parent's key) are a made-up id. */
+  readonly model: string;
+  /** The same values as form text (what a browser sends). */
+  readonly createForm: string;
+  readonly updateForm: string;
+  /** A field and value the model refuses (its 422), when any field can be invalid. */
+  readonly invalid:
+    | { readonly field: string; readonly json: string; readonly form: string }
+    | undefined;
+  /** Records to create before the tests (parent, referenced records). */
+  readonly fixtures: readonly TestFixture[];
+}
+
+/** An id for a model's foreign keys when the model is validated alone. */
+const MADE_UP_ID = "0190f5a2-7b1c-7cde-8f00-1234567890ef";
+
+/** A JS literal of a sample value. */
+function literal(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(literal).join(", ")}]`;
+  return `{ ${Object.entries(value)
+    .map(([key, v]) => `${key}: ${literal(v)}`)
+    .join(", ")} }`;
+}
+
+/** A value as a form field's text: what `<input>` sends. */
+function formText(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (value !== null && typeof value === "object") return JSON.stringify(JSON.stringify(value));
+  return JSON.stringify(String(value));
+}
+
+/** The literal of one attribute's value: a reference is the fixture's id. */
+function fields(
+  attrs: readonly Attribute[],
+  index: 0 | 1,
+  form: boolean,
+  madeUpIds = false,
+): string {
+  return attrs
+    .map((attr) => {
+      if (attr.references) {
+        return `${attr.name}: ${madeUpIds ? JSON.stringify(MADE_UP_ID) : `${referenceVar(attr)}.id`}`;
+      }
+      const value = attr.type.samples[index];
+      return `${attr.name}: ${form ? formText(value) : literal(value)}`;
+    })
+    .join(", ");
+}
+
+/** The test's variable for a referenced record: `post` for `post_id`. */
+export function referenceVar(attr: Attribute): string {
+  return attr.name.replace(/_id$/, "").replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** The field whose invalid value the 422 test sends: a required one first (blank), else any. */
+function invalidField(attrs: readonly Attribute[]): Attribute | undefined {
+  return (
+    attrs.find((a) => a.type.required && a.type.invalid !== undefined) ??
+    attrs.find((a) => a.type.invalid !== undefined)
+  );
+}
+
+/**
+ * The generated tests' values for a resource with these attributes.
+ *
+ * @example
+ * testSamples(parseAttributes(["title", "age:int"]), []).create; // 'title: "First value", age: 42'
+ */
+export function testSamples(
+  attrs: readonly Attribute[],
+  fixtures: readonly TestFixture[],
+  parentKey?: string,
+): TestSamples {
+  const bad = invalidField(attrs);
+  const parentId = parentKey ? [`${parentKey}: ${JSON.stringify(MADE_UP_ID)}`] : [];
+  return {
+    model: [...parentId, fields(attrs, 0, false, true)].filter((f) => f !== "").join(", "),
+    create: fields(attrs, 0, false),
+    update: fields(attrs, 1, false),
+    createForm: fields(attrs, 0, true),
+    updateForm: fields(attrs, 1, true),
+    invalid: bad && {
+      field: bad.name,
+      json: literal(bad.type.invalid),
+      form: formText(bad.type.invalid),
+    },
+    fixtures,
+  };
+}
+
+/** The values a fixture record is created with (its own attributes' first samples). */
+export function fixtureValues(attrs: readonly Attribute[]): string {
+  return `{ ${fields(attrs, 0, false)} }`;
+}
