@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { passThrough, phased } from "../../app/compose.js";
 import { isProduction } from "../../app/environment.js";
+import { outsideHealthChecks } from "../../app/health-check.js";
 import { requestHeader } from "../../http/request-header.js";
 
 /** Options of {@link forceSSL}. */
@@ -36,7 +37,8 @@ function hstsValue(hsts: ForceSSLOptions["hsts"]): string | undefined {
 /**
  * Redirects plain-HTTP requests to their HTTPS form (same host, path and query) in production:
  * 301 for GET and HEAD, 308 for other methods (so a form post stays a post). A request with
- * `X-Forwarded-Proto: https` counts as secure. It does not enable TLS itself.
+ * `X-Forwarded-Proto: https` counts as secure. It does not enable TLS itself. The health route
+ * (`app.healthCheck`) is left out: load balancers probe it over plain HTTP.
  *
  * @example
  * app.use(forceSSL({ hsts: true }));
@@ -45,7 +47,7 @@ export function forceSSL(options: ForceSSLOptions = {}): MiddlewareHandler {
   const enabled = options.enabled ?? isProduction();
   const hsts = hstsValue(options.hsts);
   if (!enabled) return passThrough;
-  return phased({
+  const redirect = phased({
     before: (c) => {
       if (isSecureRequest(c)) return undefined;
       const url = new URL(c.req.url);
@@ -59,4 +61,6 @@ export function forceSSL(options: ForceSSLOptions = {}): MiddlewareHandler {
         }
       : undefined,
   });
+  // The health route (`app.healthCheck`) is probed over plain HTTP: never redirected.
+  return outsideHealthChecks(redirect);
 }
