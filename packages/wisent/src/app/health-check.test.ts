@@ -106,7 +106,7 @@ describe("app.healthCheck", () => {
         await db.close();
         return db;
       },
-      "",
+      "driver has already been destroyed",
     ],
     [
       "a database that does not answer in time",
