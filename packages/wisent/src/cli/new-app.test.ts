@@ -138,12 +138,21 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
       [
         "METHOD | HOST                  | PATH | ALIASES | NAME     | HANDLER",
         "------ | ----                  | ---- | ------- | ----     | -------",
+        "GET    | http://127.0.0.1:3000 | /up/ |         | upPath   | healthCheck",
         "GET    | http://127.0.0.1:3000 | /    |         | rootPath | HomeHandler",
         "",
       ].join("\n"),
     );
     const json = await inApp(app, BIN, ["routes", "--json"]);
     expect(JSON.parse(json.stdout)).toEqual([
+      {
+        method: "GET",
+        host: "http://127.0.0.1:3000",
+        path: "/up/",
+        aliases: [],
+        name: "upPath",
+        handler: "healthCheck",
+      },
       {
         method: "GET",
         host: "http://127.0.0.1:3000",
@@ -286,6 +295,53 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
     }
   });
 
+  it("answers its Dockerfile's HEALTHCHECK in production over plain HTTP, unlogged", async () => {
+    const dockerfile = readFileSync(join(app, "Dockerfile"), "utf8").replace(/\s*\\\n\s*/g, " ");
+    const probe = JSON.parse(/^HEALTHCHECK .* CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
+    expect(probe.slice(0, 2)).toEqual(["node", "-e"]);
+    const healthcheck = (port: string) =>
+      new Promise<number | null>((resolve) =>
+        execFile(process.execPath, probe.slice(1), { env: cleanEnv({ PORT: port }) }, (error) =>
+          resolve(error ? (error.code as number) : 0),
+        ),
+      );
+    const data = mkdtempSync(join(tmpdir(), "wisent-up-"));
+    const child = spawn(process.execPath, [BIN, "start", "--port", "0"], {
+      cwd: app,
+      env: cleanEnv({
+        GO_ENV: "production",
+        SESSION_SECRET: "a-production-secret-of-at-least-32-characters",
+        DATABASE_URL: `sqlite:${join(data, "production.sqlite")}`,
+      }),
+    });
+    const output = { text: "" };
+    let printed = "";
+    child.stdout.on("data", (chunk: Buffer) => (printed += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (printed += chunk.toString()));
+    try {
+      const [, url, port] = await waitForOutput(
+        child,
+        /listening on (http:\/\/127\.0\.0\.1:(\d+))/,
+        output,
+      );
+      const up = await fetch(`${url}/up`, { redirect: "manual" });
+      expect(up.status).toBe(200);
+      expect(up.headers.get("content-security-policy")).toContain("default-src 'self'");
+      expect((await fetch(`${url}/`, { redirect: "manual" })).status).toBe(301);
+      const proxied = await fetch(`${url}/`, { headers: { "x-forwarded-proto": "https" } });
+      expect(proxied.status).toBe(200);
+      expect(await healthcheck(port!)).toBe(0);
+      child.kill("SIGTERM");
+      expect(await exitCode(child)).toBe(0);
+      expect(printed).toContain('"msg":"GET / 200"');
+      expect(printed).not.toContain("/up");
+      expect(await healthcheck(port!)).toBe(1);
+    } finally {
+      child.kill("SIGKILL");
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+
   it("start --workers 2 shares the port, replaces a dead worker and exits 0 on SIGTERM", async () => {
     const child = spawn(process.execPath, [BIN, "start", "--port", "0", "--workers", "2"], {
       cwd: app,
@@ -389,6 +445,14 @@ describe("wisent new inventory --dev --api", { timeout: SLOW }, () => {
   it("prints its routes", async () => {
     const json = await inApp(app, BIN, ["routes", "--json"]);
     expect(JSON.parse(json.stdout)).toEqual([
+      {
+        method: "GET",
+        host: "http://127.0.0.1:3000",
+        path: "/up/",
+        aliases: [],
+        name: "upPath",
+        handler: "healthCheck",
+      },
       {
         method: "GET",
         host: "http://127.0.0.1:3000",

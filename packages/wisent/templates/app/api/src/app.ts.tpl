@@ -10,6 +10,9 @@ import { db } from "./db.js";
 export const app = new App({ name: "@@name@@", api: true });
 
 app.use(securityHeaders());
+// GET /up for load balancers and Docker's HEALTHCHECK: 200 when the app and its database answer,
+// else 503. Never redirected to HTTPS nor logged; nothing below runs for it.
+app.healthCheck("/up", { database: db });
 app.use(forceSSL());
 app.use(paramLogger());
 app.use(transaction(db));
