@@ -22,6 +22,9 @@ import { Layout } from "./templates/layout.js";
 export const app = new App({ name: "shop" });
 
 app.use(securityHeaders({ contentSecurityPolicy: { styleSrc: ["'self'"] } }));
+// GET /up for load balancers and Docker's HEALTHCHECK: 200 when the app and its database answer,
+// else 503. Never redirected to HTTPS nor logged; nothing below runs for it.
+app.healthCheck("/up", { database: db });
 app.use(forceSSL());
 app.use(paramLogger());
 app.use(session());

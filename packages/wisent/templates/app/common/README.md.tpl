@@ -35,3 +35,19 @@ npm run dev          # http://127.0.0.1:3000, restarts when a file changes
 Copy `.env.example` to `.env`. `GO_ENV` (else `NODE_ENV`) picks the environment, default
 `development`. Production needs `SESSION_SECRET` (32 characters or more) and usually
 `DATABASE_URL`.
+
+## Deploy
+
+`Dockerfile` builds a production image: `npm ci`, `npx wisent build`, the dev dependencies
+pruned, then the built app run by a non-root user (`.dockerignore` keeps `node_modules`, `dist`,
+local databases and `.env` out of it).
+
+```sh
+docker build -t @@packageName@@ .
+@@dockerRun@@
+```
+
+The container runs pending migrations, then `wisent start` on `0.0.0.0:3000` with
+`GO_ENV=production`. `GET /up` (`app.healthCheck` in `src/app.ts`) answers 200 while the app and
+its database do and 503 when the database does not: the image's `HEALTHCHECK` and load balancers
+probe it, and it is never redirected to HTTPS nor logged.
