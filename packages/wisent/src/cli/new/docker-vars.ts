@@ -37,7 +37,8 @@ export function dockerVars(app: DockerAppKind): { dockerDatabase: string; docker
   }
   const url = SERVER_URLS[app.db];
   return {
-    dockerDatabase: `# The database is the server DATABASE_URL names (${url}), given to docker run.`,
+    dockerDatabase:
+      "# The database is on its own server: DATABASE_URL, given to docker run (see above).",
     dockerRun: `docker run -p 3000:3000 -e DATABASE_URL=${url}${secret} ${app.packageName}`,
   };
 }
