@@ -93,15 +93,20 @@ describe("launchChromium", () => {
     );
   });
 
-  it("starts the npm Chromium and renders a page from 127.0.0.1", async () => {
-    const env = { ...process.env, [SYSTEM_CHROMIUM_ENV]: join(dir, "missing") };
-    const browser = await launchChromium(env);
-    try {
-      const page = await browser.newPage();
-      await page.goto(base);
-      expect(await page.textContent("#answer")).toBe("rendered by Chromium");
-    } finally {
-      await browser.close();
-    }
-  }, 60_000);
+  // A browser test like the others: skipped only with WISENT_SKIP_BROWSER=1.
+  it.skipIf(browserTestsSkipped())(
+    "starts the npm Chromium and renders a page from 127.0.0.1",
+    async () => {
+      const env = { ...process.env, [SYSTEM_CHROMIUM_ENV]: join(dir, "missing") };
+      const browser = await launchChromium(env);
+      try {
+        const page = await browser.newPage();
+        await page.goto(base);
+        expect(await page.textContent("#answer")).toBe("rendered by Chromium");
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
 });
