@@ -295,9 +295,25 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
     }
   });
 
-  it("answers its Dockerfile's HEALTHCHECK in production over plain HTTP, unlogged", async () => {
+  it("runs as its Dockerfile says: built, migrated, started, healthy over plain HTTP, unlogged", async () => {
+    // The Dockerfile's own instructions (continuation lines joined); no image is built.
     const dockerfile = readFileSync(join(app, "Dockerfile"), "utf8").replace(/\s*\\\n\s*/g, " ");
-    const probe = JSON.parse(/^HEALTHCHECK .* CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
+    const instruction = (re: RegExp) => re.exec(dockerfile)?.[1] ?? "";
+    const build = instruction(/^RUN (npx wisent build) && npm prune --omit=dev$/m);
+    const env = Object.fromEntries(
+      instruction(/^ENV (.*)$/m)
+        .split(" ")
+        .map((pair) => pair.split("=") as [string, string]),
+    );
+    const cmd = JSON.parse(instruction(/^CMD (\[.*\])$/m)) as string[];
+    const probe = JSON.parse(instruction(/^HEALTHCHECK .* CMD (\[.*\])$/m)) as string[];
+    expect(build).toBe("npx wisent build");
+    expect(env).toEqual({
+      GO_ENV: "production",
+      NODE_ENV: "production",
+      HOST: "0.0.0.0",
+      PORT: "3000",
+    });
     expect(probe.slice(0, 2)).toEqual(["node", "-e"]);
     const healthcheck = (port: string) =>
       new Promise<number | null>((resolve) =>
@@ -305,11 +321,16 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
           resolve(error ? (error.code as number) : 0),
         ),
       );
+
+    const built = await run("sh", ["-c", build], { cwd: app, env: cleanEnv() });
+    expect(built.stderr).toBe("");
+    expect(existsSync(join(app, "dist", "server.js"))).toBe(true);
     const data = mkdtempSync(join(tmpdir(), "wisent-up-"));
-    const child = spawn(process.execPath, [BIN, "start", "--port", "0"], {
+    const child = spawn(cmd[0]!, cmd.slice(1), {
       cwd: app,
       env: cleanEnv({
-        GO_ENV: "production",
+        ...env,
+        PORT: "0",
         SESSION_SECRET: "a-production-secret-of-at-least-32-characters",
         DATABASE_URL: `sqlite:${join(data, "production.sqlite")}`,
       }),
@@ -319,11 +340,8 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
     child.stdout.on("data", (chunk: Buffer) => (printed += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (printed += chunk.toString()));
     try {
-      const [, url, port] = await waitForOutput(
-        child,
-        /listening on (http:\/\/127\.0\.0\.1:(\d+))/,
-        output,
-      );
+      const [, port] = await waitForOutput(child, /listening on http:\/\/0\.0\.0\.0:(\d+)/, output);
+      const url = `http://127.0.0.1:${port}`;
       const up = await fetch(`${url}/up`, { redirect: "manual" });
       expect(up.status).toBe(200);
       expect(up.headers.get("content-security-policy")).toContain("default-src 'self'");
@@ -331,6 +349,7 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
       const proxied = await fetch(`${url}/`, { headers: { "x-forwarded-proto": "https" } });
       expect(proxied.status).toBe(200);
       expect(await healthcheck(port!)).toBe(0);
+      // The shell exec'd the server, so docker stop's SIGTERM reaches it: it drains and exits 0.
       child.kill("SIGTERM");
       expect(await exitCode(child)).toBe(0);
       expect(printed).toContain('"msg":"GET / 200"');
@@ -339,6 +358,7 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
     } finally {
       child.kill("SIGKILL");
       rmSync(data, { recursive: true, force: true });
+      rmSync(join(app, "dist"), { recursive: true, force: true });
     }
   });
 
