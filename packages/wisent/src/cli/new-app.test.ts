@@ -299,7 +299,8 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
     // The Dockerfile's own instructions (continuation lines joined); no image is built.
     const dockerfile = readFileSync(join(app, "Dockerfile"), "utf8").replace(/\s*\\\n\s*/g, " ");
     const instruction = (re: RegExp) => re.exec(dockerfile)?.[1] ?? "";
-    const build = instruction(/^RUN (npx wisent build) && npm prune --omit=dev$/m);
+    // (npm prune, before it, would prune the repository's node_modules this app links to.)
+    const build = instruction(/^RUN npm prune --omit=dev && (npx wisent build)$/m);
     const env = Object.fromEntries(
       instruction(/^ENV (.*)$/m)
         .split(" ")

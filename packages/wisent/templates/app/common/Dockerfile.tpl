@@ -10,8 +10,10 @@ ARG NODE_VERSION=20
 FROM node:${NODE_VERSION}-bookworm-slim AS base
 WORKDIR /app
 
-# Build: every dependency, the app compiled to plain JavaScript in dist/ (wisent build), then the
-# dev dependencies (TypeScript, Vitest, Biome) pruned away.
+# Build: every dependency installed, the dev dependencies (TypeScript, Vitest, Biome) pruned away,
+# then the app compiled to plain JavaScript in dist/ (wisent build, through esbuild, which wisent
+# brings). In this order because npm prune rewrites package-lock.json, and wisent start rebuilds
+# a build older than its sources: built after the prune, the image's build stays current.
 FROM base AS build
 # Native modules (better-sqlite3) compile here when npm finds no prebuilt binary for them.
 RUN apt-get update -qq \
@@ -20,7 +22,7 @@ RUN apt-get update -qq \
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY . .
-RUN npx wisent build && npm prune --omit=dev
+RUN npm prune --omit=dev && npx wisent build
 
 # Run: the built app and its production dependencies, owned by root and run by the image's
 # non-root user "node".

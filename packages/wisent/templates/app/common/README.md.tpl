@@ -38,8 +38,8 @@ Copy `.env.example` to `.env`. `GO_ENV` (else `NODE_ENV`) picks the environment,
 
 ## Deploy
 
-`Dockerfile` builds a production image: `npm ci`, `npx wisent build`, the dev dependencies
-pruned, then the built app run by a non-root user (`.dockerignore` keeps `node_modules`, `dist`,
+`Dockerfile` builds a production image: `npm ci`, the dev dependencies pruned, `npx wisent
+build`, then the built app run by a non-root user (`.dockerignore` keeps `node_modules`, `dist`,
 local databases and `.env` out of it).
 
 ```sh
