@@ -1,19 +1,20 @@
 /**
- * The example shop in a real browser: Debian's Chromium (/usr/bin/chromium) driven by
- * playwright-core (never a downloaded browser). Creates, fails validation, edits, destroys with
+ * The example shop in a real browser: the machine's Chromium (/usr/bin/chromium) or the one from
+ * the @sparticuz/chromium npm package (see ../support/chromium.ts; never a downloaded browser),
+ * driven by playwright-core. Skipped only with WISENT_SKIP_BROWSER=1. Creates, fails validation, edits, destroys with
  * the confirmation accepted and dismissed, pages through 45 widgets, opens a widget's images, and
  * saves screenshots of the main pages under examples/shop/test/screenshots/.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { browserTestsSkipped, launchChromium, SKIP_BROWSER_ENV } from "../support/chromium.js";
 import { freePort, waitForServer } from "../support/server.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const shop = join(repo, "examples/shop");
 const cli = join(repo, "packages/wisent/dist/cli/main.js");
@@ -45,9 +46,8 @@ async function page(): Promise<Page> {
   return p;
 }
 
-const run = existsSync(CHROMIUM) ? describe : describe.skip;
-if (!existsSync(CHROMIUM))
-  console.warn(`skipping the browser tests: ${CHROMIUM} is missing (apt-get install chromium)`);
+const run = browserTestsSkipped() ? describe.skip : describe;
+if (browserTestsSkipped()) console.warn(`skipping the browser tests: ${SKIP_BROWSER_ENV}=1`);
 
 run("the example shop in Chromium", () => {
   beforeAll(async () => {
@@ -72,20 +72,7 @@ run("the example shop in Chromium", () => {
       stdio: "ignore",
     });
     await waitForServer(base, { child: server });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        // playwright gives every launch a fresh, empty user data dir of its own
-      ],
-    });
+    browser = await launchChromium();
     mkdirSync(screenshots, { recursive: true });
   }, 60_000);
 

@@ -386,6 +386,7 @@ describe("a generated app, end to end", () => {
       ];
     };
     expect(rows).toEqual([
+      "GET /up/ upPath healthCheck",
       "GET / rootPath HomeHandler",
       ...resource("/widgets/", "widget_id", "WidgetsResource", [
         "widgetsPath",

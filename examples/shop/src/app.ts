@@ -26,6 +26,9 @@ export const app = new App({ name: "shop" });
 // In development: a page naming migrations that have not run, instead of "no such table".
 app.use(pendingMigrations(db));
 app.use(securityHeaders({ contentSecurityPolicy: { styleSrc: ["'self'"] } }));
+// GET /up for load balancers and Docker's HEALTHCHECK: 200 when the app and its database answer,
+// else 503. Never redirected to HTTPS nor logged; nothing below runs for it.
+app.healthCheck("/up", { database: db });
 app.use(hostAuthorization());
 app.use(forceSSL());
 app.use(paramLogger());

@@ -16,6 +16,14 @@ describe("the shop in production", () => {
     expect(res.headers.get("location")).toBe("https://shop.example/widgets?page=2");
   });
 
+  it("answers the health check /up over plain HTTP: a load balancer's probe is not redirected", async () => {
+    const res = await app.fetch(new Request("http://shop.example/up"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("location")).toBeNull();
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(await res.text()).toContain("<h1>up</h1>");
+  });
+
   it("serves a request the proxy marks as HTTPS, with a Secure _shop_session cookie", async () => {
     const client = testClient(app, { headers: { "x-forwarded-proto": "https" } });
     const res = await client.get("/widgets/new");

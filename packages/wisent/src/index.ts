@@ -5,6 +5,7 @@
 export { App, type AppOptions } from "./app/app.js";
 export { currentEnv, isProduction, isProductionLike } from "./app/environment.js";
 export { Group, type ParamsOf, ResourceGroup } from "./app/group.js";
+export type { HealthCheckOptions } from "./app/health-check.js";
 export type { ListenOptions, RunningServer } from "./app/listen.js";
 export { noRouteMatched } from "./app/no-route.js";
 export { type PathFormat, pathFormatOf } from "./app/path-format.js";

@@ -13,6 +13,7 @@ import { joinPaths, parsePathTemplate } from "../routes/path-template.js";
 import type { MemberBase, ResourcePaths, SingletonPaths, Words } from "../routes/typed-names.js";
 import { type AppCore, addHonoRoute } from "./app-core.js";
 import { declarationSite } from "./declaration-site.js";
+import { type HealthCheckOptions, healthCheckHandler, healthCheckStack } from "./health-check.js";
 import { RouteBuilder } from "./route-builder.js";
 import type { UntypedPathHelper } from "./route-registry.js";
 import { type StaticFilesOptions, staticFiles } from "./static-files.js";
@@ -115,6 +116,29 @@ export class Group<
   on(method: string, path: string, handler: Handler, displayName?: string): RouteBuilder {
     return this.#add(method.toUpperCase(), joinPaths(this.prefix, path), handler, {
       display: displayName ?? (handler.name || "anonymous"),
+    });
+  }
+
+  /**
+   * Declares the health route a load balancer, Docker's `HEALTHCHECK` or an orchestrator probes
+   * (Rails' `/up`): `GET` (and HEAD) answering 200 `up` when the app serves requests and its
+   * database answers `select 1` within `timeoutMs`, else 503 `down` (the cause goes to the
+   * logger, not to the client). A small HTML page, or `{"status":"up"}` to a client asking for
+   * JSON and in API apps; never cached. Named from its path (`upPath` for `/up`) in the routes
+   * table. Like any route it runs the middleware declared before it, except `forceSSL()` and
+   * `paramLogger()`, which it always leaves out: a load balancer probes over plain HTTP, and a
+   * probe every few seconds writes no log line. Declare it right after `securityHeaders()` so
+   * nothing else (session, CSRF, the request transaction) runs for a probe.
+   *
+   * @example
+   * app.use(securityHeaders());
+   * app.healthCheck("/up", { database: db }); // GET /up -> 200 up, or 503 down
+   * app.use(forceSSL());
+   */
+  healthCheck(path: string, options: HealthCheckOptions = {}): RouteBuilder {
+    return this.#add("GET", joinPaths(this.prefix, path), healthCheckHandler(options), {
+      display: "healthCheck",
+      stack: healthCheckStack(this.#stack),
     });
   }
 

@@ -138,12 +138,21 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
       [
         "METHOD | HOST                  | PATH | ALIASES | NAME     | HANDLER",
         "------ | ----                  | ---- | ------- | ----     | -------",
+        "GET    | http://127.0.0.1:3000 | /up/ |         | upPath   | healthCheck",
         "GET    | http://127.0.0.1:3000 | /    |         | rootPath | HomeHandler",
         "",
       ].join("\n"),
     );
     const json = await inApp(app, BIN, ["routes", "--json"]);
     expect(JSON.parse(json.stdout)).toEqual([
+      {
+        method: "GET",
+        host: "http://127.0.0.1:3000",
+        path: "/up/",
+        aliases: [],
+        name: "upPath",
+        handler: "healthCheck",
+      },
       {
         method: "GET",
         host: "http://127.0.0.1:3000",
@@ -159,7 +168,7 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
   it("routes --check passes, and fails naming a route an earlier one swallows", async () => {
     const ok = await inApp(app, BIN, ["routes", "--check"]);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toBe("1 routes, none shadowed by an earlier route\n");
+    expect(ok.stdout).toBe("2 routes, none shadowed by an earlier route\n");
     const file = join(app, "src/app.ts");
     const source = readFileSync(file, "utf8");
     try {
@@ -288,6 +297,74 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
     }
   });
 
+  it("runs as its Dockerfile says: built, migrated, started, healthy over plain HTTP, unlogged", async () => {
+    // The Dockerfile's own instructions (continuation lines joined); no image is built.
+    const dockerfile = readFileSync(join(app, "Dockerfile"), "utf8").replace(/\s*\\\n\s*/g, " ");
+    const instruction = (re: RegExp) => re.exec(dockerfile)?.[1] ?? "";
+    // (npm prune, before it, would prune the repository's node_modules this app links to.)
+    const build = instruction(/^RUN npm prune --omit=dev && (npx wisent build)$/m);
+    const env = Object.fromEntries(
+      instruction(/^ENV (.*)$/m)
+        .split(" ")
+        .map((pair) => pair.split("=") as [string, string]),
+    );
+    const cmd = JSON.parse(instruction(/^CMD (\[.*\])$/m)) as string[];
+    const probe = JSON.parse(instruction(/^HEALTHCHECK .* CMD (\[.*\])$/m)) as string[];
+    expect(build).toBe("npx wisent build");
+    expect(env).toEqual({
+      GO_ENV: "production",
+      NODE_ENV: "production",
+      HOST: "0.0.0.0",
+      PORT: "3000",
+    });
+    expect(probe.slice(0, 2)).toEqual(["node", "-e"]);
+    const healthcheck = (port: string) =>
+      new Promise<number | null>((resolve) =>
+        execFile(process.execPath, probe.slice(1), { env: cleanEnv({ PORT: port }) }, (error) =>
+          resolve(error ? (error.code as number) : 0),
+        ),
+      );
+
+    const built = await run("sh", ["-c", build], { cwd: app, env: cleanEnv() });
+    expect(built.stderr).toBe("");
+    expect(existsSync(join(app, "dist", "server.js"))).toBe(true);
+    const data = mkdtempSync(join(tmpdir(), "wisent-up-"));
+    const child = spawn(cmd[0]!, cmd.slice(1), {
+      cwd: app,
+      env: cleanEnv({
+        ...env,
+        PORT: "0",
+        SESSION_SECRET: "a-production-secret-of-at-least-32-characters",
+        DATABASE_URL: `sqlite:${join(data, "production.sqlite")}`,
+      }),
+    });
+    const output = { text: "" };
+    let printed = "";
+    child.stdout.on("data", (chunk: Buffer) => (printed += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (printed += chunk.toString()));
+    try {
+      const [, port] = await waitForOutput(child, /listening on http:\/\/0\.0\.0\.0:(\d+)/, output);
+      const url = `http://127.0.0.1:${port}`;
+      const up = await fetch(`${url}/up`, { redirect: "manual" });
+      expect(up.status).toBe(200);
+      expect(up.headers.get("content-security-policy")).toContain("default-src 'self'");
+      expect((await fetch(`${url}/`, { redirect: "manual" })).status).toBe(301);
+      const proxied = await fetch(`${url}/`, { headers: { "x-forwarded-proto": "https" } });
+      expect(proxied.status).toBe(200);
+      expect(await healthcheck(port!)).toBe(0);
+      // The shell exec'd the server, so docker stop's SIGTERM reaches it: it drains and exits 0.
+      child.kill("SIGTERM");
+      expect(await exitCode(child)).toBe(0);
+      expect(printed).toContain('"msg":"GET / 200"');
+      expect(printed).not.toContain("/up");
+      expect(await healthcheck(port!)).toBe(1);
+    } finally {
+      child.kill("SIGKILL");
+      rmSync(data, { recursive: true, force: true });
+      rmSync(join(app, "dist"), { recursive: true, force: true });
+    }
+  });
+
   it("start --workers 2 shares the port, replaces a dead worker and exits 0 on SIGTERM", async () => {
     const child = spawn(process.execPath, [BIN, "start", "--port", "0", "--workers", "2"], {
       cwd: app,
@@ -391,6 +468,14 @@ describe("wisent new inventory --dev --api", { timeout: SLOW }, () => {
   it("prints its routes", async () => {
     const json = await inApp(app, BIN, ["routes", "--json"]);
     expect(JSON.parse(json.stdout)).toEqual([
+      {
+        method: "GET",
+        host: "http://127.0.0.1:3000",
+        path: "/up/",
+        aliases: [],
+        name: "upPath",
+        handler: "healthCheck",
+      },
       {
         method: "GET",
         host: "http://127.0.0.1:3000",

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { fixtureApp, tree } from "../generate/test-support/fixture-app.js";
+import { fixtureApp, listFiles, tree } from "../generate/test-support/fixture-app.js";
 import { memoryIO } from "../io.js";
 import { run as destroy } from "./destroy.js";
 import { run as generate } from "./generate.js";
@@ -24,7 +24,33 @@ async function appWithWidget() {
   return { dir, fresh };
 }
 
+/** Every file of the app with its bytes and modification time. */
+function filesWithTimes(dir: string) {
+  return listFiles(dir).map((path) => {
+    const full = join(dir, path);
+    return { path, bytes: readFileSync(full), mtimeMs: statSync(full).mtimeMs };
+  });
+}
+
 describe("wisent destroy resource", () => {
+  it.each([
+    ["a resource", []],
+    ["a resource whose model another one reuses", [["admin/widget"]]],
+  ])("answered no to every question, %s leaves every file as it was", async (_, more) => {
+    const { dir } = await appWithWidget();
+    for (const argv of more) await cli(generate, dir, argv);
+    // Back-dated, so a rewrite shows in the modification time even within the same millisecond.
+    const past = new Date("2024-01-02T03:04:05Z");
+    for (const path of listFiles(dir)) utimesSync(join(dir, path), past, past);
+    const before = filesWithTimes(dir);
+    expect(before.map((f) => f.path)).toContain(".wisent/generated.json");
+    const { code, stdout } = await cli(destroy, dir, ["widget"], "n\n".repeat(20));
+    expect(code).toBe(0);
+    expect(stdout).toContain("Remove src/actions/widgets.tsx? (y/N) ");
+    expect(stdout).not.toMatch(/^ +(remove|update) /m);
+    expect(filesWithTimes(dir)).toEqual(before);
+  });
+
   it("-y removes every generated file and the app.ts lines: the app is as before", async () => {
     const { dir, fresh } = await appWithWidget();
     const { code, stdout } = await cli(destroy, dir, ["widget", "-y"]);

@@ -6,6 +6,7 @@ import { titleize, underscore } from "../../naming/index.js";
 import { type CommandHelp, formatHelp, guard, parseCommandArgs, UsageError } from "../args.js";
 import type { CliIO } from "../io.js";
 import { planApp } from "../new/app-template.js";
+import { dockerVars } from "../new/docker-vars.js";
 import { npmInstall } from "../new/install.js";
 import { APP_TOOL_VERSIONS, appDependencies } from "../new/versions.js";
 import { Output } from "../output.js";
@@ -120,6 +121,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
             "",
           ].join("\n"),
       databaseUrl: url,
+      ...dockerVars({ packageName: name.toLowerCase(), api, db: db as DatabaseKind }),
       wisentDependency: deps.wisent,
       honoDependency: deps.hono,
       zodDependency: deps.zod,

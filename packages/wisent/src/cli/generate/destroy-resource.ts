@@ -254,26 +254,28 @@ export async function destroyResource(
         if (path in r.files) rest[other] = { ...r, files: { ...r.files, [path]: hash } };
       }
     }
-    // A shared model now belongs to the resource that reused it, so its destroy removes it.
-    for (const [path, user] of handover) {
-      const r = rest[user]!;
-      rest[user] = {
-        ...r,
-        files: { ...r.files, [path]: record.files[path]! },
-        uses: r.uses?.filter((p) => p !== path),
+    const left = (path: string) =>
+      !removed.has(path) && !released.has(path) && existsSync(join(appDir, path));
+    const own = Object.keys(record.files).filter((path) => left(path) && !handover.has(path));
+    if (own.length === 0 && handlersGone) {
+      // The resource is gone: a shared model now belongs to the resource that reused it, so its
+      // destroy removes it.
+      for (const [path, user] of handover) {
+        const r = rest[user]!;
+        rest[user] = {
+          ...r,
+          files: { ...r.files, [path]: record.files[path]! },
+          uses: r.uses?.filter((p) => p !== path),
+        };
+      }
+      delete rest[key];
+    } else {
+      rest[key] = {
+        ...record,
+        files: Object.fromEntries(Object.entries(record.files).filter(([path]) => left(path))),
       };
     }
-    const kept = Object.fromEntries(
-      Object.entries(record.files).filter(
-        ([path]) =>
-          !removed.has(path) &&
-          !released.has(path) &&
-          !handover.has(path) &&
-          existsSync(join(appDir, path)),
-      ),
-    );
-    if (Object.keys(kept).length === 0 && handlersGone) delete rest[key];
-    else rest[key] = { ...record, files: kept };
+    // Answered "no" throughout, the record is what it was: writeRecords leaves the file alone.
     writeRecords(appDir, rest);
   }
   return { plan, candidates, actions, shared };

@@ -53,8 +53,9 @@ export function readRecords(appDir: string): GeneratedRecords {
 }
 
 /**
- * Writes the records, sorted by key; with none left the file and its folder go away, so an app
- * whose resources were all destroyed is a fresh app again.
+ * Writes the records, sorted by key, unless the file already holds exactly that; with none left
+ * the file and its folder go away, so an app whose resources were all destroyed is a fresh app
+ * again.
  */
 export function writeRecords(appDir: string, records: GeneratedRecords): void {
   const file = join(appDir, RECORD_FILE);
@@ -70,8 +71,12 @@ export function writeRecords(appDir: string, records: GeneratedRecords): void {
   }
   const sorted: GeneratedRecords = {};
   for (const key of keys) sorted[key] = records[key]!;
+  const text = `${stringify(sorted)}\n`;
+  // Unchanged records are not rewritten: a command that changed nothing leaves the file's
+  // modification time alone too.
+  if (existsSync(file) && readFileSync(file, "utf8") === text) return;
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${stringify(sorted)}\n`);
+  writeFileSync(file, text);
 }
 
 /** Biome's default line width, which apps made by `wisent new` keep. */

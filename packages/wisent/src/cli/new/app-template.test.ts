@@ -13,6 +13,8 @@ const VARS = {
   templatesNote: "",
   layoutRows: "",
   databaseUrl: "sqlite:db/development.sqlite",
+  dockerDatabase: "VOLUME /app/db",
+  dockerRun: "docker run shop",
   wisentDependency: "^0.1.0",
   honoDependency: "^4",
   zodDependency: "^4",
@@ -55,8 +57,10 @@ describe("planApp", () => {
 
   it("has the contract's files for a web app", () => {
     expect(web.map((f) => f.path)).toEqual([
+      ".dockerignore",
       ".env.example",
       ".gitignore",
+      "Dockerfile",
       "README.md",
       "biome.json",
       "db/seeds.ts",
@@ -100,6 +104,7 @@ describe("planApp", () => {
     const app = web.find((f) => f.path === "src/app.ts")?.contents ?? "";
     const order = [
       "securityHeaders(",
+      'app.healthCheck("/up", { database: db })',
       "forceSSL()",
       "paramLogger()",
       "session()",

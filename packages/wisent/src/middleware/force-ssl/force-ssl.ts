@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { passThrough, phased } from "../../app/compose.js";
 import { isProduction } from "../../app/environment.js";
+import { outsideHealthChecks } from "../../app/health-check.js";
 import { configuredAppUrl, requestHost, requestScheme, requestTarget } from "../../http/app-url.js";
 import { HttpError } from "../../http/http-error.js";
 
@@ -41,7 +42,8 @@ function hstsValue(hsts: ForceSSLOptions["hsts"]): string | undefined {
  * environment): to `APP_URL`'s host when set, else the request's (a Host that is not a valid
  * host answers 400), same path and query; 301 for GET and HEAD, 308 for other methods (so a form
  * post stays a post). A request with `X-Forwarded-Proto: https` counts as secure. Sends HSTS
- * (two years, includeSubDomains) unless `hsts: false`. It does not enable TLS itself.
+ * (two years, includeSubDomains) unless `hsts: false`. It does not enable TLS itself. The health
+ * route (`app.healthCheck`) is left out: load balancers probe it over plain HTTP.
  *
  * @example
  * app.use(forceSSL());
@@ -51,7 +53,7 @@ export function forceSSL(options: ForceSSLOptions = {}): MiddlewareHandler {
   const enabled = options.enabled ?? isProduction();
   const hsts = hstsValue(options.hsts ?? true);
   if (!enabled) return passThrough;
-  return phased({
+  const redirect = phased({
     before: (c) => {
       if (isSecureRequest(c)) return undefined;
       const host = configuredAppUrl()?.host ?? requestHost(c);
@@ -65,4 +67,6 @@ export function forceSSL(options: ForceSSLOptions = {}): MiddlewareHandler {
         }
       : undefined,
   });
+  // The health route (`app.healthCheck`) is probed over plain HTTP: never redirected.
+  return outsideHealthChecks(redirect);
 }

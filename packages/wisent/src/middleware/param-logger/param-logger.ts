@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { phased } from "../../app/compose.js";
+import { outsideHealthChecks } from "../../app/health-check.js";
 import { parsedBodyIfRead } from "../../http/body.js";
 import { requestHeader } from "../../http/request-header.js";
 import {
@@ -77,6 +78,7 @@ const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, st
  * parameters (query and path) plus the body form when the request read one, filtered
  * (DESIGN.md). The request id comes from `X-Request-Id` when sane, else is made, and is echoed
  * on the response; `c.get("requestId")` and `c.get("logger")` serve later middleware and errors.
+ * The health route (`app.healthCheck`) is not logged.
  *
  * @example
  * app.use(paramLogger());                       // JSON lines on stdout
@@ -92,7 +94,7 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
     if ((entry.status as number) >= 500) logger.error(entry);
     else logger.info(entry);
   };
-  return phased({
+  const logRequests = phased({
     before(c) {
       const requestId = requestIdFrom(requestHeader(c, "x-request-id"));
       (c as Timed)[STARTED] = performance.now();
@@ -168,6 +170,8 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
       );
     },
   });
+  // The health route (`app.healthCheck`) is probed every few seconds: no line for it.
+  return outsideHealthChecks(logRequests);
 }
 
 // The JSON (without quotes) of the request methods seen: a handful.

@@ -42,3 +42,19 @@ Copy `.env.example` to `.env`. `GO_ENV` (else `NODE_ENV`) picks the environment,
 `development`; any name but `development` and `test` runs with production's defaults. Those
 environments need `SESSION_SECRET` (32 characters or more; `npx wisent secret` makes one), and
 usually `DATABASE_URL`, `APP_URL` (the app's public URL) and, for more hosts, `ALLOWED_HOSTS`.
+
+## Deploy
+
+`Dockerfile` builds a production image: `npm ci`, the dev dependencies pruned, `npx wisent
+build`, then the built app run by a non-root user (`.dockerignore` keeps `node_modules`, `dist`,
+local databases and `.env` out of it).
+
+```sh
+docker build -t @@packageName@@ .
+@@dockerRun@@
+```
+
+The container runs pending migrations, then `wisent start` on `0.0.0.0:3000` with
+`GO_ENV=production`. `GET /up` (`app.healthCheck` in `src/app.ts`) answers 200 while the app and
+its database do and 503 when the database does not: the image's `HEALTHCHECK` and load balancers
+probe it, and it is never redirected to HTTPS nor logged.
