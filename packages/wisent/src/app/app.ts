@@ -9,6 +9,7 @@ import {
   type Next,
   type NotFoundHandler,
 } from "hono";
+import { cors } from "hono/cors";
 import type { Router } from "hono/router";
 import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
@@ -61,6 +62,9 @@ const throwNoRouteAnswer: Handler = (c) => {
 /** Nothing runs below {@link throwNoRouteAnswer}. */
 const NOTHING_BELOW: Next = () => Promise.resolve();
 
+/** The options of Hono's `cors` middleware (`origin`, `allowMethods`, `credentials`, ...). */
+export type CorsOptions = NonNullable<Parameters<typeof cors>[0]>;
+
 /** `version` of the `package.json` in the working folder (an app runs from its own), else 0.0.0. */
 function packageVersion(): string {
   try {
@@ -79,6 +83,11 @@ export interface AppOptions {
   readonly name: string;
   /** An API app answers JSON by default and has no HTML views. */
   readonly api?: boolean;
+  /**
+   * Cross-origin requests, by Hono's own `cors` middleware run before any other: `true` allows any
+   * origin (`Access-Control-Allow-Origin: *`), or give its options (`{ origin: "https://app.example" }`).
+   */
+  readonly cors?: true | CorsOptions;
   /** The version in the OpenAPI document; default: `version` of `package.json` in the working folder. */
   readonly version?: string;
   /** Overrides `GO_ENV`/`NODE_ENV`. */
@@ -198,6 +207,7 @@ export class App extends Group<[], never> {
       return this.#answerWithoutRoute(c, routingError(c, registry));
     };
     hono.notFound(this.#notFoundHandler);
+    if (options.cors) this.use(cors(options.cors === true ? {} : options.cors));
     // Hono's own `next` below a single handler.
     this.#below = async (c) => {
       c.res = await this.#notFoundHandler(c);
