@@ -144,7 +144,8 @@ export function createClient<M>(target: string | ClientOptions): Client<M> {
       method: route.method,
       headers: {
         accept: "application/json",
-        ...(body !== undefined && { "content-type": "application/json" }),
+        // On every write, a DELETE too: a JSON request is an API call, not a form to forge.
+        ...(route.method !== "GET" && { "content-type": "application/json" }),
         ...headers,
       },
       ...(body !== undefined && { body: JSON.stringify(body) }),
