@@ -73,6 +73,7 @@ async function driveEveryOperation(
   const ops = new Map<string, { method: string; path: string }>();
   for (const [path, methods] of Object.entries<Json>(document.paths)) {
     for (const [method, op] of Object.entries<Json>(methods)) {
+      if (op["x-wisent-resource"] === undefined) continue; // a plain route (an API app's `/`)
       ops.set(`${op["x-wisent-resource"]}.${op["x-wisent-action"]}`, { method, path });
     }
   }
