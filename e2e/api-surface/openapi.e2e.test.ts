@@ -7,12 +7,21 @@
  * Needs the built package (`npm run build`).
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { createClient } from "../../packages/wisent/src/client/index.js";
 import { freePort, waitForServer } from "../support/server.js";
 import { answerChecker, type Json, openApiErrors } from "./openapi-check.js";
@@ -273,5 +282,55 @@ describe("a generated API app's OpenAPI document, against the app under wisent s
       },
     );
     expect(checked).toHaveLength(2 * 7);
+  }, 120_000);
+
+  it("prints the document as YAML, or into a file", async () => {
+    const document = JSON.parse(await wisent(dir, ["openapi"]));
+    expect(parseYaml(await wisent(dir, ["openapi", "--yaml"]))).toEqual(document);
+    await wisent(dir, ["openapi", "--out", "openapi.json"]);
+    expect(JSON.parse(readFileSync(join(dir, "openapi.json"), "utf8"))).toEqual(document);
+  }, 120_000);
+
+  it("filters the routes table by method, name, path and handler, and lists unused operations", async () => {
+    const names = async (...args: string[]) =>
+      (JSON.parse(await wisent(dir, ["routes", "--json", ...args])) as Json[]).map(
+        (r) => `${r.method} ${r.name}`,
+      );
+    expect(await names("--method", "get", "--name", "/^gadgetPart/")).toEqual([
+      "GET gadgetPartsPath",
+      "GET gadgetPartPath",
+    ]);
+    expect(await names("--path", "parts", "--handler", "/\\.(Create|Update)$/")).toEqual([
+      "POST gadgetPartsPath",
+      "PUT gadgetPartPath",
+    ]);
+    const table = await wisent(dir, ["routes", "--method", "DELETE"]);
+    expect(table.split("\n").slice(2, -1)).toEqual([
+      expect.stringMatching(/^DELETE .* \/gadgets\/\{gadget_id\}\/ .* GadgetsResource\.Destroy$/),
+      expect.stringMatching(
+        /^DELETE .* GadgetPartsResource\.Destroy$|^DELETE .* PartsResource\.Destroy$/,
+      ),
+    ]);
+    expect(await names("--unused")).toEqual([]);
+    // A hand-written resource serving only its list: the other four answer "not implemented".
+    writeFileSync(
+      join(dir, "src/actions/drafts.ts"),
+      'import type { Context } from "hono";\nimport { Resource } from "wisent";\n' +
+        'export class DraftsResource extends Resource<"draft_id"> {\n' +
+        "  override list(c: Context) { return c.json([]); }\n}\n",
+    );
+    appendFileSync(
+      join(dir, "src/app.ts"),
+      'import { DraftsResource } from "./actions/drafts.js";\napp.resource("/drafts", new DraftsResource());\n',
+    );
+    expect(await names("--unused")).toEqual([
+      "POST draftsPath",
+      "GET draftPath",
+      "PUT draftPath",
+      "DELETE draftPath",
+    ]);
+    expect(await names("--unused", "--method", "put")).toEqual(["PUT draftPath"]);
+    const help = await wisent(dir, ["routes", "--help"]);
+    expect(help).toContain("wisent routes --method get --path widgets");
   }, 120_000);
 });
