@@ -31,7 +31,7 @@ export const help: CommandHelp = {
     ["wisent routes --check", "in CI: fail on a route declared after a route that swallows it"],
     ["wisent routes --json | jq '.[].name'", "route names, for scripts"],
     ["wisent routes --method get --path widgets", "the GET routes under /widgets"],
-    ["wisent routes --name '/^widget[A-Z]/' --json", "the routes of one widget, as JSON"],
+    ["wisent routes --name '/^(new|edit)/' --json", "the form routes, as JSON"],
     ["wisent routes --handler ImagesResource", "what ImagesResource answers"],
     ["wisent routes --unused", "operations left to write"],
   ],
