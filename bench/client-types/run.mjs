@@ -16,6 +16,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
+// The client's resource names are the route names' stems, from the runtime namer (acronyms too).
+const { routeNameForPath } = await import(join(repo, "packages/wisent/dist/naming/index.js"));
 const golden = join(repo, "packages/wisent/src/cli/generate/fixtures/widget-api/src");
 const count = Number(process.argv[2] ?? 100);
 const tsc = join(repo, "node_modules/typescript/bin/tsc");
@@ -54,7 +56,7 @@ function makeApp(dir, withClient) {
     writeFileSync(join(dir, `src/models/item_${w}.ts`), swap(model));
     writeFileSync(join(dir, `src/actions/item_${w}s.ts`), swap(actions));
     const cls = `Item${w[0].toUpperCase()}${w[1]}sResource`;
-    const stem = `item${w[0].toUpperCase()}${w[1]}s`;
+    const stem = routeNameForPath(`/item_${w}s`, { collection: true }).replace(/Path$/, "");
     imports.push(`import { ${cls} } from "./actions/item_${w}s.js";`);
     declarations.push(`export const ${stem} = app.resource("/item_${w}s", new ${cls}());`);
     const key = `item_${w}_id`;
