@@ -1,4 +1,5 @@
 import type { Redis, RedisOptions } from "ioredis";
+import { requireDependency } from "../../base/require-dependency.js";
 import type { RateLimitStore } from "./store.js";
 
 /** Options of {@link redisStore}. */
@@ -36,12 +37,18 @@ export function redisStore(options: RedisStoreOptions = {}): RateLimitStore & {
   let client: Promise<Redis> | undefined;
   const own = options.client === undefined;
   const connect = (): Promise<Redis> => {
-    client ??= options.client
-      ? Promise.resolve(options.client)
-      : import("ioredis").then(({ Redis }) => {
-          const url = options.url ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-          return new Redis(url, { maxRetriesPerRequest: 2, ...options.redisOptions });
-        });
+    if (!client) {
+      if (options.client) {
+        client = Promise.resolve(options.client);
+      } else {
+        // Resolved from the framework's own folder, also when bundled into an app's dist/.
+        const { Redis } = requireDependency<typeof import("ioredis")>("ioredis");
+        const url = options.url ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+        client = Promise.resolve(
+          new Redis(url, { maxRetriesPerRequest: 2, ...options.redisOptions }),
+        );
+      }
+    }
     return client;
   };
   return {
