@@ -7,7 +7,7 @@ import { loadApp } from "./routes.js";
 export const help: CommandHelp = {
   usage: "wisent openapi [--yaml] [--out FILE]",
   summary:
-    "Prints the OpenAPI 3.1 document of the app in this folder: every route answering JSON, with its\nmodel's schemas. Loads src/app.ts without starting a server or opening the database.",
+    "Prints the OpenAPI 3.1 document of the app in this folder: every route answering JSON, with its\nmodel's schemas. Loads the app as `wisent routes` does (dist/app.js, rebuilt first when older than\nsrc/), without starting a server or opening the database.",
   options: [
     ["--yaml", "YAML instead of JSON"],
     ["--out FILE", "write the document to FILE instead of printing it"],
