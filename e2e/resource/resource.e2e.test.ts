@@ -388,6 +388,7 @@ describe("a generated app, end to end", () => {
     expect(rows).toEqual([
       "GET /up/ upPath healthCheck",
       "GET / rootPath HomeHandler",
+      "GET /openapi/ openapiPath OpenApiDocument",
       ...resource("/widgets/", "widget_id", "WidgetsResource", [
         "widgetsPath",
         "newWidgetsPath",

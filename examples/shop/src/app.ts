@@ -40,6 +40,7 @@ app.use(i18n({ directory: fileURLToPath(new URL("./locales/", import.meta.url)) 
 app.use(layout(Layout));
 
 app.get("/", HomeHandler);
+app.openapi("/openapi.json"); // the OpenAPI 3.1 document (`wisent openapi` prints it)
 export const widgets = app.resource("/widgets", new WidgetsResource());
 export const widgetImages = widgets.resource("/images", new ImagesResource());
 // wisent:resources (generated resources are declared above this line)

@@ -2,7 +2,7 @@
  * Wisent: resource routing, route names, generators and a real database for Hono apps.
  * @module
  */
-export { App, type AppOptions } from "./app/app.js";
+export { App, type AppOptions, type CorsOptions } from "./app/app.js";
 export { currentEnv, isProduction, isProductionLike } from "./app/environment.js";
 export { Group, type ParamsOf, ResourceGroup } from "./app/group.js";
 export type { HealthCheckOptions } from "./app/health-check.js";
@@ -119,6 +119,18 @@ export {
   type PendingMigrationsOptions,
   pendingMigrations,
 } from "./middleware/pending-migrations/index.js";
+export {
+  clientAddress,
+  memoryStore,
+  RateLimiter,
+  type RateLimitOptions,
+  type RateLimitResult,
+  type RateLimitStore,
+  type RedisStoreOptions,
+  rateLimit,
+  redisStore,
+  type WindowCount,
+} from "./middleware/rate-limit/index.js";
 export {
   type ContentSecurityPolicy,
   DEFAULT_CONTENT_SECURITY_POLICY,

@@ -42,4 +42,47 @@ describe("the built package", () => {
     );
     expect(out.trim()).toBe("true");
   });
+
+  it("exposes wisent/client: a typed client over app.fetch, its routes from the served document", () => {
+    const out = runPlainNode(`
+      import { App, Resource } from "wisent";
+      import { createClient } from "wisent/client";
+      class GadgetsResource extends Resource {
+        list(c) { return c.json([{ id: "g1" }]); }
+        show(c) { return c.json({ id: c.req.param("gadget_id") }); }
+      }
+      const app = new App({ name: "acme", api: true });
+      app.openapi("/openapi.json");
+      app.resource("/gadgets", new GadgetsResource());
+      const api = createClient({ fetch: app.fetch });
+      const list = await api.gadgets.list();
+      const show = await api.gadgets.show({ gadget_id: "g7" });
+      const create = await api.gadgets.create({ name: "x" });
+      console.log(JSON.stringify([list.data, show.data, create.status, create.error]));
+    `);
+    expect(JSON.parse(out)).toEqual([
+      [{ id: "g1" }],
+      { id: "g7" },
+      404,
+      "resource not implemented",
+    ]);
+  });
+
+  it("loads ioredis only when a Redis rate-limit store counts", () => {
+    const out = runPlainNode(`
+      import { createRequire } from "node:module";
+      import { App, rateLimit, redisStore } from "wisent";
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes("/ioredis/"));
+      const app = new App({ name: "acme", api: true });
+      app.use(rateLimit({ limit: 5, window: 60 }));
+      app.get("/", (c) => c.json({}));
+      await app.fetch(new Request("http://localhost/"));
+      const before = loaded();
+      const store = redisStore({ prefix: "wisent-test:exports:" + process.pid + ":" });
+      await store.hit("k", 1000);
+      await store.close();
+      console.log(JSON.stringify([before, loaded()]));
+    `);
+    expect(JSON.parse(out)).toEqual([false, true]);
+  });
 });

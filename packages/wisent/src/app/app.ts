@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import {
   Context,
   type ErrorHandler,
@@ -7,12 +9,14 @@ import {
   type Next,
   type NotFoundHandler,
 } from "hono";
+import { cors } from "hono/cors";
 import type { Router } from "hono/router";
 import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
 import { sharedLogger } from "../http/logger.js";
 import { nodeHeaders } from "../http/request-header.js";
 import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
+import { type OpenApiDocument, openApiDocument } from "../openapi/document.js";
 import type { PathParams } from "../routes/build-path.js";
 import { defaultHost, type RouteInfo } from "../routes/route-info.js";
 import { shadowedRoutesError } from "../routes/shadowing-message.js";
@@ -24,6 +28,7 @@ import { Group } from "./group.js";
 import { type ListenOptions, listen, type RunningServer } from "./listen.js";
 import { markNoRoute, NoRouteError, noRouteAnswer } from "./no-route.js";
 import { pathFormatOf, rememberPathFormat, splitPathFormat } from "./path-format.js";
+import type { RouteBuilder } from "./route-builder.js";
 import { RouteRegistry, type UntypedPathHelper } from "./route-registry.js";
 import type { WisentRuntime } from "./runtime.js";
 
@@ -68,12 +73,34 @@ function announceUnknownEnvironment(env: string): void {
 /** Nothing runs below {@link throwNoRouteAnswer}. */
 const NOTHING_BELOW: Next = () => Promise.resolve();
 
+/** The options of Hono's `cors` middleware (`origin`, `allowMethods`, `credentials`, ...). */
+export type CorsOptions = NonNullable<Parameters<typeof cors>[0]>;
+
+/** `version` of the `package.json` in the working folder (an app runs from its own), else 0.0.0. */
+function packageVersion(): string {
+  try {
+    const json = JSON.parse(readFileSync(join(process.cwd(), "package.json"), "utf8")) as {
+      version?: unknown;
+    };
+    return typeof json.version === "string" ? json.version : "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+}
+
 /** Options of {@link App}. */
 export interface AppOptions {
   /** The app's name (`shop`); the session cookie is `_shop_session`. */
   readonly name: string;
   /** An API app answers JSON by default and has no HTML views. */
   readonly api?: boolean;
+  /**
+   * Cross-origin requests, by Hono's own `cors` middleware run before any other: `true` allows any
+   * origin (`Access-Control-Allow-Origin: *`), or give its options (`{ origin: "https://app.example" }`).
+   */
+  readonly cors?: true | CorsOptions;
+  /** The version in the OpenAPI document; default: `version` of `package.json` in the working folder. */
+  readonly version?: string;
   /** Overrides `GO_ENV`/`NODE_ENV`. */
   readonly env?: string;
   /** The host printed in the routes table; default from `HOST`/`PORT`, else `http://127.0.0.1:3000`. */
@@ -120,6 +147,7 @@ export class App extends Group<[], never> {
   readonly paths: Readonly<Record<string, UntypedPathHelper>>;
   readonly #registry: RouteRegistry;
   readonly #bodyLimit: number;
+  readonly #version: string | undefined;
   readonly #shutdownHooks: (() => unknown)[] = [];
   readonly #runtime: WisentRuntime;
   /**
@@ -176,6 +204,7 @@ export class App extends Group<[], never> {
     this.paths = registry.helpers;
     this.#registry = registry;
     this.#bodyLimit = options.bodyLimit ?? 1024 * 1024;
+    this.#version = options.version;
     this.#runtime = runtime;
     this.#uncaught = uncaught;
     hono.onError(errorResponse);
@@ -192,6 +221,7 @@ export class App extends Group<[], never> {
       return this.#answerWithoutRoute(c, routingError(c, registry));
     };
     hono.notFound(this.#notFoundHandler);
+    if (options.cors) this.use(cors(options.cors === true ? {} : options.cors));
     // Hono's own `next` below a single handler.
     this.#below = async (c) => {
       c.res = await this.#notFoundHandler(c);
@@ -218,6 +248,49 @@ export class App extends Group<[], never> {
   /** Every route in registration order (the routes table's rows). */
   routes(): RouteInfo[] {
     return this.#registry.routes();
+  }
+
+  /**
+   * The app's OpenAPI 3.1 document, derived from its routes and its resources' models (what
+   * `wisent openapi` prints and {@link App.openapi} serves).
+   * @example app.openApiDocument().paths["/widgets"].get.operationId // "widgetsList"
+   */
+  openApiDocument(options: { version?: string } = {}): OpenApiDocument {
+    return openApiDocument(this.#registry.records, {
+      title: this.name,
+      version: this.#version ?? options.version ?? packageVersion(),
+      host: this.#registry.host,
+      api: this.api,
+    });
+  }
+
+  /**
+   * Serves {@link App.openApiDocument} as JSON at `path` (the typed client of `wisent/client`
+   * reads it to find its operations). Declared like any route: in the routes table, not in the
+   * document itself.
+   * @example app.openapi("/openapi.json");
+   */
+  openapi(path = "/openapi.json"): RouteBuilder {
+    // `/openapi.json` reaches the route `/openapi` with the format json (see path-format.ts).
+    const { path: bare } = splitPathFormat(path);
+    let cached: { routes: number; body: string } | undefined;
+    const OpenApiDocumentHandler: Handler = (c) => {
+      const routes = this.#registry.records.length;
+      if (cached?.routes !== routes) {
+        cached = { routes, body: JSON.stringify(this.openApiDocument()) };
+      }
+      return c.body(cached.body, 200, { "Content-Type": "application/json" });
+    };
+    return this.internalRoute("GET", bare, OpenApiDocumentHandler, "OpenApiDocument");
+  }
+
+  /**
+   * The routes whose resource operation is still Resource's default, answering 404 "resource not
+   * implemented" (`wisent routes --unused`).
+   */
+  unusedRoutes(): RouteInfo[] {
+    const unused = new Set(this.#registry.records.filter((r) => r.resource?.implemented === false));
+    return this.#registry.routes().filter((_, i) => unused.has(this.#registry.records[i]!));
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Handler, MiddlewareHandler } from "hono";
+import type { ResourceSpec } from "../client/resource-spec.js";
 import { routeNameForPath } from "../naming/index.js";
 import {
   type OptionalOperations,
@@ -8,14 +9,20 @@ import {
   singletonRoutes,
 } from "../resources/mapping.js";
 import type { HandlersFor, ResourceOptions, SingletonOptions } from "../resources/options.js";
-import type { OperationHandler, ResourceBase } from "../resources/resource.js";
+import { type OperationHandler, Resource, type ResourceBase } from "../resources/resource.js";
 import { joinPaths, parsePathTemplate } from "../routes/path-template.js";
-import type { MemberBase, ResourcePaths, SingletonPaths, Words } from "../routes/typed-names.js";
+import type {
+  MemberBase,
+  ResourcePaths,
+  ResourceStem,
+  SingletonPaths,
+  Words,
+} from "../routes/typed-names.js";
 import { type AppCore, addHonoRoute } from "./app-core.js";
 import { declarationSite } from "./declaration-site.js";
 import { type HealthCheckOptions, healthCheckHandler, healthCheckStack } from "./health-check.js";
 import { RouteBuilder } from "./route-builder.js";
-import type { UntypedPathHelper } from "./route-registry.js";
+import type { ResourceRouteMeta, RouteRecord, UntypedPathHelper } from "./route-registry.js";
 import { type StaticFilesOptions, staticFiles } from "./static-files.js";
 
 /** Path parameter names in a path pattern: `/a/{x}/b/{y:[0-9]+}` -> `"x" | "y"`. */
@@ -24,6 +31,8 @@ export type ParamsOf<P extends string> = P extends `${string}{${infer Inner}}${i
   : never;
 
 type KeyOf<R> = R extends ResourceBase<infer K> ? K : string;
+/** The zod schema of the model a resource declares (`override readonly model = Widget`). */
+type SchemaOf<R> = R extends { readonly model: { readonly schema: infer S } } ? S : undefined;
 
 /** A resource's methods by name (its operations and declared routes). */
 function handlersOf(resource: object): Record<string, OperationHandler | undefined> {
@@ -139,7 +148,18 @@ export class Group<
     return this.#add("GET", joinPaths(this.prefix, path), healthCheckHandler(options), {
       display: "healthCheck",
       stack: healthCheckStack(this.#stack),
+      internal: true,
     });
+  }
+
+  /** @internal A route that describes the app rather than serves it: left out of its OpenAPI document. */
+  protected internalRoute(
+    method: string,
+    path: string,
+    handler: Handler,
+    display: string,
+  ): RouteBuilder {
+    return this.#add(method, joinPaths(this.prefix, path), handler, { display, internal: true });
   }
 
   /** A subgroup under `prefix`, starting with a copy of this group's middleware. */
@@ -195,7 +215,13 @@ export class Group<
       O extends { readonly shallow: true } ? ShallowParams : Params
     >,
     ShallowBase,
-    ShallowParams
+    ShallowParams,
+    ResourceSpec<
+      ResourceStem<Base, P, KeyOf<R>>,
+      O extends { readonly shallow: true } ? ShallowParams : Params,
+      KeyOf<R>,
+      SchemaOf<R>
+    >
   > {
     const opts: ResourceOptions = options ?? {};
     const collection = joinPaths(this.prefix, path);
@@ -207,7 +233,8 @@ export class Group<
     });
     // shallow: the routes on one record leave the parent's member path (Rails' `shallow: true`).
     const memberRoot = opts.shallow ? joinPaths(this.#shallowBase, path) : collection;
-    const paths = this.#mapRoutes(resource, handlers, routes, (route) =>
+    const stem = routeNameForPath(collection, { collection: true }).replace(/Path$/, "");
+    const paths = this.#mapRoutes(resource, handlers, routes, stem, (route) =>
       joinPaths(route.member ? memberRoot : collection, route.subpath),
     );
     const member = joinPaths(memberRoot, `{${paramKey}}`);
@@ -252,7 +279,8 @@ export class Group<
       ...opts,
       patch: opts.patch ?? this.core.settings.patch,
     });
-    const paths = this.#mapRoutes(resource, handlers, routes, (route) =>
+    const stem = routeNameForPath(root).replace(/Path$/, "");
+    const paths = this.#mapRoutes(resource, handlers, routes, stem, (route) =>
       joinPaths(root, route.subpath),
     );
     return new ResourceGroup(
@@ -274,9 +302,11 @@ export class Group<
     resource: ResourceBase<string>,
     handlers: Record<string, OperationHandler | undefined>,
     routes: readonly ResourceRoute[],
+    stem: string,
     fullPath: (route: ResourceRoute) => string,
   ): Record<string, UntypedPathHelper> {
     const stack = this.#resourceStack(resource);
+    const defaults = Resource.prototype as unknown as Record<string, unknown>;
     const paths: Record<string, UntypedPathHelper> = {};
     for (const route of routes) {
       const fn = handlers[route.handlerMethod];
@@ -292,6 +322,13 @@ export class Group<
         display: `${resource.handlerName}.${route.action}`,
         stack,
         name,
+        resource: {
+          operation: route.operation,
+          stem,
+          paramKey: resource.paramKey,
+          model: resource.model,
+          implemented: fn !== defaults[route.handlerMethod],
+        },
       });
       paths[name] = this.core.registry.helpers[name]!;
     }
@@ -315,11 +352,17 @@ export class Group<
     method: string,
     fullPath: string,
     handler: Handler,
-    how: { display: string; stack?: MiddlewareHandler[]; name?: string },
+    how: {
+      display: string;
+      stack?: MiddlewareHandler[];
+      name?: string;
+      resource?: ResourceRouteMeta;
+      internal?: boolean;
+    },
   ): RouteBuilder {
     const path = parsePathTemplate(fullPath);
     const site = declarationSite();
-    const record = {
+    const record: RouteRecord = {
       method,
       path,
       name: how.name ?? routeNameForPath(path.template),
@@ -328,6 +371,8 @@ export class Group<
       get declaredAt() {
         return site();
       },
+      ...(how.resource && { resource: how.resource }),
+      ...(how.internal && { internal: true }),
     };
     this.core.registry.add(record);
     const middleware = [...(how.stack ?? this.#stack)];
@@ -336,14 +381,21 @@ export class Group<
   }
 }
 
-/** The group `resource()` returns: rooted at the member path, with the resource's path helpers. */
+/**
+ * The group `resource()` returns: rooted at the member path, with the resource's path helpers.
+ * `Spec` (type only) describes the resource to the typed client of `wisent/client`.
+ */
 export class ResourceGroup<
   Base extends string[],
   Params extends string,
   Paths,
   ShallowBase extends string[] = Base,
   ShallowParams extends string = Params,
+  Spec = unknown,
 > extends Group<Base, Params, ShallowBase, ShallowParams> {
+  /** Type only (never set): what `wisent/client` reads of this resource. */
+  declare readonly "~resource": Spec;
+
   /** @internal */
   constructor(
     core: AppCore,

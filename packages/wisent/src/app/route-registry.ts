@@ -1,8 +1,24 @@
 import { didYouMean } from "../naming/did-you-mean.js";
+import type { Operation } from "../resources/mapping.js";
+import type { ResourceModel } from "../resources/resource.js";
 import { buildPath, type PathParams } from "../routes/build-path.js";
 import type { PathTemplate } from "../routes/path-template.js";
 import type { RouteInfo } from "../routes/route-info.js";
 import { type ShadowedRoute, shadowedRoutes } from "../routes/shadowing.js";
+
+/** What a resource route knows of its resource: read by OpenAPI, the client and `routes --unused`. */
+export interface ResourceRouteMeta {
+  /** The standard operation (`list`, ...), or undefined for a declared member/collection route. */
+  readonly operation: Operation | undefined;
+  /** The resource's name in the client and its OpenAPI tag: the list route's name without `Path`. */
+  readonly stem: string;
+  /** The resource's own path parameter: `widget_id`. */
+  readonly paramKey: string;
+  /** The model the resource declares (`override readonly model = Widget`), if any. */
+  readonly model: ResourceModel | undefined;
+  /** False while the operation is Resource's default, answering 404 "resource not implemented". */
+  readonly implemented: boolean;
+}
 
 /** A registered route as the App keeps it (route data, separate from how it is printed). */
 export interface RouteRecord {
@@ -13,6 +29,10 @@ export interface RouteRecord {
   readonly aliases: string[];
   /** Where the route was declared (`src/app.ts:12:5`), for start-up errors. */
   readonly declaredAt?: string | undefined;
+  /** Set on the routes `resource()` declares. */
+  readonly resource?: ResourceRouteMeta;
+  /** Set on routes that describe the app rather than serve it (the OpenAPI document). */
+  readonly internal?: boolean;
 }
 
 /** A path helper looked up by name at run time. */

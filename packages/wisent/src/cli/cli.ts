@@ -80,6 +80,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/console.js")).run,
   },
   {
+    words: ["openapi"],
+    aliases: [],
+    summary: "print the app's OpenAPI 3.1 document",
+    load: async () => (await import("./commands/openapi.js")).run,
+  },
+  {
     words: ["migrate"],
     aliases: [],
     summary: "run, revert or list database migrations",

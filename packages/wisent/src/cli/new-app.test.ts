@@ -136,10 +136,11 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toBe(
       [
-        "METHOD | HOST                  | PATH | ALIASES | NAME     | HANDLER",
-        "------ | ----                  | ---- | ------- | ----     | -------",
-        "GET    | http://127.0.0.1:3000 | /up/ |         | upPath   | healthCheck",
-        "GET    | http://127.0.0.1:3000 | /    |         | rootPath | HomeHandler",
+        "METHOD | HOST                  | PATH      | ALIASES | NAME        | HANDLER",
+        "------ | ----                  | ----      | ------- | ----        | -------",
+        "GET    | http://127.0.0.1:3000 | /up/      |         | upPath      | healthCheck",
+        "GET    | http://127.0.0.1:3000 | /         |         | rootPath    | HomeHandler",
+        "GET    | http://127.0.0.1:3000 | /openapi/ |         | openapiPath | OpenApiDocument",
         "",
       ].join("\n"),
     );
@@ -160,6 +161,14 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
         aliases: [],
         name: "rootPath",
         handler: "HomeHandler",
+      },
+      {
+        method: "GET",
+        host: "http://127.0.0.1:3000",
+        path: "/openapi/",
+        aliases: [],
+        name: "openapiPath",
+        handler: "OpenApiDocument",
       },
     ]);
     expect(existsSync(join(app, "db", "development.sqlite"))).toBe(false);
@@ -483,6 +492,14 @@ describe("wisent new inventory --dev --api", { timeout: SLOW }, () => {
         aliases: [],
         name: "rootPath",
         handler: "HomeHandler",
+      },
+      {
+        method: "GET",
+        host: "http://127.0.0.1:3000",
+        path: "/openapi/",
+        aliases: [],
+        name: "openapiPath",
+        handler: "OpenApiDocument",
       },
     ]);
   });

@@ -10,6 +10,7 @@ import { formatVariesOnAccept, negotiateFormat } from "./format.js";
 import { HttpError } from "./http-error.js";
 import { sharedLogger } from "./logger.js";
 import type { Format } from "./media-types.js";
+import { PROBLEM_JSON, problemDetails, wantsProblemDetails } from "./problem-details.js";
 import { noRoutePage } from "./routes-page.js";
 import { statusText } from "./status-text.js";
 import { ValidationErrors } from "./validation-errors.js";
@@ -138,7 +139,14 @@ export function errorResponse(err: unknown, c: Context): Response | Promise<Resp
   if (formatVariesOnAccept(c)) headers.set("Vary", "Accept");
 
   let body: string;
-  if (format === "json") {
+  if (format === "json" && wantsProblemDetails(c)) {
+    // RFC 9457, for a client that asked for it; the default JSON shape stays the spec's.
+    headers.set("Content-Type", PROBLEM_JSON);
+    const problem = validation
+      ? problemDetails(status, statusText(status), message, validation.errors)
+      : problemDetails(status, statusText(status), message);
+    body = JSON.stringify(trace === undefined ? problem : { ...problem, trace });
+  } else if (format === "json") {
     headers.set("Content-Type", "application/json; charset=UTF-8");
     body = validation
       ? JSON.stringify(validation)

@@ -4,11 +4,15 @@ import { HtmlEscapedCallbackPhase, resolveCallback } from "hono/utils/html";
 import type { StatusCode } from "hono/utils/http-status";
 import { phased } from "../app/compose.js";
 import { singularize } from "../naming/index.js";
+import { etagApplies, notModified, weakETag } from "./etag.js";
 import { formatVariesOnAccept, negotiateFormat } from "./format.js";
 import { HttpError } from "./http-error.js";
 import type { Format } from "./media-types.js";
 import { type Page, PageContext, pageOf } from "./page.js";
+import { PROBLEM_JSON, problemDetails, wantsProblemDetails } from "./problem-details.js";
 import { answersPlain, markComplete, plainResponseHeaders } from "./response-headers.js";
+import { statusText } from "./status-text.js";
+import { ValidationErrors } from "./validation-errors.js";
 import { toXml } from "./xml.js";
 
 /** What `c.respond` can answer with, per format; formats left out answer 406. */
@@ -95,8 +99,24 @@ function plainOrHono(
   status: StatusCode,
   body: string,
   contentType: string,
-  extra: RespondOptions["headers"],
+  given: RespondOptions["headers"],
 ): Response {
+  let extra = given;
+  // A GET/HEAD answer carries a weak ETag; the client's matching If-None-Match gets a 304 with
+  // no body (the work before this point is done either way: the saving is the bytes).
+  if (etagApplies(c, status)) {
+    const etag = weakETag(body);
+    extra = extra ? { ...extra, ETag: etag } : { ETag: etag };
+    if (notModified(c, etag)) {
+      const headers = plainResponseHeaders(c, contentType, extra);
+      if (!headers) {
+        setThroughHono(c, extra);
+        return c.body(null, 304);
+      }
+      delete headers["content-type"];
+      return markComplete(c, new Response(null, { status: 304, headers }));
+    }
+  }
   const headers = plainResponseHeaders(c, contentType, extra);
   if (!headers) {
     setThroughHono(c, extra);
@@ -105,9 +125,22 @@ function plainOrHono(
   return markComplete(c, new Response(body, { status, headers }));
 }
 
+/** An error answer of `c.respond` as problem details: a 422's field errors as `errors`. */
+function problemOf(status: number, json: unknown) {
+  if (json instanceof ValidationErrors) {
+    return problemDetails(status, statusText(status), json.message, json.errors);
+  }
+  const error = (json as { error?: unknown } | null)?.error;
+  return problemDetails(status, statusText(status), typeof error === "string" ? error : undefined);
+}
+
 function respond(this: Context, status: StatusCode, options: RespondOptions) {
   const format = negotiateFormat(this);
   if (format === "json" && options.json !== undefined) {
+    if (status >= 400 && wantsProblemDetails(this)) {
+      const problem = problemOf(status, options.json);
+      return plainOrHono(this, status, JSON.stringify(problem), PROBLEM_JSON, options.headers);
+    }
     return plainOrHono(this, status, JSON.stringify(options.json), JSON_TYPE, options.headers);
   }
   if (format === "xml" && options.xml !== undefined) {

@@ -1,9 +1,19 @@
 import type { Context, MiddlewareHandler } from "hono";
+import type { z } from "zod";
 import { HttpError } from "../http/http-error.js";
 import { paramKeyFromClassName } from "../naming/index.js";
 
 /** What a resource operation returns. */
 export type HandlerResult = Response | Promise<Response>;
+
+/**
+ * What a resource needs of its model to describe itself: the name and the zod schema of the
+ * writable fields (any `defineModel(...)` result is one). OpenAPI and the typed client read it.
+ */
+export interface ResourceModel<S extends z.ZodObject = z.ZodObject> {
+  readonly name: string;
+  readonly schema: S;
+}
 
 /** The error every default operation of {@link Resource} throws. */
 export const NOT_IMPLEMENTED = "resource not implemented";
@@ -22,6 +32,12 @@ export const NOT_IMPLEMENTED = "resource not implemented";
 export abstract class ResourceBase<K extends string = string> {
   /** Overrides the path parameter name derived from the class name. */
   static paramKey?: string;
+
+  /**
+   * The model this resource serves (`override readonly model = Widget;`): its input schema is the
+   * create/update body and its record the answer, in the OpenAPI document and the typed client.
+   */
+  declare readonly model?: ResourceModel;
 
   /** Middleware for this resource's routes only (Buffalo's `Use()`), run after the app's. */
   middleware(): MiddlewareHandler[] {
@@ -53,6 +69,9 @@ export abstract class ResourceBase<K extends string = string> {
  *   override list(c: Context) { return c.json([]); }
  * }
  * app.resource("/widgets", new WidgetsResource()); // Show, Create, Update, Destroy answer 404
+ *
+ * Name the model the resource serves with `override readonly model = Widget;`: its schemas then
+ * describe the JSON operations in `wisent openapi` and type them in `wisent/client`.
  */
 export abstract class Resource<K extends string = string> extends ResourceBase<K> {
   /** GET /widgets */

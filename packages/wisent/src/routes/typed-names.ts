@@ -152,3 +152,14 @@ export type SingletonPaths<
     : unknown) & {
     [A in MemberActions<O> as `${Camel<[...Words<A>, ...Base, ...Words<P>]>}Path`]: PathHelper<Params>;
   };
+
+/** The client's name of a resource: its list route's name without `Path` (`widgetImages`). */
+export type ResourceStem<
+  Base extends string[],
+  P extends string,
+  K extends string,
+> = string extends K
+  ? string
+  : ResourceNames<Base, P, K>["list"] extends `${infer Stem}Path`
+    ? Stem
+    : string;

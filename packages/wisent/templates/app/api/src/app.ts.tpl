@@ -29,4 +29,5 @@ app.use(paramLogger());
 app.use(transaction(db));
 
 app.get("/", HomeHandler);
+app.openapi("/openapi.json"); // the OpenAPI 3.1 document (`wisent openapi` prints it)
 // wisent:resources (generated resources are declared above this line)

@@ -38,5 +38,6 @@ app.use(i18n({ directory: fileURLToPath(new URL("./locales/", import.meta.url)) 
 app.use(layout(Layout));
 
 app.get("/", HomeHandler);
+app.openapi("/openapi.json"); // the OpenAPI 3.1 document (`wisent openapi` prints it)
 // wisent:resources (generated resources are declared above this line)
 app.serveFiles("/", "public");

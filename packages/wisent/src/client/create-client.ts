@@ -1,0 +1,203 @@
+import type { Client, Pagination } from "./types.js";
+
+/** Answers a Request: `app.fetch`, or the global `fetch`. */
+export type FetchFn = (request: Request) => Response | Promise<Response>;
+
+/** The parts of an OpenAPI document the client reads (what `app.openApiDocument()` returns). */
+export interface OperationsDocument {
+  readonly paths: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+/** Options of {@link createClient}. */
+export interface ClientOptions {
+  /** The app's URL: `http://127.0.0.1:3000`; default `http://localhost` (with `fetch: app.fetch`). */
+  readonly baseUrl?: string;
+  /** Who answers: `app.fetch` in tests (no socket); default the global `fetch`. */
+  readonly fetch?: FetchFn;
+  /** The app's OpenAPI document; default: fetched once from {@link ClientOptions.openapiPath}. */
+  readonly document?: OperationsDocument;
+  /** Where the app serves its document (`app.openapi(...)`); default `/openapi.json`. */
+  readonly openapiPath?: string;
+  /** Headers sent with every request (e.g. `Authorization`). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+interface OperationRoute {
+  readonly method: string;
+  readonly path: string;
+}
+
+type Operations = Map<string, OperationRoute>;
+
+/** Resource operations of the document, by `stem.action` (its `x-wisent-*` members). */
+function operationsOf(document: OperationsDocument): Operations {
+  const operations: Operations = new Map();
+  for (const [path, methods] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const op = operation as Record<string, unknown>;
+      const stem = op["x-wisent-resource"];
+      const action = op["x-wisent-action"];
+      if (typeof stem === "string" && typeof action === "string") {
+        operations.set(`${stem}.${action}`, { method: method.toUpperCase(), path });
+      }
+    }
+  }
+  return operations;
+}
+
+/** `/widgets/{widget_id}` with `{ widget_id: 1 }` -> `/widgets/1`; the rest of `params` is left. */
+function fillPath(
+  path: string,
+  params: Record<string, unknown>,
+  what: string,
+): { path: string; rest: Record<string, unknown> } {
+  const rest = { ...params };
+  const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = rest[name];
+    if (value === undefined || value === null || value === "") {
+      throw new TypeError(`${what}: missing path parameter "${name}"`);
+    }
+    delete rest[name];
+    return encodeURIComponent(String(value));
+  });
+  return { path: filled, rest };
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function paginationOf(response: Response): Pagination | undefined {
+  const header = response.headers.get("x-pagination");
+  if (!header) return undefined;
+  try {
+    return JSON.parse(header) as Pagination;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A typed client of a Wisent app's JSON API, with no code generation: its types come from the
+ * app module's resource declarations and models, its routes from the app's OpenAPI document.
+ * Operations are `api.<resource>.<action>(...)`; each resolves to `{ ok: true, data }`, a 422's
+ * `{ ok: false, status: 422, errors }` or another error's `{ ok: false, status, error }` (it
+ * rejects only when the app cannot be reached or a path parameter is missing).
+ *
+ * @example
+ * import { createClient } from "wisent/client";
+ * const api = createClient<typeof import("./app.js")>("http://127.0.0.1:3000");
+ * const created = await api.widgets.create({ title: "Lamp" });
+ * if (created.ok) console.log(created.data.id);
+ * else if (created.status === 422) console.log(created.errors.title);
+ *
+ * // In tests, in-process: createClient<typeof import("../app.js")>({ fetch: app.fetch })
+ */
+export function createClient<M>(target: string | ClientOptions): Client<M> {
+  const options: ClientOptions = typeof target === "string" ? { baseUrl: target } : target;
+  const base = (options.baseUrl ?? "http://localhost").replace(/\/+$/, "");
+  const send: FetchFn = options.fetch ?? ((request) => fetch(request));
+  const headers = options.headers ?? {};
+  let operations: Promise<Operations> | undefined = options.document
+    ? Promise.resolve(operationsOf(options.document))
+    : undefined;
+  const loadOperations = (): Promise<Operations> => {
+    operations ??= (async () => {
+      const url = `${base}${options.openapiPath ?? "/openapi.json"}`;
+      const response = await send(new Request(url, { headers: { accept: "application/json" } }));
+      if (!response.ok) {
+        throw new Error(
+          `could not read the app's OpenAPI document: GET ${url} answered ${response.status}`,
+        );
+      }
+      return operationsOf((await response.json()) as OperationsDocument);
+    })();
+    // A failed read is tried again by the next call.
+    operations.catch(() => {
+      operations = undefined;
+    });
+    return operations;
+  };
+
+  const call = async (stem: string, action: string, args: unknown[]) => {
+    const route = (await loadOperations()).get(`${stem}.${action}`);
+    if (!route) throw new TypeError(`no operation ${stem}.${action} in the app's OpenAPI document`);
+    const what = `${stem}.${action}`;
+    const takesParams = route.path.includes("{") || action === "list";
+    const params = (takesParams ? args[0] : undefined) as Record<string, unknown> | undefined;
+    const body = action === "create" || action === "update" ? args[takesParams ? 1 : 0] : undefined;
+    const { path, rest } = fillPath(route.path, params ?? {}, what);
+    const query = new URLSearchParams();
+    if (action === "list") {
+      for (const [key, value] of Object.entries(rest)) {
+        if (value !== undefined) query.set(key, String(value));
+      }
+    }
+    const search = query.size > 0 ? `?${query}` : "";
+    const init: RequestInit = {
+      method: route.method,
+      headers: {
+        accept: "application/json",
+        // On every write, a DELETE too: a JSON request is an API call, not a form to forge.
+        ...(route.method !== "GET" && { "content-type": "application/json" }),
+        ...headers,
+      },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    };
+    const response = await send(new Request(`${base}${path}${search}`, init));
+    const json = await readJson(response);
+    if (response.ok) {
+      return action === "list"
+        ? {
+            ok: true,
+            status: response.status,
+            data: json,
+            pagination: paginationOf(response),
+            response,
+          }
+        : { ok: true, status: response.status, data: json, response };
+    }
+    if (response.status === 422) {
+      const errors = (json as { errors?: unknown } | undefined)?.errors ?? {};
+      return { ok: false, status: 422, errors, response };
+    }
+    const message = (json as { error?: unknown; detail?: unknown } | undefined) ?? {};
+    const error =
+      typeof message.error === "string"
+        ? message.error
+        : typeof message.detail === "string"
+          ? message.detail
+          : response.statusText || `HTTP ${response.status}`;
+    return { ok: false, status: response.status, error, response };
+  };
+
+  const resources = new Map<string, object>();
+  return new Proxy(
+    {},
+    {
+      get(_, stem) {
+        if (typeof stem !== "string" || stem === "then") return undefined;
+        let resource = resources.get(stem);
+        if (!resource) {
+          resource = new Proxy(
+            {},
+            {
+              get(_, action) {
+                if (typeof action !== "string" || action === "then") return undefined;
+                return (...args: unknown[]) => call(stem, action, args);
+              },
+            },
+          );
+          resources.set(stem, resource);
+        }
+        return resource;
+      },
+    },
+  ) as Client<M>;
+}

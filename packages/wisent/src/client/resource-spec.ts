@@ -1,0 +1,19 @@
+/**
+ * What the type checker knows of one declared resource, carried by the group `app.resource()`
+ * returns (type only: nothing of it exists at run time). The typed client reads it.
+ */
+export interface ResourceSpec<
+  Stem extends string = string,
+  Parent extends string = string,
+  Key extends string = string,
+  Schema = unknown,
+> {
+  /** The client's name of the resource: its list route's name without `Path` (`widgetImages`). */
+  readonly stem: Stem;
+  /** The path parameters of the resources it is nested in (`widget_id`). */
+  readonly parent: Parent;
+  /** Its own path parameter (`image_id`). */
+  readonly key: Key;
+  /** The zod schema of its model (`override readonly model = Image`), or `undefined`. */
+  readonly schema: Schema;
+}

@@ -1,0 +1,133 @@
+import type { z } from "zod";
+import type { ModelColumns } from "../data/model.js";
+import type { ResourceSpec } from "./resource-spec.js";
+
+/** A value as JSON carries it: dates become ISO 8601 text. */
+export type Jsonify<T> = T extends Date
+  ? string
+  : T extends readonly (infer U)[]
+    ? Jsonify<U>[]
+    : T extends object
+      ? { [K in keyof T]: Jsonify<T[K]> }
+      : T;
+
+/** A value a JSON body may carry: a Date is sent as ISO 8601 text. */
+type JsonInput<T> = T extends Date ? Date | string : T;
+
+/** A record as the JSON API answers it: the model's fields plus id and timestamps. */
+export type RecordJson<S> = S extends z.ZodObject ? Jsonify<ModelColumns & z.output<S>> : unknown;
+
+/**
+ * A create body: the model's input fields (optional where validation lets them be left out),
+ * typed as the validated values, less the fields the path gives.
+ */
+export type CreateBody<S, Omitted extends string> = S extends z.ZodObject
+  ? {
+      [K in keyof z.input<S> as K extends Omitted ? never : K]: K extends keyof z.output<S>
+        ? JsonInput<z.output<S>[K]>
+        : z.input<S>[K];
+    }
+  : Record<string, unknown>;
+
+/** An update body: any part of the create body. */
+export type UpdateBody<S, Omitted extends string> = Partial<CreateBody<S, Omitted>>;
+
+/** Path parameters by name. */
+export type PathValues<N extends string> = { readonly [P in N]: string | number };
+
+/** The list's query: the page and its size, and any other filter the action reads. */
+export interface PageQuery {
+  readonly page?: number;
+  readonly per_page?: number;
+  readonly [other: string]: string | number | boolean | undefined;
+}
+
+/** The paginator of a list answer (its `X-Pagination` header). */
+export interface Pagination {
+  page: number;
+  per_page: number;
+  offset: number;
+  total_entries_size: number;
+  current_entries_size: number;
+  total_pages: number;
+}
+
+/** A 2xx answer. */
+export interface Success<T> {
+  readonly ok: true;
+  readonly status: number;
+  readonly data: T;
+  readonly response: Response;
+}
+
+/** A list's 2xx answer: the page's records and its pagination. */
+export interface PageSuccess<T> extends Success<T[]> {
+  readonly pagination: Pagination | undefined;
+}
+
+/** Statuses of the `{"error","code"}` answers the app may give (see the OpenAPI document). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 429 | 500 | 503;
+
+/** Any error answer but a 422: its status and message. */
+export interface HttpFailure {
+  readonly ok: false;
+  readonly status: ErrorStatus;
+  readonly error: string;
+  readonly response: Response;
+}
+
+/** A 422: the messages of each invalid field. */
+export interface ValidationFailure<Field extends PropertyKey = string> {
+  readonly ok: false;
+  readonly status: 422;
+  readonly errors: { readonly [F in Field]?: string[] } & Readonly<Record<string, string[]>>;
+  readonly response: Response;
+}
+
+/** What a read answers: the data, or an error. */
+export type ReadResult<T> = Success<T> | HttpFailure;
+/** What a write answers: the record, its validation errors, or another error. */
+export type WriteResult<T, Field extends PropertyKey> =
+  | Success<T>
+  | ValidationFailure<Field>
+  | HttpFailure;
+
+type NoParent<S extends ResourceSpec> = [S["parent"]] extends [never] ? true : false;
+type Rec<S extends ResourceSpec> = RecordJson<S["schema"]>;
+type Create<S extends ResourceSpec> = CreateBody<S["schema"], S["parent"] | S["key"]>;
+type Update<S extends ResourceSpec> = UpdateBody<S["schema"], S["parent"] | S["key"]>;
+type Member<S extends ResourceSpec> = PathValues<S["parent"] | S["key"]>;
+
+/** The operations of one resource, named by action. */
+export interface ResourceClient<S extends ResourceSpec> {
+  /** GET the collection: one page of records (`page`, `per_page`). */
+  list(
+    ...args: NoParent<S> extends true
+      ? [query?: PageQuery]
+      : [params: PathValues<S["parent"]> & PageQuery]
+  ): Promise<PageSuccess<Rec<S>> | HttpFailure>;
+  /** GET one record. */
+  show(params: Member<S>): Promise<ReadResult<Rec<S>>>;
+  /** POST a new record: 201 with it, or 422 with the errors. */
+  create(
+    ...args: NoParent<S> extends true
+      ? [body: Create<S>]
+      : [params: PathValues<S["parent"]>, body: Create<S>]
+  ): Promise<WriteResult<Rec<S>, keyof Create<S>>>;
+  /** PUT changes to a record: 200 with it, or 422 with the errors. */
+  update(params: Member<S>, body: Update<S>): Promise<WriteResult<Rec<S>, keyof Create<S>>>;
+  /** DELETE a record: 200 with it as it was. */
+  destroy(params: Member<S>): Promise<ReadResult<Rec<S>>>;
+}
+
+type SpecOf<V> = V extends { readonly "~resource": infer S extends ResourceSpec } ? S : never;
+
+/**
+ * The client of an app module: one {@link ResourceClient} per exported resource group, named by
+ * its route name's stem (`widgets`, `widgetImages`). Anything else the module exports is ignored.
+ */
+export type Client<M> = {
+  readonly [K in keyof M as [SpecOf<M[K]>] extends [never]
+    ? never
+    : SpecOf<M[K]>["stem"]]: ResourceClient<SpecOf<M[K]>>;
+};

@@ -1,0 +1,9 @@
+export {
+  clientAddress,
+  RateLimiter,
+  type RateLimitOptions,
+  type RateLimitResult,
+  rateLimit,
+} from "./rate-limit.js";
+export { type RedisStoreOptions, redisStore } from "./redis-store.js";
+export { memoryStore, type RateLimitStore, type WindowCount } from "./store.js";

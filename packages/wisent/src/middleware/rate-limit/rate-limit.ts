@@ -1,0 +1,147 @@
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { Context, MiddlewareHandler } from "hono";
+import { phased } from "../../app/compose.js";
+import { HttpError } from "../../http/http-error.js";
+import {
+  addResponseHeaders,
+  editResponseHeaders,
+  hasAllResponseHeaders,
+} from "../../http/response-headers.js";
+import { memoryStore, type RateLimitStore } from "./store.js";
+
+/** Options of {@link rateLimit} and {@link RateLimiter}. */
+export interface RateLimitOptions {
+  /** Requests allowed per window and key. */
+  readonly limit: number;
+  /** The window, in seconds. */
+  readonly window: number;
+  /** Whom a request counts against; default the client's IP address. */
+  readonly by?: (c: Context) => string | Promise<string>;
+  /** Where counts live; default {@link memoryStore} (one process). Use `redisStore()` for several. */
+  readonly store?: RateLimitStore;
+  /** Names this limit in its keys, so two limits never share counts; default `default`. */
+  readonly name?: string;
+}
+
+/** What one consumed request left. */
+export interface RateLimitResult {
+  /** Whether the request is within the limit. */
+  readonly allowed: boolean;
+  readonly limit: number;
+  /** Requests left in the window (0 when refused). */
+  readonly remaining: number;
+  /** Whole seconds until the window ends. */
+  readonly resetSeconds: number;
+  /**
+   * The response headers (IETF draft `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`,
+   * `RateLimit-Policy`; and `Retry-After` when refused).
+   */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * A fixed-window limiter, usable without the middleware (e.g. by a sign-in action that counts
+ * failed attempts per account).
+ *
+ * @example
+ * const signIns = new RateLimiter({ limit: 5, window: 60, name: "sign-in" });
+ * const result = await signIns.consume(email);
+ * if (!result.allowed) throw signIns.refusal(result);
+ */
+export class RateLimiter {
+  readonly limit: number;
+  readonly windowMs: number;
+  readonly #store: RateLimitStore;
+  readonly #prefix: string;
+
+  constructor(options: Omit<RateLimitOptions, "by">) {
+    if (!Number.isSafeInteger(options.limit) || options.limit < 1) {
+      throw new Error(
+        `rateLimit: "limit" must be a whole number of at least 1 (got ${options.limit})`,
+      );
+    }
+    if (
+      !(typeof options.window === "number" && options.window > 0 && Number.isFinite(options.window))
+    ) {
+      throw new Error(
+        `rateLimit: "window" must be a number of seconds above 0 (got ${options.window})`,
+      );
+    }
+    this.limit = options.limit;
+    this.windowMs = Math.round(options.window * 1000);
+    this.#store = options.store ?? memoryStore();
+    this.#prefix = `${options.name ?? "default"}:`;
+  }
+
+  /** Counts one request against `key` and says whether it is allowed. */
+  async consume(key: string): Promise<RateLimitResult> {
+    const { count, resetMs } = await this.#store.hit(this.#prefix + key, this.windowMs);
+    const allowed = count <= this.limit;
+    const remaining = Math.max(0, this.limit - count);
+    const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
+    const headers: Record<string, string> = {
+      "ratelimit-limit": String(this.limit),
+      "ratelimit-remaining": String(remaining),
+      "ratelimit-reset": String(resetSeconds),
+      "ratelimit-policy": `${this.limit};w=${Math.round(this.windowMs / 1000)}`,
+    };
+    if (!allowed) headers["retry-after"] = String(resetSeconds);
+    return { allowed, limit: this.limit, remaining, resetSeconds, headers };
+  }
+
+  /** Forgets the count of `key`. */
+  reset(key: string): Promise<void> {
+    return this.#store.reset(this.#prefix + key);
+  }
+
+  /** The 429 to throw for a refused request, with its headers (rendered in the client's format). */
+  refusal(result: RateLimitResult): HttpError {
+    return new HttpError(
+      429,
+      `too many requests: at most ${this.limit} every ${Math.round(this.windowMs / 1000)} s, try again in ${result.resetSeconds} s`,
+      { headers: result.headers },
+    );
+  }
+}
+
+/** The client's address: the socket's peer on Node, else `unknown`. */
+export function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+/**
+ * Limits requests per key (default: the client's IP) to `limit` per `window` seconds: past it, a
+ * 429 with `Retry-After`. Every answer carries the IETF draft headers `RateLimit-Limit`,
+ * `RateLimit-Remaining`, `RateLimit-Reset` (seconds) and `RateLimit-Policy` (`10;w=60`).
+ * Counts live in memory unless a `store` is given (`redisStore()` for several workers).
+ *
+ * @example
+ * app.use(rateLimit({ limit: 100, window: 60 }));
+ * api.use(rateLimit({ limit: 10, window: 60, by: (c) => c.req.header("x-api-key") ?? "anonymous",
+ *   store: redisStore() }));
+ */
+export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
+  const limiter = new RateLimiter(options);
+  const by = options.by ?? clientAddress;
+  const HEADERS = Symbol("rateLimitHeaders");
+  type Marked = Context & { [HEADERS]?: Readonly<Record<string, string>> };
+  return phased({
+    before: async (c) => {
+      const result = await limiter.consume(await by(c));
+      if (!result.allowed) throw limiter.refusal(result);
+      (c as Marked)[HEADERS] = result.headers;
+      addResponseHeaders(c, result.headers);
+    },
+    after: (c) => {
+      const headers = (c as Marked)[HEADERS];
+      if (!headers || hasAllResponseHeaders(c)) return;
+      editResponseHeaders(c, (target) => {
+        for (const name in headers) target.set(name, headers[name]!);
+      });
+    },
+  });
+}

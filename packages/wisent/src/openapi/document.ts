@@ -1,0 +1,270 @@
+import type { RouteRecord } from "../app/route-registry.js";
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "../data/pagination.js";
+import { pascalize } from "../naming/index.js";
+import type { Operation } from "../resources/mapping.js";
+import type { ResourceModel } from "../resources/resource.js";
+import { ERROR_STATUSES, errorResponseName, sharedComponents } from "./error-components.js";
+import {
+  createBodySchema,
+  type JsonSchema,
+  recordJsonSchema,
+  updateBodySchema,
+} from "./model-schemas.js";
+
+/** An OpenAPI 3.1 document, as plain JSON. */
+export interface OpenApiDocument {
+  openapi: "3.1.0";
+  info: { title: string; version: string; description?: string };
+  servers: { url: string }[];
+  tags: { name: string; description: string }[];
+  paths: Record<string, Record<string, unknown>>;
+  components: Record<string, Record<string, unknown>>;
+}
+
+/** What the document says about the app itself. */
+export interface OpenApiInfo {
+  readonly title: string;
+  readonly version: string;
+  /** The server URL (the routes table's host). */
+  readonly host: string;
+  /** An API app: its plain routes (`app.get(...)`) answer JSON and are documented too. */
+  readonly api: boolean;
+}
+
+/** The operations of a resource that answer JSON (New and Edit are HTML forms). */
+const JSON_OPERATIONS: ReadonlySet<Operation> = new Set([
+  "list",
+  "show",
+  "create",
+  "update",
+  "destroy",
+]);
+
+/** Which error answers each operation documents (every one: 405, 406, 429 and 503). */
+const ERRORS_OF: Record<string, number[]> = {
+  list: [404, 405, 406, 429, 503],
+  show: [404, 405, 406, 429, 503],
+  create: [404, 405, 406, 415, 422, 429, 503],
+  update: [404, 405, 406, 415, 422, 429, 503],
+  destroy: [404, 405, 406, 429, 503],
+  plain: [405, 406, 429, 503],
+};
+
+const SUCCESS: Record<string, [number, string]> = {
+  list: [200, "One page of records, oldest first"],
+  show: [200, "The record"],
+  create: [201, "The created record"],
+  update: [200, "The updated record"],
+  destroy: [200, "The deleted record, as it was"],
+};
+
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** The OpenAPI path of a template: `{id:[0-9]+}` -> `{id}`. */
+function openApiPath(record: RouteRecord): string {
+  let path = record.path.template;
+  for (const param of record.path.params) {
+    path = path.replace(
+      new RegExp(`\\{${param.name}(:[^}]*(\\{[^}]*\\}[^}]*)*)?\\}`),
+      `{${param.name}}`,
+    );
+  }
+  return path;
+}
+
+function pathParameters(record: RouteRecord): unknown[] {
+  return record.path.params.map((param) => ({
+    name: param.name,
+    in: "path",
+    required: true,
+    schema:
+      param.pattern === "[^/]+"
+        ? { type: "string" }
+        : { type: "string", pattern: `^(?:${param.pattern})$` },
+  }));
+}
+
+/**
+ * Component names of one model's schemas: `Widget`, `WidgetInput`, `WidgetUpdate`. The same model
+ * under a nested path (its parent's key taken from the path) gets the resource's name instead.
+ */
+class SchemaNames {
+  readonly schemas: Record<string, JsonSchema> = {};
+
+  add(preferred: string, fallback: string, schema: JsonSchema): string {
+    for (const name of [preferred, fallback]) {
+      const held = this.schemas[name];
+      if (held === undefined) {
+        this.schemas[name] = schema;
+        return name;
+      }
+      if (JSON.stringify(held) === JSON.stringify(schema)) return name;
+    }
+    let n = 2;
+    while (this.schemas[`${fallback}${n}`] !== undefined) n++;
+    this.schemas[`${fallback}${n}`] = schema;
+    return `${fallback}${n}`;
+  }
+}
+
+function errorResponses(kind: string): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const status of ERRORS_OF[kind]!) {
+    if (ERROR_STATUSES[status] === undefined) continue;
+    responses[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
+  }
+  return responses;
+}
+
+const ANY_JSON = { description: "Any JSON (no model is declared)" };
+
+/**
+ * Builds the OpenAPI 3.1 document of an app from its route registry: every resource operation
+ * that answers JSON (and, in an API app, every plain route), with the model's schemas converted
+ * by zod's own `z.toJSONSchema`.
+ *
+ * @example
+ * openApiDocument(registry.records, { title: "shop", version: "1.0.0", host, api: false });
+ */
+export function openApiDocument(
+  records: readonly RouteRecord[],
+  info: OpenApiInfo,
+): OpenApiDocument {
+  const names = new SchemaNames();
+  const paths: OpenApiDocument["paths"] = {};
+  const tags = new Map<string, string>();
+  const operationIds = new Set<string>();
+  const uniqueId = (id: string) => {
+    let unique = id;
+    for (let n = 2; operationIds.has(unique); n++) unique = `${id}${n}`;
+    operationIds.add(unique);
+    return unique;
+  };
+
+  for (const record of records) {
+    if (record.internal) continue;
+    const meta = record.resource;
+    // Declared member/collection routes (`publish`) answer what their action says: not described.
+    const op = meta?.operation;
+    if (meta ? op === undefined || !JSON_OPERATIONS.has(op) : !info.api) continue;
+    const path = openApiPath(record);
+    const base = record.name.replace(/Path$/, "");
+    const parameters = pathParameters(record);
+    let operation: Record<string, unknown>;
+    if (meta && op) {
+      tags.set(meta.stem, `${record.handler.split(".")[0]} (${meta.model?.name ?? "no model"})`);
+      const action = pascalize(op);
+      operation = {
+        operationId: uniqueId(`${base}${action}`),
+        summary: `${action} (${record.handler})`,
+        tags: [meta.stem],
+        ...resourceOperation(op, meta.model, names, meta.stem, parameters, record),
+      };
+      operation["x-wisent-resource"] = meta.stem;
+      operation["x-wisent-action"] = op;
+      if (!meta.implemented) operation["x-wisent-not-implemented"] = true;
+    } else {
+      operation = {
+        operationId: uniqueId(`${base}${pascalize(record.method.toLowerCase())}`),
+        summary: record.handler,
+        ...(parameters.length > 0 && { parameters }),
+        responses: {
+          "200": { description: "JSON", content: { "application/json": { schema: {} } } },
+          ...errorResponses("plain"),
+        },
+      };
+    }
+    paths[path] ??= {};
+    paths[path]![record.method.toLowerCase()] = operation;
+    for (const alias of record.aliases) {
+      const aliasPath = alias.replace(/\/+$/, "") || "/";
+      paths[aliasPath] ??= {};
+      paths[aliasPath]![record.method.toLowerCase()] = {
+        ...operation,
+        operationId: uniqueId(`${operation.operationId as string}Alias`),
+      };
+    }
+  }
+  const shared = sharedComponents(MAX_PER_PAGE, DEFAULT_PER_PAGE);
+  return {
+    openapi: "3.1.0",
+    info: { title: info.title, version: info.version },
+    servers: [{ url: info.host }],
+    tags: [...tags].map(([name, description]) => ({ name, description })),
+    paths,
+    components: { ...shared, schemas: { ...shared.schemas, ...names.schemas } },
+  };
+}
+
+function resourceOperation(
+  operation: Operation,
+  model: ResourceModel | undefined,
+  names: SchemaNames,
+  stem: string,
+  parameters: unknown[],
+  record: RouteRecord,
+): Record<string, unknown> {
+  const modelName = model ? pascalize(model.name) : undefined;
+  const recordSchema =
+    model && modelName
+      ? schemaRef(names.add(modelName, `${pascalize(stem)}Record`, recordJsonSchema(model)))
+      : {};
+  const pathNames = record.path.params.map((p) => p.name);
+  const [status, description] = SUCCESS[operation]!;
+  const content = (schema: unknown) => ({ "application/json": { schema } });
+  const result: Record<string, unknown> = {
+    parameters:
+      operation === "list"
+        ? [
+            ...parameters,
+            { $ref: "#/components/parameters/page" },
+            { $ref: "#/components/parameters/per_page" },
+          ]
+        : parameters,
+  };
+  if (operation === "create" || operation === "update") {
+    const bodySchema =
+      model && modelName
+        ? schemaRef(
+            operation === "create"
+              ? names.add(
+                  `${modelName}Input`,
+                  `${pascalize(stem)}Input`,
+                  createBodySchema(model, pathNames),
+                )
+              : names.add(
+                  `${modelName}Update`,
+                  `${pascalize(stem)}Update`,
+                  updateBodySchema(model, pathNames),
+                ),
+          )
+        : { type: "object" };
+    result.requestBody = {
+      required: operation === "create",
+      content: {
+        "application/json": { schema: bodySchema },
+        "application/x-www-form-urlencoded": { schema: bodySchema },
+      },
+    };
+  }
+  const success: Record<string, unknown> = {
+    description: model ? description : ANY_JSON.description,
+    content: content(operation === "list" ? { type: "array", items: recordSchema } : recordSchema),
+  };
+  if (operation === "list") {
+    success.headers = {
+      Link: { $ref: "#/components/headers/Link" },
+      "X-Total-Count": { $ref: "#/components/headers/X-Total-Count" },
+      "X-Pagination": { $ref: "#/components/headers/X-Pagination" },
+      ETag: { $ref: "#/components/headers/ETag" },
+    };
+  } else if (operation === "show") {
+    success.headers = { ETag: { $ref: "#/components/headers/ETag" } };
+  }
+  const responses: Record<string, unknown> = { [String(status)]: success };
+  if (operation === "list" || operation === "show") {
+    responses["304"] = { description: "Not modified: the ETag sent in If-None-Match still holds" };
+  }
+  result.responses = { ...responses, ...errorResponses(operation) };
+  return result;
+}

@@ -1,0 +1,115 @@
+import { statusText } from "../http/error-response.js";
+
+/**
+ * The shared parts of every Wisent document: the error shapes (`{"error","code"}`, the 422's
+ * `{"errors":{field:[messages]}}`, RFC 9457 problem details), the list's query parameters and
+ * its pagination headers. They describe what `errorResponse`, `c.respond` and
+ * `paginationHeaders` answer.
+ */
+
+/** Error statuses every JSON operation can answer, and why. */
+export const ERROR_STATUSES: Record<number, string> = {
+  404: "No such record (or path)",
+  405: "The path answers other methods only (`Allow` lists them)",
+  406: "The Accept header asks for a format this operation does not answer",
+  415: "The body's Content-Type is not JSON, a form or multipart",
+  422: "The body does not pass the model's validation (errors by field)",
+  429: "Too many requests (`Retry-After` says when to try again)",
+  503: "The database is unavailable (`Retry-After` says when to try again)",
+};
+
+export function errorResponseName(status: number): string {
+  return statusText(status).replace(/[^A-Za-z]/g, "");
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** `components.schemas`, `components.responses`, `components.parameters`, `components.headers`. */
+export function sharedComponents(maxPerPage: number, defaultPerPage: number) {
+  const responses: Record<string, unknown> = {};
+  for (const [status, description] of Object.entries(ERROR_STATUSES)) {
+    const code = Number(status);
+    responses[errorResponseName(code)] = {
+      description,
+      content: {
+        "application/json": { schema: ref(code === 422 ? "ValidationErrors" : "Error") },
+        "application/problem+json": { schema: ref("Problem") },
+      },
+    };
+  }
+  return {
+    schemas: {
+      Error: {
+        type: "object",
+        description: "Every error but a 422 (`trace` in development only)",
+        properties: {
+          error: { type: "string" },
+          code: { type: "integer" },
+          trace: { type: "string" },
+        },
+        required: ["error", "code"],
+      },
+      ValidationErrors: {
+        type: "object",
+        description: "A 422: the messages of each invalid field",
+        properties: {
+          errors: {
+            type: "object",
+            additionalProperties: { type: "array", items: { type: "string" } },
+          },
+        },
+        required: ["errors"],
+      },
+      Problem: {
+        type: "object",
+        description: "RFC 9457 problem details, for `Accept: application/problem+json`",
+        properties: {
+          type: { type: "string" },
+          title: { type: "string" },
+          status: { type: "integer" },
+          detail: { type: "string" },
+          errors: {
+            type: "object",
+            additionalProperties: { type: "array", items: { type: "string" } },
+          },
+        },
+        required: ["type", "title", "status"],
+      },
+    },
+    responses,
+    parameters: {
+      page: {
+        name: "page",
+        in: "query",
+        required: false,
+        description: "The page, from 1",
+        schema: { type: "integer", minimum: 1, default: 1 },
+      },
+      per_page: {
+        name: "per_page",
+        in: "query",
+        required: false,
+        description: `Records per page (at most ${maxPerPage})`,
+        schema: { type: "integer", minimum: 1, maximum: maxPerPage, default: defaultPerPage },
+      },
+    },
+    headers: {
+      Link: {
+        description: 'RFC 8288 links to the first, prev, next and last pages (`rel="next"`)',
+        schema: { type: "string" },
+      },
+      "X-Total-Count": {
+        description: "How many records all pages hold",
+        schema: { type: "integer" },
+      },
+      "X-Pagination": {
+        description: "The paginator as JSON (page, per_page, offset, total_entries_size, ...)",
+        schema: { type: "string" },
+      },
+      ETag: {
+        description: "A weak validator of the body: send it back as If-None-Match to get a 304",
+        schema: { type: "string" },
+      },
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import type { ResourceModel } from "../resources/resource.js";
+
+/** A JSON Schema (2020-12, as OpenAPI 3.1 uses) produced by zod. */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * Dates answer as ISO 8601 text in JSON (`"2024-05-01T12:30:00.000Z"`): zod cannot say that by
+ * itself, so its own `override` hook describes them (the one place zod's output is adjusted).
+ */
+function datesAsText(ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
+  const def = (ctx.zodSchema as { _zod?: { def?: { type?: string } } })._zod?.def;
+  if (def?.type === "date") {
+    ctx.jsonSchema.type = "string";
+    ctx.jsonSchema.format = "date-time";
+  }
+}
+
+function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+    target: "draft-2020-12",
+    io,
+    unrepresentable: "any",
+    override: datesAsText,
+  }) as JsonSchema;
+  return json;
+}
+
+/** The columns every stored record has besides the model's fields (see `ModelColumns`). */
+const recordColumns = { id: z.uuid(), created_at: z.date(), updated_at: z.date() };
+
+/**
+ * A record as the JSON API answers it: the model's output fields plus `id`, `created_at` and
+ * `updated_at`, every one present.
+ * @example recordJsonSchema(Widget).required // ["title", "description", "id", "created_at", "updated_at"]
+ */
+export function recordJsonSchema(model: ResourceModel): JsonSchema {
+  return toJsonSchema(model.schema.extend(recordColumns), "output");
+}
+
+/** Fields the path gives (`widget_id` of a nested image): the action sets them, not the body. */
+function withoutPathFields(model: ResourceModel, pathParams: readonly string[]): z.ZodObject {
+  const omit: Record<string, true> = {};
+  for (const name of pathParams) if (name in model.schema.shape) omit[name] = true;
+  return Object.keys(omit).length === 0 ? model.schema : model.schema.omit(omit);
+}
+
+/**
+ * The body of a create: the model's input fields, required as validation requires them (a field
+ * with a default may be left out), less the fields the path parameters give.
+ */
+export function createBodySchema(model: ResourceModel, pathParams: readonly string[]): JsonSchema {
+  return toJsonSchema(withoutPathFields(model, pathParams), "input");
+}
+
+/** The body of an update: any subset of the create body (the record's values fill the rest). */
+export function updateBodySchema(model: ResourceModel, pathParams: readonly string[]): JsonSchema {
+  return toJsonSchema(withoutPathFields(model, pathParams).partial(), "input");
+}
