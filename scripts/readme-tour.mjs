@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
-const SERVER = /^(npm run (dev|demo)|npm start|npx wisent (start|dev))\b/;
+const SERVER = /^(\w+=\S+\s+)*(npm run (dev|demo)|npm start|npx wisent (start|dev))\b/;
 const COMMAND_TIMEOUT_MS = 300_000;
 const SERVER_TIMEOUT_MS = 120_000;
 
@@ -30,15 +30,24 @@ const SERVER_TIMEOUT_MS = 120_000;
 export function tourSteps(readme) {
   const start = readme.indexOf("\n## The tour");
   if (start < 0) throw new Error('README.md has no "## The tour" section');
-  const end = readme.indexOf("\n## ", start + 1);
+  // The tour ends where the next section (or sub-section: "### Routing") begins.
+  const next = /\n#{2,3} /g;
+  next.lastIndex = start + 1;
+  const end = next.exec(readme)?.index ?? -1;
   const section = readme.slice(start, end < 0 ? undefined : end);
   const steps = [];
   for (const block of section.matchAll(/```[a-z]*\n([\s\S]*?)```/g)) {
     let current;
+    let continued = false;
     for (const line of block[1].split("\n")) {
-      if (line.startsWith("$ ")) {
+      if (continued) {
+        // A command that goes on after a trailing backslash, as a shell reads it.
+        current.command = `${current.command.slice(0, -1)}${line.trim()}`;
+        continued = current.command.endsWith("\\");
+      } else if (line.startsWith("$ ")) {
         current = { command: line.slice(2), expected: [] };
         steps.push(current);
+        continued = current.command.endsWith("\\");
       } else if (current && line.trim() !== "" && line.trim() !== "...") {
         current.expected.push(line);
       }

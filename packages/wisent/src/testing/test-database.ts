@@ -4,7 +4,8 @@
  * @module
  */
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { packageRoot } from "../base/package-root.js";
 import { appEnvironment } from "../data/app-database-url.js";
 
 /**
@@ -20,7 +21,8 @@ export function testEnvironment(cwd: string = process.cwd()): Record<string, str
   return { GO_ENV: "test", DATABASE_URL: env.DATABASE_URL! };
 }
 
-const CLI = fileURLToPath(new URL("../../bin/wisent.js", import.meta.url));
+/** The CLI, as `npx wisent` runs it (from the package root: this file may be bundled). */
+const cli = () => join(packageRoot(), "bin/wisent.js");
 
 /**
  * Vitest's global setup: runs `GO_ENV=test wisent db prepare` in the app, which creates the test
@@ -34,7 +36,7 @@ const CLI = fileURLToPath(new URL("../../bin/wisent.js", import.meta.url));
  */
 export function prepareTestDatabase(cwd: string = process.cwd()): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "db", "prepare"], {
+    const child = spawn(process.execPath, [cli(), "db", "prepare"], {
       cwd,
       env: { ...process.env, GO_ENV: "test", NO_COLOR: "1" },
       stdio: ["ignore", "pipe", "pipe"],
