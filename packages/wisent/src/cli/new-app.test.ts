@@ -177,7 +177,7 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
   it("routes --check passes, and fails naming a route an earlier one swallows", async () => {
     const ok = await inApp(app, BIN, ["routes", "--check"]);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toBe("2 routes, none shadowed by an earlier route\n");
+    expect(ok.stdout).toBe("3 routes, none shadowed by an earlier route\n");
     const file = join(app, "src/app.ts");
     const source = readFileSync(file, "utf8");
     try {
