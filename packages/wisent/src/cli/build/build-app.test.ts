@@ -145,9 +145,9 @@ describe("wisent build", { timeout: SLOW }, () => {
 describe("wisent start and migrate from the build", { timeout: SLOW }, () => {
   it("start builds a stale app first, says so in one line, and names .ts lines in traces", async () => {
     wisent(app, ["build"]);
-    const appFile = join(app, "src/app.ts");
-    const later = new Date(Date.now() + 2000);
-    utimesSync(appFile, later, later);
+    // The build is older than src/app.ts (a save after it).
+    const earlier = new Date(Date.now() - 60_000);
+    utimesSync(join(app, "dist/.wisent-build.json"), earlier, earlier);
     expect(buildState(app).state).toBe("stale");
     expect(wisent(app, ["migrate"]).code).toBe(0);
     const { child, base, output } = await start(app);
@@ -155,7 +155,7 @@ describe("wisent start and migrate from the build", { timeout: SLOW }, () => {
       const lines = output.text.split("\n").filter((l) => /^\s+build {2}/.test(l));
       expect(lines).toEqual([
         expect.stringMatching(
-          /^ {7}build {2}dist\/ \(src\/app\.ts changed since the last build\) in \d+\.\d\d s$/,
+          /^ {7}build {2}dist\/ \(\S+ changed since the last build\) in \d+\.\d\d s$/,
         ),
       ]);
       expect(
@@ -169,6 +169,14 @@ describe("wisent start and migrate from the build", { timeout: SLOW }, () => {
       await stop(child);
     }
     expect(buildState(app).state).toBe("fresh");
+  });
+
+  it("a build made with another build of the framework is stale", () => {
+    wisent(app, ["build"]);
+    const stamp = join(app, "dist/.wisent-build.json");
+    const recorded = JSON.parse(readFileSync(stamp, "utf8"));
+    writeFileSync(stamp, JSON.stringify({ ...recorded, framework: "0.0.1@1" }));
+    expect(buildState(app)).toEqual({ state: "stale", changed: "the wisent package" });
   });
 
   it("start on a fresh build does not build again", async () => {

@@ -17,7 +17,7 @@
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { BUILD_DIR, BUILD_MIGRATIONS, BUILD_STAMP } from "./build-state.js";
+import { BUILD_DIR, BUILD_MIGRATIONS, BUILD_STAMP, frameworkIdentity } from "./build-state.js";
 
 /** Packages never bundled: native addons, optional drivers, and what they load dynamically. */
 export const EXTERNAL_PACKAGES = [
@@ -99,7 +99,7 @@ export async function buildApp(cwd: string): Promise<BuildResult> {
   copyAssets(cwd);
   writeFileSync(
     join(cwd, BUILD_STAMP),
-    `${JSON.stringify({ builtBy: "wisent build", entries, migrations }, null, 2)}\n`,
+    `${JSON.stringify({ builtBy: "wisent build", framework: frameworkIdentity(), entries, migrations }, null, 2)}\n`,
   );
   return { files: listFiles(cwd, out), ms: performance.now() - started };
 }

@@ -4,8 +4,9 @@
  * load the app, so that none of them runs code older than the files the developer sees.
  * @module
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { packageRoot } from "../../base/package-root.js";
 
 /** The build's output folder, relative to the app's root. */
 export const BUILD_DIR = "dist";
@@ -20,7 +21,21 @@ export const BUILD_MIGRATIONS = "dist/migrations";
 
 /** What a build is made from: every file here can change what the build does. */
 const SOURCE_DIRS = ["src", "migrations"];
-const SOURCE_FILES = ["package.json", "package-lock.json", "tsconfig.json"];
+// (Not package-lock.json: `npm prune` rewrites it with the same content, and the Dockerfile prunes.)
+const SOURCE_FILES = ["package.json", "tsconfig.json"];
+
+/**
+ * Which build of the framework an app's build bundled: its version and when its bundle was made.
+ * An app's build made with another (an upgrade, a rebuilt checkout) is stale.
+ */
+export function frameworkIdentity(): string {
+  const root = packageRoot();
+  const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    version: string;
+  };
+  const bundle = join(root, "dist/bundle/index.js");
+  return `${version}@${existsSync(bundle) ? statSync(bundle).mtimeMs : "source"}`;
+}
 
 export type BuildState =
   | { readonly state: "fresh" }
@@ -35,6 +50,8 @@ export type BuildState =
 export function buildState(cwd: string): BuildState {
   const stamp = join(cwd, BUILD_STAMP);
   if (!existsSync(stamp) || !existsSync(join(cwd, BUILD_SERVER))) return { state: "missing" };
+  const { framework } = JSON.parse(readFileSync(stamp, "utf8")) as { framework?: string };
+  if (framework !== frameworkIdentity()) return { state: "stale", changed: "the wisent package" };
   const builtAt = statSync(stamp).mtimeMs;
   const changed = newerSource(cwd, builtAt);
   return changed === undefined ? { state: "fresh" } : { state: "stale", changed };
