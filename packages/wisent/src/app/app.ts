@@ -365,7 +365,9 @@ export class App extends Group<[], never> {
    */
   listen(options: ListenOptions = {}): Promise<RunningServer> {
     this.checkRoutes();
-    return listen(this.fetch, options, () => this.#runShutdownHooks());
+    return listen(this.fetch, { bodyLimit: this.#bodyLimit, ...options }, () =>
+      this.#runShutdownHooks(),
+    );
   }
 
   /** Runs `hook` when the server shuts down (after in-flight requests end), e.g. closing a database. */
