@@ -13,7 +13,7 @@ function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
         ? { status: 414, message: "the request URL is too long" }
         : { status: 431, message: "the request headers are too large" };
     case "HPE_INVALID_METHOD":
-      return { status: 501, message: "the request method is not implemented by this server" };
+      return { status: 400, message: "the request method is not one this server knows" };
     case "ERR_HTTP_REQUEST_TIMEOUT":
       return { status: 408, message: "the request took too long to arrive" };
     default:
@@ -33,7 +33,6 @@ const STATUS_TEXT: Record<number, string> = {
   408: "Request Timeout",
   414: "URI Too Long",
   431: "Request Header Fields Too Large",
-  501: "Not Implemented",
 };
 
 /** A complete plain-text HTTP/1.1 answer that closes the connection. */
@@ -50,7 +49,7 @@ export function closingAnswer(status: number, message: string): string {
 
 /**
  * The server's `clientError` listener: answers what Node's parser refused (400, a 414 for a URL
- * past `maxHeaderSize` rather than Node's 431, 501 for an unknown method, 408) and closes with a
+ * past `maxHeaderSize` rather than Node's 431, 400 for an unknown method or CONNECT, 408). No 5xx: the request is at fault, not the server and closes with a
  * lingering close, so the client reads the answer instead of a reset.
  */
 export function answerClientError(error: Error, socket: Socket): void {
@@ -63,10 +62,10 @@ export function answerClientError(error: Error, socket: Socket): void {
   lingeringClose(socket, closingAnswer(status, message));
 }
 
-/** The server's `connect` listener: this is not a proxy, CONNECT is answered 501. */
+/** The server's `connect` listener: this is not a proxy, CONNECT is answered 400. */
 export function answerConnect(_req: IncomingMessage, socket: Socket): void {
   lingeringClose(
     socket,
-    closingAnswer(501, "CONNECT is not implemented: this server is not a proxy"),
+    closingAnswer(400, "CONNECT is not supported: this server is not a proxy"),
   );
 }

@@ -13,7 +13,7 @@ export interface GuardLimits {
 
 /**
  * A Node HTTP server whose requests pass the edge rules before `listener` sees them: a request
- * line or headers no route can accept get their 400/413/414/415/501 (see `requestRefusal`),
+ * line or headers no route can accept get their 400/413/414/415 (see `requestRefusal`),
  * CONNECT and what Node's parser refuses get an answer and a lingering close, `Expect:
  * 100-continue` gets `100 Continue` only when the request will be read, and answers given
  * without reading the body read it first (see `BodyDiscardingResponse`).

@@ -81,7 +81,7 @@ export function requestRefusal(req: IncomingMessage, bodyLimit: number): Refusal
   const transferEncoding = headers["transfer-encoding"];
   if (transferEncoding !== undefined && transferEncoding.toLowerCase() !== "chunked") {
     return refusal(
-      501,
+      400,
       "Transfer-Encoding other than chunked is not supported: send the body chunked or with Content-Length",
       true,
     );
