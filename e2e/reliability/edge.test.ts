@@ -110,6 +110,18 @@ describe("hostile but legal HTTP at the example shop", () => {
     },
   );
 
+  it("answers OPTIONS with 204 and the Allow of the routes that really match", async () => {
+    const options = await send(server.url, "/widgets", { method: "OPTIONS" });
+    expect(options.status).toBe(204);
+    expect(options.headers.allow).toBe("GET, POST, HEAD, OPTIONS");
+    const member = await send(server.url, "/widgets/abc", { method: "OPTIONS" });
+    expect(member.headers.allow).toBe("GET, PUT, DELETE, HEAD, OPTIONS");
+    // `new` is its own route, not an id: no PUT or DELETE.
+    const onNew = await send(server.url, "/widgets/new", { method: "PATCH" });
+    expect(onNew.status).toBe(405);
+    expect(onNew.headers.allow).toBe("GET, HEAD, OPTIONS");
+  });
+
   it("reads and drops the body of refused requests: every status seen, no reset", async () => {
     let resets = 0;
     let answered = 0;
