@@ -304,6 +304,22 @@ const RAW: ((rng: Prng) => string | Buffer)[] = [
   (rng) => rng.bytes(rng.int(1, 3000)),
   () =>
     `GET / HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`).join("\r\n")}\r\nConnection: close\r\n\r\n`,
+  // The edge rules' classes (see edge.test.ts): methods with bodies, CONNECT, forged Hosts,
+  // codings, Expect, bodies at and over the 1 MiB limit to refused routes.
+  (rng) =>
+    `${rng.pick(["GET", "HEAD", "TRACE", "OPTIONS", "DELETE"])} /widgets HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello`,
+  () => "CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n",
+  (rng) =>
+    `GET /widgets HTTP/1.1\r\n${rng.pick(["Host: 1.2.3.256", 'Host: a"b', "Host: a\r\nHost: b", "Host: [::1", "Host: x:99999999"])}\r\nConnection: close\r\n\r\n`,
+  (rng) =>
+    `POST /widgets.json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${rng.pick(["Transfer-Encoding: gzip, chunked", "Content-Encoding: br\r\nTransfer-Encoding: chunked", "Content-Encoding: gzip\r\nTransfer-Encoding: chunked"])}\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+  () =>
+    `POST /widgets.json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${1024 * 1024 + 1}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+  (rng) => {
+    const size = rng.pick([1024 * 1024, 1024 * 1024 + 1, 300 * 1024]);
+    const head = `${rng.pick(["POST /no-such-page", "POST /widgets", "DELETE /widgets", "PUT /widgets/new"])} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${size}\r\nConnection: close\r\n\r\n`;
+    return Buffer.concat([Buffer.from(head, "latin1"), Buffer.alloc(size, 0x61)]);
+  },
 ];
 
 /** The `n`th request of a run; the same PRNG state gives the same request. */

@@ -129,7 +129,7 @@ describe("App.fetch on a composed route", () => {
     const refused = await app.fetch(
       new Request("http://localhost/x", { ...JSON_ACCEPT, method: "DELETE" }),
     );
-    expect([refused.status, refused.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
+    expect([refused.status, refused.headers.get("allow")]).toEqual([405, "GET, HEAD, OPTIONS"]);
     expect(seen).toEqual(["after 200", "after 404", "after 405"]);
   });
 

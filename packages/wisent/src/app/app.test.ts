@@ -250,7 +250,7 @@ describe.each(ROUTERS)("App on %s", (_name, makeRouter) => {
         headers: { Accept: "application/json" },
       });
       expect(res.status).toBe(405);
-      expect(res.headers.get("allow")).toBe("GET, PUT, DELETE, HEAD");
+      expect(res.headers.get("allow")).toBe("GET, PUT, DELETE, HEAD, OPTIONS");
       expect(await res.json()).toMatchObject({
         error: "method not found: PATCH /widgets/5/",
         code: 405,

@@ -43,14 +43,22 @@ function mayOverrideMethod(env: unknown): boolean {
   return typeof contentType === "string" && isFormType(contentType);
 }
 
-/** The 404, or the 405 with `Allow` when the path exists under other methods (Buffalo's texts). */
+/**
+ * The 404, or the 405 with `Allow` when the path exists under other methods (Buffalo's texts),
+ * or for OPTIONS the 204 with `Allow`.
+ */
 function routingError(c: Context, registry: RouteRegistry): HttpError {
   const path = c.req.path.endsWith("/") ? c.req.path : `${c.req.path}/`;
   const allowed = registry.allowedMethods(c.req.path);
-  if (allowed.length > 0 && !allowed.includes(c.req.method)) {
-    return new HttpError(405, `method not found: ${c.req.method} ${path}`, {
-      headers: { Allow: allowed.join(", ") },
-    });
+  if (allowed.length > 0) {
+    const allow = [...allowed, "OPTIONS"].join(", ");
+    // OPTIONS on a route's path: 204 with the methods it answers (no route declares OPTIONS).
+    if (c.req.method === "OPTIONS") return new HttpError(204, "", { headers: { Allow: allow } });
+    if (!allowed.includes(c.req.method)) {
+      return new HttpError(405, `method not found: ${c.req.method} ${path}`, {
+        headers: { Allow: allow },
+      });
+    }
   }
   return new NoRouteError(`path not found: ${c.req.method} ${path}`);
 }
@@ -365,7 +373,9 @@ export class App extends Group<[], never> {
    */
   listen(options: ListenOptions = {}): Promise<RunningServer> {
     this.checkRoutes();
-    return listen(this.fetch, options, () => this.#runShutdownHooks());
+    return listen(this.fetch, { bodyLimit: this.#bodyLimit, ...options }, () =>
+      this.#runShutdownHooks(),
+    );
   }
 
   /** Runs `hook` when the server shuts down (after in-flight requests end), e.g. closing a database. */

@@ -1,7 +1,8 @@
 import type { Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import { trackConnections } from "./connection-drain.js";
+import { createGuardedServer } from "./guarded-server.js";
 import { findPortHolder, isAddressInUse, PortInUseError } from "./port-in-use.js";
 
 /** Options of `app.listen()`. */
@@ -16,6 +17,15 @@ export interface ListenOptions {
   readonly drainTimeoutMs?: number;
   /** Closes a connection whose request (headers and body) takes longer, in ms (default 30 s). */
   readonly requestTimeoutMs?: number;
+  /** Closes a connection whose request headers take longer, in ms (default 10 s, at most requestTimeoutMs). */
+  readonly headersTimeoutMs?: number;
+  /** Closes an idle kept-alive connection after this long, in ms (default 5 s). */
+  readonly keepAliveTimeoutMs?: number;
+  /**
+   * Largest request body in bytes (default 1 MiB): a larger declared body gets 413, and the
+   * unread body of a refused request is read and dropped up to it before the answer.
+   */
+  readonly bodyLimit?: number;
 }
 
 /** A server started by `app.listen()`. */
@@ -42,21 +52,25 @@ export function listen(
   const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   return new Promise((resolveStarted, rejectStarted) => {
-    const server = serve({
-      fetch,
-      port,
-      hostname: host,
-      serverOptions: {
+    const server: Server = createGuardedServer(
+      {
         requestTimeout,
-        // Node checks the timeout only every connectionsCheckingInterval (30 s by default), so a
+        headersTimeout: Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout),
+        keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
+        // Node checks the timeouts only every connectionsCheckingInterval (30 s by default), so a
         // client trickling its body would outlive a shorter requestTimeout by up to 30 s.
         connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(requestTimeout / 10))),
       },
-    }) as Server;
+      // The guarded server reads a refused request's body itself (the adapter's clean-up would
+      // destroy the socket under it).
+      getRequestListener(fetch, { hostname: host, autoCleanupIncoming: false }),
+      { bodyLimit: options.bodyLimit ?? 1024 * 1024, discardMs: Math.min(10_000, requestTimeout) },
+    );
     // A busy port rejects with one line naming the port and, when it can be found, its holder.
     const failed = (error: unknown) =>
       rejectStarted(isAddressInUse(error) ? new PortInUseError(port, findPortHolder(port)) : error);
     server.once("error", failed);
+    server.listen(port, host);
     let closing: Promise<void> | undefined;
     const connections = trackConnections(server);
     const close = (): Promise<void> => {

@@ -106,9 +106,9 @@ describe.each([
   );
 
   it.each([
-    ["DELETE", "/", "GET, HEAD"],
-    ["POST", "/widgets/1", "GET, PUT, DELETE, HEAD"],
-    ["PATCH", "/widgets", "GET, POST, HEAD"],
+    ["DELETE", "/", "GET, HEAD, OPTIONS"],
+    ["POST", "/widgets/1", "GET, PUT, DELETE, HEAD, OPTIONS"],
+    ["PATCH", "/widgets", "GET, POST, HEAD, OPTIONS"],
   ])(
     "%s %s answers 405 with Allow: %s, through the app middleware",
     async (method, path, allow) => {
@@ -173,7 +173,7 @@ describe.each([
       const { app, lines } = webApp(withFiles);
       const res = await send(app, "POST", "/widgets/1", { headers: FORM, body: "title=x" });
       expect(res.status).toBe(405);
-      expect(res.headers.get("allow")).toBe("GET, PUT, DELETE, HEAD");
+      expect(res.headers.get("allow")).toBe("GET, PUT, DELETE, HEAD, OPTIONS");
       expectAppMiddlewareRan(res, lines, "POST", "/widgets/1");
     });
 
@@ -316,6 +316,6 @@ describe("requests no route matches: which middleware runs", () => {
     expect((await send(app, "POST", "/nope")).status).toBe(404);
     const res = await send(app, "DELETE", "/");
     expect(res.status).toBe(405);
-    expect(res.headers.get("allow")).toBe("GET, HEAD");
+    expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
   });
 });

@@ -98,7 +98,7 @@ describe("resource options", () => {
     expect(await call(app, "GET", "/reports/4")).toEqual([200, "report report_id=4"]);
     const put = await app.fetch(new Request("http://localhost/reports/4", { method: "PUT" }));
     expect(put.status).toBe(405);
-    expect(put.headers.get("allow")).toBe("GET, HEAD");
+    expect(put.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
     expect((await call(app, "GET", "/reports/new"))[1]).toBe("report report_id=new");
     expect(reports.paths.reportPath({ report_id: 4 })).toBe("/reports/4");
     expectTypeOf<keyof typeof reports.paths>().toEqualTypeOf<"reportsPath" | "reportPath">();
@@ -204,7 +204,7 @@ describe("resource options", () => {
       new Request("http://localhost/widgets/1", { method: "PATCH" }),
     );
     expect(refused.status).toBe(405);
-    expect(refused.headers.get("allow")).toBe("GET, PUT, DELETE, HEAD");
+    expect(refused.headers.get("allow")).toBe("GET, PUT, DELETE, HEAD, OPTIONS");
 
     const app = newApp();
     app.resource("/widgets", new WidgetsResource(), { patch: true });

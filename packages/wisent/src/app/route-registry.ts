@@ -38,6 +38,14 @@ export interface RouteRecord {
 /** A path helper looked up by name at run time. */
 export type UntypedPathHelper = (params?: PathParams) => string;
 
+/** A route's template (or alias) as a regex, with its number of parameters. */
+interface Matcher {
+  readonly method: string;
+  readonly regex: RegExp;
+  readonly record: RouteRecord;
+  readonly params: number;
+}
+
 /**
  * Every route of one App in registration order, with their names. Enforces the start-up rule
  * that one route name never stands for two different path templates.
@@ -47,7 +55,7 @@ export class RouteRegistry {
   /** Path helpers by route name; a plain object so `paths.widgetPath(...)` reads naturally. */
   readonly helpers: Record<string, UntypedPathHelper> = Object.create(null);
   readonly #byName = new Map<string, RouteRecord>();
-  #allowMatchers: { method: string; regex: RegExp; record: RouteRecord }[] | undefined;
+  #allowMatchers: Matcher[] | undefined;
   #shadowed: { count: number; found: ShadowedRoute<RouteRecord>[] } | undefined;
 
   constructor(readonly host: string) {}
@@ -128,20 +136,29 @@ export class RouteRegistry {
   /** Methods of the routes whose template matches `path` (the static catch-all is no route). */
   allowedMethods(path: string): string[] {
     this.#allowMatchers ??= this.#matchers();
+    // Only the most specific templates count: `/widgets/new` is not `/widgets/:widget_id`.
+    let fewest = Number.POSITIVE_INFINITY;
     const methods = new Set<string>();
-    for (const { method, regex } of this.#allowMatchers) {
-      if (regex.test(path)) methods.add(method);
+    for (const { method, regex, params } of this.#allowMatchers) {
+      if (params > fewest || !regex.test(path)) continue;
+      if (params < fewest) {
+        fewest = params;
+        methods.clear();
+      }
+      methods.add(method);
     }
     if (methods.has("GET")) methods.add("HEAD");
     return [...methods];
   }
 
-  #matchers(): { method: string; regex: RegExp; record: RouteRecord }[] {
+  #matchers(): Matcher[] {
     return this.records.flatMap((r) =>
       [r.path.template, ...r.aliases].map((p) => ({
         method: r.method,
         regex: matcherFor(r, p),
         record: r,
+        // An alias is a literal path (see matcherFor): no parameters.
+        params: p === r.path.template ? r.path.params.length : 0,
       })),
     );
   }

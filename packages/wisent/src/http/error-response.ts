@@ -108,6 +108,8 @@ function traceOf(err: unknown): string {
  */
 export function errorResponse(err: unknown, c: Context): Response | Promise<Response> {
   const { status, message: shown, headers, validation, expected, unavailable } = describe(err);
+  // A 204 (OPTIONS' answer, see the App's routing error) has no body in any format.
+  if (status === 204) return new Response(null, { status, headers });
   const env = c.get("wisent")?.env ?? currentEnv();
   const development = env === "development";
   let message = shown;

@@ -1,0 +1,49 @@
+import { createServer, type RequestListener, type Server, type ServerOptions } from "node:http";
+import { answerClientError, answerConnect } from "./client-errors.js";
+import { answerRefusal, BodyDiscardingResponse, setDiscardBounds } from "./refused-body.js";
+import { requestRefusal } from "./request-guard.js";
+
+/** Limits of {@link createGuardedServer}. */
+export interface GuardLimits {
+  /** Largest request body, in bytes: past it 413, and what a refused request's body is read up to. */
+  readonly bodyLimit: number;
+  /** How long the body of a refused request is read before the connection is closed, in ms. */
+  readonly discardMs: number;
+}
+
+/**
+ * A Node HTTP server whose requests pass the edge rules before `listener` sees them: a request
+ * line or headers no route can accept get their 400/413/414/415 (see `requestRefusal`),
+ * CONNECT and what Node's parser refuses get an answer and a lingering close, `Expect:
+ * 100-continue` gets `100 Continue` only when the request will be read, and answers given
+ * without reading the body read it first (see `BodyDiscardingResponse`).
+ *
+ * @example
+ * const server = createGuardedServer({ requestTimeout: 30_000 }, listener, { bodyLimit: 1 << 20, discardMs: 10_000 });
+ */
+export function createGuardedServer(
+  options: ServerOptions,
+  listener: RequestListener,
+  limits: GuardLimits,
+): Server {
+  const guarded: RequestListener = (req, res) => {
+    const refusal = requestRefusal(req, limits.bodyLimit);
+    if (refusal === undefined) return listener(req, res);
+    answerRefusal(req, res, refusal);
+  };
+  const server = createServer(
+    { ...options, ServerResponse: BodyDiscardingResponse as typeof BodyDiscardingResponse },
+    guarded,
+  );
+  setDiscardBounds(server, { bytes: limits.bodyLimit, ms: limits.discardMs });
+  server.on("clientError", answerClientError);
+  server.on("connect", answerConnect);
+  server.on("checkContinue", (req, res) => {
+    const refusal = requestRefusal(req, limits.bodyLimit);
+    // The client waits for 100 before sending: refused, it is answered at once and closed.
+    if (refusal !== undefined) return answerRefusal(req, res, { ...refusal, close: true });
+    res.writeContinue();
+    listener(req, res);
+  });
+  return server;
+}
