@@ -44,6 +44,7 @@ const IGNORED = [
   /^node_modules\//,
   /^db\/.*\.sqlite/,
   /^dist\//,
+  /^tmp\//,
   /^\.wisent\/generated\.json$/,
   /^test\/screenshots\//,
 ];
