@@ -21,21 +21,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanEnv } from "./test-support/clean-env.js";
 
 const execFileAsync = promisify(execFile);
 const REPO = new URL("../../../../", import.meta.url).pathname;
 const BIN = join(REPO, "packages/wisent/dist/cli/main.js");
 const SLOW = 120_000;
-
-/** The environment of a person's shell: none of the parent Vitest's variables. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(VITEST|NODE_ENV$|GO_ENV$|DATABASE_URL$|PORT$|TEST$|FORCE_COLOR$)/.test(key))
-      env[key] = value;
-  }
-  return { ...env, NO_COLOR: "1", ...extra };
-}
 
 async function wisent(cwd: string, args: string[], options: { input?: string } = {}) {
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cleanEnv() });

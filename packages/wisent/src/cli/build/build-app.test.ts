@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { memoryIO } from "../io.js";
+import { cleanEnv } from "../test-support/clean-env.js";
 import { buildState } from "./build-state.js";
 
 const REPO = new URL("../../../../../", import.meta.url).pathname;
@@ -28,19 +29,10 @@ const SLOW = 180_000;
 let root = "";
 let app = "";
 
-function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const clean: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(VITEST|NODE_ENV$|GO_ENV$|DATABASE_URL$|PORT$|TEST$|FORCE_COLOR$)/.test(key))
-      clean[key] = value;
-  }
-  return { ...clean, NO_COLOR: "1", ...extra };
-}
-
 function wisent(cwd: string, args: string[], extra: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, [BIN, ...args], {
     cwd,
-    env: env(extra),
+    env: cleanEnv(extra),
     encoding: "utf8",
     timeout: 60_000,
   });
@@ -51,7 +43,7 @@ function wisent(cwd: string, args: string[], extra: Record<string, string> = {})
 async function start(cwd: string, extra: Record<string, string> = {}) {
   const child = spawn(process.execPath, [BIN, "start", "--port", "0"], {
     cwd,
-    env: env(extra),
+    env: cleanEnv(extra),
   });
   const output = { text: "" };
   child.stdout.on("data", (d: Buffer) => (output.text += d));

@@ -15,6 +15,7 @@ import { openDatabase } from "../../data/database.js";
 import { availableDialects } from "../../data/test-support/test-databases.js";
 import { runCli } from "../cli.js";
 import { memoryIO } from "../io.js";
+import { cleanEnv } from "../test-support/clean-env.js";
 
 const REPO = new URL("../../../../../", import.meta.url).pathname;
 const BIN = join(REPO, "packages/wisent/dist/cli/main.js");
@@ -22,20 +23,6 @@ const VITEST = join(REPO, "node_modules/vitest/vitest.mjs");
 const SLOW = 180_000;
 const PG = process.env.WISENT_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const available = await availableDialects();
-
-/** A person's shell: none of the parent Vitest's variables. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (
-      !/^(VITEST|NODE_ENV$|GO_ENV$|DATABASE_URL$|TEST_DATABASE_URL$|PORT$|TEST$|FORCE_COLOR$)/.test(
-        key,
-      )
-    )
-      env[key] = value;
-  }
-  return { ...env, NO_COLOR: "1", ...extra };
-}
 
 /** Runs `wisent ...args` in the app; `input` answers its questions. */
 function wisent(

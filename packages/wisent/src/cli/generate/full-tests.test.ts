@@ -14,6 +14,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { memoryIO } from "../io.js";
+import { cleanEnv } from "../test-support/clean-env.js";
 
 const run = promisify(execFile);
 const REPO = new URL("../../../../../", import.meta.url).pathname;
@@ -48,14 +49,6 @@ const EVERY_TYPE = [
   "maybe:nulls.UUID",
   "meta:json",
 ];
-
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(VITEST|NODE_ENV$|GO_ENV$|DATABASE_URL$|TEST$|FORCE_COLOR$)/.test(key)) env[key] = value;
-  }
-  return { ...env, NO_COLOR: "1", ...extra };
-}
 
 async function inApp(dir: string, file: string, args: string[], env: Record<string, string> = {}) {
   try {
