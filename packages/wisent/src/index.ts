@@ -51,11 +51,11 @@ export {
   defineModel,
   type Model,
   type ModelRecord,
-  type Queryable,
   type RecordOf,
   ValidationFailedError,
 } from "./data/model.js";
 export type { Paginated, Paginator as PaginatorData } from "./data/pagination.js";
+export type { Queryable } from "./data/queryable.js";
 export {
   DEFAULT_PER_PAGE,
   MAX_PER_PAGE,

@@ -37,7 +37,6 @@ export {
   type ModelColumns,
   type ModelOptions,
   type ModelRecord,
-  type Queryable,
   type RecordOf,
   ValidationFailedError,
 } from "./model.js";
@@ -51,6 +50,7 @@ export {
   paginate,
 } from "./pagination.js";
 export { pageUrl, paginationHeaders } from "./pagination-headers.js";
+export type { Queryable } from "./queryable.js";
 export { type PageSlot, Paginator, type PaginatorProps, pageSlots } from "./paginator.js";
 export { cacheStatements } from "./sqlite-statement-cache.js";
 export { formatIso, StoredDate, storedDateFrom } from "./stored-date.js";

@@ -2,7 +2,7 @@ import { CompiledQuery } from "kysely";
 import type { DialectName } from "./database-url.js";
 import { dialectOf } from "./dialect-of.js";
 import { chain, type MaybePromise } from "./maybe-promise.js";
-import type { Queryable } from "./model.js";
+import type { Queryable } from "./queryable.js";
 import { directSqlite } from "./sqlite-request-transaction.js";
 
 /** The compiled statements of one table on one dialect. */

@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder } from "kysely";
+import type { SelectQueryBuilder } from "kysely";
 import type { z } from "zod";
 import { HttpError } from "../http/http-error.js";
 import type { ValidationErrors } from "../http/validation-errors.js";
@@ -15,6 +15,7 @@ import {
 } from "./pagination.js";
 import { StoredDate } from "./stored-date.js";
 import { checkUnpermitted, type UnpermittedFields, unpermittedFields } from "./unpermitted.js";
+import type { Queryable } from "./queryable.js";
 import { uuidKey, uuidv7 } from "./uuid.js";
 import { type Validated, validate } from "./validation.js";
 
@@ -31,8 +32,6 @@ export type ModelRecord<S extends z.ZodObject> = ModelColumns & z.output<S>;
 /** The record type of a model: `export type Widget = RecordOf<typeof Widget>;`. */
 export type RecordOf<M> = M extends Model<infer S> ? ModelRecord<S> : never;
 
-/** Where a model runs its queries: the request's transaction (`await c.tx()`) or a Kysely instance. */
-export type Queryable = Kysely<AnyDB>;
 
 /** Thrown by `create`/`update` when the attributes do not pass the schema: a 422 with the errors. */
 export class ValidationFailedError extends HttpError {

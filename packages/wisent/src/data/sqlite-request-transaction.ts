@@ -1,5 +1,5 @@
 import { type ConnectionProvider, type DatabaseConnection, type Kysely, Transaction } from "kysely";
-import type { Queryable } from "./model.js";
+import type { Queryable } from "./queryable.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
 import type { WisentSqliteDialect } from "./sqlite-dialect.js";
 import {

@@ -7,7 +7,7 @@
  */
 import { styleText } from "node:util";
 import { colorWanted } from "./color-wanted.js";
-import type { LineSink, LogEntry, Logger } from "./logger.js";
+import type { LineSink, LogEntry, Logger } from "./log-types.js";
 import { statusText } from "./status-text.js";
 
 type Style = Parameters<typeof styleText>[0];

@@ -1,21 +1,9 @@
 import { currentEnv } from "../app/environment.js";
 import { formatIso } from "../data/stored-date.js";
 import { devLogger } from "./dev-logger.js";
+import type { LineSink, LogEntry, Logger } from "./log-types.js";
 
-/** One structured log entry; written as one JSON line by the default logger. */
-export type LogEntry = { msg: string } & Record<string, unknown>;
-
-/** Where Wisent writes its logs. Pass your own (pino, console, a test spy) to the middleware. */
-export interface Logger {
-  info(entry: LogEntry): void;
-  warn(entry: LogEntry): void;
-  error(entry: LogEntry): void;
-}
-
-/** Anything lines can be written to (a stream, a test's array-backed sink). */
-export interface LineSink {
-  write(line: string): unknown;
-}
+export type { LineSink, LogEntry, Logger } from "./log-types.js";
 
 let isoAt = Number.NaN;
 let iso = "";
