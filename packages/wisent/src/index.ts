@@ -55,7 +55,6 @@ export {
   ValidationFailedError,
 } from "./data/model.js";
 export type { Paginated, Paginator as PaginatorData } from "./data/pagination.js";
-export type { Queryable } from "./data/queryable.js";
 export {
   DEFAULT_PER_PAGE,
   MAX_PER_PAGE,
@@ -65,6 +64,7 @@ export {
 } from "./data/pagination.js";
 export { pageUrl, paginationHeaders } from "./data/pagination-headers.js";
 export { type PageSlot, Paginator, type PaginatorProps, pageSlots } from "./data/paginator.js";
+export type { Queryable } from "./data/queryable.js";
 export { cacheStatements } from "./data/sqlite-statement-cache.js";
 export { formatIso, StoredDate, storedDateFrom } from "./data/stored-date.js";
 export type { UnpermittedFields } from "./data/unpermitted.js";

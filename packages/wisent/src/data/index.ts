@@ -50,8 +50,8 @@ export {
   paginate,
 } from "./pagination.js";
 export { pageUrl, paginationHeaders } from "./pagination-headers.js";
-export type { Queryable } from "./queryable.js";
 export { type PageSlot, Paginator, type PaginatorProps, pageSlots } from "./paginator.js";
+export type { Queryable } from "./queryable.js";
 export { cacheStatements } from "./sqlite-statement-cache.js";
 export { formatIso, StoredDate, storedDateFrom } from "./stored-date.js";
 export { isUuid, uuidv7 } from "./uuid.js";

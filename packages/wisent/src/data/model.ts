@@ -13,9 +13,9 @@ import {
   paginatorOf,
   totalShownByPage,
 } from "./pagination.js";
+import type { Queryable } from "./queryable.js";
 import { StoredDate } from "./stored-date.js";
 import { checkUnpermitted, type UnpermittedFields, unpermittedFields } from "./unpermitted.js";
-import type { Queryable } from "./queryable.js";
 import { uuidKey, uuidv7 } from "./uuid.js";
 import { type Validated, validate } from "./validation.js";
 
@@ -31,7 +31,6 @@ export type ModelRecord<S extends z.ZodObject> = ModelColumns & z.output<S>;
 
 /** The record type of a model: `export type Widget = RecordOf<typeof Widget>;`. */
 export type RecordOf<M> = M extends Model<infer S> ? ModelRecord<S> : never;
-
 
 /** Thrown by `create`/`update` when the attributes do not pass the schema: a 422 with the errors. */
 export class ValidationFailedError extends HttpError {
