@@ -5,6 +5,7 @@ import {
   batchedLines,
   defaultLogger,
   isoTime,
+  jsonLine,
   jsonLinesOf,
   jsonLogger,
   silentLogger,
@@ -29,6 +30,25 @@ describe("jsonLogger", () => {
     expect(entry).toMatchObject({ level: "info", msg: "GET /widgets 200", params: { page: "2" } });
     expect(Date.parse(entry.time)).not.toBeNaN();
     expect(JSON.parse(err.writes[0]!)).toMatchObject({ level: "error", msg: "boom" });
+  });
+});
+
+describe("jsonLine", () => {
+  it("frames the fields of every JSON line: the time, the level, the fields, a newline", () => {
+    const line = jsonLine("warn", '"msg":"slow query","ms":120');
+    expect(line).toMatch(/^\{"time":"[^"]+","level":"warn","msg":"slow query","ms":120\}\n$/);
+    const entry = JSON.parse(line);
+    expect(entry.time).toBe(new Date(Date.parse(entry.time)).toISOString());
+  });
+
+  it("is the line jsonLogger writes, given JSON.stringify's fields of the entry", () => {
+    const out = sink();
+    const entry = { msg: "GET /widgets 200", status: 200, params: { q: 'a "b"' } };
+    jsonLogger(out, out).info(entry);
+    // The two lines differ at most in the millisecond they read.
+    const time = /"time":"[^"]+"/;
+    const expected = jsonLine("info", JSON.stringify(entry).slice(1, -1));
+    expect(out.writes[0]!.replace(time, "")).toBe(expected.replace(time, ""));
   });
 });
 

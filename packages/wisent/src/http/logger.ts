@@ -23,18 +23,27 @@ export function isoTime(now: number): string {
   return iso;
 }
 
-/** `{"time":"...","level":"info","msg":...}`: the entry's own JSON after the two leading fields. */
-function line(level: string, entry: LogEntry): string {
-  const json = JSON.stringify(entry);
+/**
+ * The one shape of a JSON log line: `{"time":"...","level":"...",<fields>}` and a newline, the
+ * time read now. `fields` is the JSON of the entry's fields without its braces; jsonLogger
+ * passes JSON.stringify's, the request log (paramLogger) makes its own from the parts.
+ *
+ * @example
+ * jsonLine("info", '"msg":"ready"'); // '{"time":"2026-11-23T06:52:00.123Z","level":"info","msg":"ready"}\n'
+ */
+export function jsonLine(level: "info" | "warn" | "error", fields: string): string {
+  return `{"time":"${isoTime(Date.now())}","level":"${level}",${fields}}\n`;
+}
+
+function line(level: "info" | "warn" | "error", entry: LogEntry): string {
   // Spliced rather than spread into a new object: the entry is copied once, by JSON.stringify.
-  return `{"time":"${isoTime(Date.now())}","level":"${level}",${json.slice(1)}\n`;
+  return jsonLine(level, JSON.stringify(entry).slice(1, -1));
 }
 
 /**
  * Where a {@link jsonLogger} writes, for callers that make a whole line themselves (the request
- * log): `info` lines to `out`, errors to `err`. Each line must be what the logger's `line`
- * would make of its entry: `{"time":"<isoTime(Date.now())>","level":"<level>",<entry's fields>}`
- * and a newline.
+ * log): `info` lines to `out`, errors to `err`. Each line must be {@link jsonLine}'s, with the
+ * fields JSON.stringify would give of the entry.
  */
 export interface JsonLines {
   readonly out: LineSink;

@@ -13,8 +13,8 @@ import { devRequestLines } from "../../http/dev-logger.js";
 import { jsonMilliseconds, jsonNumber, jsonStringContent } from "../../http/json-text.js";
 import {
   defaultLogger,
-  isoTime,
   type JsonLines,
+  jsonLine,
   jsonLinesOf,
   type LogEntry,
   type Logger,
@@ -146,7 +146,7 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
         // Sane or made, the id needs no escaping, unless something below set another.
         const idText =
           requestId === (c as Timed)[GIVEN_ID] ? requestId : jsonStringContent(requestId);
-        const text = lineFields(error, method, path, status, idText, durationMs, params, filter);
+        const text = lineFields(method, path, status, idText, durationMs, params, filter);
         if (!body) return writeLine(lines, error, text, undefined, filter);
         return body.then(
           (form) => writeLine(lines, error, text, form, filter),
@@ -187,14 +187,12 @@ function jsonMethod(method: string): string {
 }
 
 /**
- * The fields of the line a jsonLogger writes for the entry paramLogger logs, from `"level"` to
- * the params (the time goes before them and the form, if any, after them when the line is
- * written, as jsonLogger reads the clock when it writes): the same text as JSON.stringify of
- * `{ msg, request_id, method, path, status, duration_ms, params, form? }` gives
+ * The fields of the entry paramLogger logs, from `"msg"` to the params, as JSON (the form, if
+ * any, is added when the line is written): the same text as JSON.stringify of
+ * `{ msg, request_id, method, path, status, duration_ms, params }` gives, less the braces
  * (param-logger.test.ts compares the two over hostile requests).
  */
 function lineFields(
-  error: boolean,
   method: string,
   path: string,
   status: number,
@@ -206,7 +204,7 @@ function lineFields(
   const methodText = jsonMethod(method);
   const pathText = jsonStringContent(path);
   // The msg's pieces are apart (spaces between), so its JSON is theirs side by side.
-  return `","level":"${error ? "error" : "info"}","msg":"${methodText} ${pathText} ${status}","request_id":"${idText}","method":"${methodText}","path":"${pathText}","status":${jsonNumber(status)},"duration_ms":${jsonMilliseconds(durationMs)},"params":${filteredParamsJson(params, filter)}`;
+  return `"msg":"${methodText} ${pathText} ${status}","request_id":"${idText}","method":"${methodText}","path":"${pathText}","status":${jsonNumber(status)},"duration_ms":${jsonMilliseconds(durationMs)},"params":${filteredParamsJson(params, filter)}`;
 }
 
 function writeLine(
@@ -216,9 +214,10 @@ function writeLine(
   form: Record<string, unknown> | undefined,
   filter: readonly string[],
 ): void {
-  const end =
-    form && Object.keys(form).length > 0 ? `,"form":${filteredParamsJson(form, filter)}}\n` : "}\n";
-  const line = `{"time":"${isoTime(Date.now())}${fields}${end}`;
-  if (error) lines.err.write(line);
-  else lines.out.write(line);
+  const all =
+    form && Object.keys(form).length > 0
+      ? `${fields},"form":${filteredParamsJson(form, filter)}`
+      : fields;
+  if (error) lines.err.write(jsonLine("error", all));
+  else lines.out.write(jsonLine("info", all));
 }
