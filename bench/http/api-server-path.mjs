@@ -9,13 +9,8 @@
  * made, `Promise.prototype.then` calls, bytes allocated (V8 heap statistics over many requests),
  * and time (wall and CPU, interleaved rounds, medians).
  *
- * A/B in one process: `AB_BEFORE=<dir>` names a copy of an older build laid out as
- * `<dir>/wisent/{package.json,dist}` with its own `<dir>/node_modules/hono` (each copy patches its
- * own Hono's Context.prototype), e.g. made by
- *   B=bench/load/apps/generated/.ab/before; mkdir -p $B/node_modules $B/wisent
- *   cp -r packages/wisent/package.json packages/wisent/dist $B/wisent/; cp -rL node_modules/hono $B/node_modules/
- * (inside the repository, so kysely, zod and better-sqlite3 resolve from the root node_modules);
- * `AB_AFTER=<dir>` takes the second build from such a copy too.
+ * A/B in one process: `AB_BEFORE=<dir>` names an older build laid out by
+ * bench/lib/baseline-build.mjs; `AB_AFTER=<dir>` takes the second build from such a folder too.
  *
  * Run: npm run build && node bench/http/api-server-path.mjs (COUNT_ONLY=1: the counts only;
  * node --max-semi-space-size=64 keeps collections out of the byte counts; WORKLOAD=show|list).
@@ -23,10 +18,10 @@
 import { createHook } from "node:async_hooks";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { PerformanceObserver } from "node:perf_hooks";
-import { pathToFileURL } from "node:url";
 import { getRequestListener } from "@hono/node-server";
+import { importBuild } from "../lib/baseline-build.mjs";
 import { interleave, median, ns } from "../lib/measure.mjs";
 import { incomingFor, outgoingFor, serve } from "../lib/node-stand-ins.mjs";
 
@@ -91,12 +86,12 @@ async function apiApp(w, name) {
 const variants = [];
 const before = process.env.AB_BEFORE;
 if (before) {
-  const w = await import(pathToFileURL(resolve(before, "wisent/dist/index.js")).href);
+  const w = await importBuild(before);
   variants.push({ name: "before", ...(await apiApp(w, "before")) });
 }
 // AB_AFTER: the second build from a copy laid out the same way (default: this checkout's dist).
 const after = process.env.AB_AFTER
-  ? await import(pathToFileURL(resolve(process.env.AB_AFTER, "wisent/dist/index.js")).href)
+  ? await importBuild(process.env.AB_AFTER)
   : await import("wisent");
 variants.push({ name: before ? "after" : "current", ...(await apiApp(after, "now")) });
 

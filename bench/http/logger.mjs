@@ -13,20 +13,17 @@
  * "without" of the same build in the same round; medians and min-max over rounds).
  *
  * Run: npm run build && node bench/http/logger.mjs
- * A/B against an older build: lay it out with its own Hono (git-ignored, inside the repository
- * so the other packages resolve), before changing anything:
- *   B=bench/results/ab/baseline; rm -rf $B; mkdir -p $B/node_modules $B/wisent
- *   cp -r packages/wisent/package.json packages/wisent/dist $B/wisent/; cp -rL node_modules/hono $B/node_modules/
- * WISENT_BASELINE=<dir> names another such folder; WISENT_BUILDS=name=dir,... adds more.
+ * A/B against an older build: lay it out with bench/lib/baseline-build.mjs (before changing
+ * anything, or from a commit with --rev); WISENT_BASELINE=<dir> names another such folder than
+ * bench/results/baseline, WISENT_BUILDS=name=dir,... adds more.
  * BENCH_ROUNDS (15), BENCH_ITERATIONS (4096 a round), BENCH_BLOCK (256).
  * The bench runs itself as a child process whose stdout is /dev/null; the tables come on stderr.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { PerformanceObserver } from "node:perf_hooks";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { getRequestListener } from "@hono/node-server";
+import { DEFAULT_BASELINE, hasBuild, importBuild } from "../lib/baseline-build.mjs";
 import { median, ns } from "../lib/measure.mjs";
 import { serve } from "../lib/node-stand-ins.mjs";
 import { widget } from "../lib/widget-fixture.mjs";
@@ -43,20 +40,14 @@ if (process.stdout.isTTY) throw new Error("stdout must not be a terminal");
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 4096);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const BLOCK = Number(process.env.BENCH_BLOCK ?? 256);
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, "../..");
 
-// Each build other than this one is a folder laid out as <dir>/wisent/{package.json,dist} with
-// its own <dir>/node_modules/hono: Wisent adds to Hono's Context.prototype, and two builds
-// sharing one Hono would both run the last one's additions.
+// Each build other than this one is a folder laid out by bench/lib/baseline-build.mjs.
 const builds = { current: await import("wisent") };
-const buildAt = (dir) => import(pathToFileURL(join(root, dir, "wisent/dist/index.js")).href);
-const baseline = process.env.WISENT_BASELINE ?? "bench/results/ab/baseline";
-if (existsSync(join(root, baseline, "wisent/dist/index.js")))
-  builds.baseline = await buildAt(baseline);
+const baseline = process.env.WISENT_BASELINE ?? DEFAULT_BASELINE;
+if (hasBuild(baseline)) builds.baseline = await importBuild(baseline);
 for (const pair of (process.env.WISENT_BUILDS ?? "").split(",").filter(Boolean)) {
   const [name, dir] = pair.split("=");
-  builds[name] = await buildAt(dir);
+  builds[name] = await importBuild(dir);
 }
 
 const ids = Array.from(

@@ -6,23 +6,17 @@
  *
  *   node bench/load/ab.mjs <dirA> <dirB>
  *
- * Each dir holds a build laid out as `<dir>/node_modules/wisent/{package.json,dist}` beside its own
- * `<dir>/node_modules/hono` (each build patches its own Hono's Context.prototype), inside the
- * repository so that kysely, zod, tsx and better-sqlite3 resolve from the root node_modules; the
- * app is copied to `<dir>/shop` and started there with that build's CLI (`wisent start`), so both
- * builds are fixed for the whole run whatever `npm run build` does meanwhile. To make one: copy
- * packages/wisent/src to `<dir>/pkg/src` (with the files to compare checked out as of another
- * commit, `git show rev:path > ...`), copy packages/wisent/tsconfig.build.json beside it with
- * `extends` pointing at the root tsconfig.base.json and `outDir` at `../node_modules/wisent/dist`,
- * run `npx tsc -p` on it, and copy packages/wisent/package.json and node_modules/hono into
- * `<dir>/node_modules/`. (bench/http/api-server-path.mjs takes the same dirs, given a `wisent`
- * link to `node_modules/wisent` in each.)
+ * Each dir holds a build laid out by bench/lib/baseline-build.mjs (this build, or a commit's with
+ * --rev); the app is copied to `<dir>/shop` and started there with that build's CLI
+ * (`wisent start`), so both builds are fixed for the whole run whatever `npm run build` does
+ * meanwhile. (bench/http/api-server-path.mjs takes the same dirs.)
  * Environment:
  * BENCH_ROUNDS (7), BENCH_SECONDS (3), BENCH_WARMUP (2), BENCH_WORKLOADS (json-show,json-list).
  */
 import { copyFileSync, cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
+import { buildCli } from "../lib/baseline-build.mjs";
 import { API_APP, apiApp } from "./lib/apps.mjs";
 import { fmtRatio, pairRatio, spread } from "./lib/report.mjs";
 import { cpuSeconds, startServer } from "./lib/servers.mjs";
@@ -56,7 +50,7 @@ try {
     cpSync(API_APP, app, { recursive: true, filter: (src) => !src.includes("/db/") });
     const file = join(tmp, `build-${i}.sqlite`);
     copyFileSync(base({ app: API_APP }), file);
-    const cli = join(dir, "node_modules/wisent/dist/cli/main.js");
+    const cli = buildCli(dir);
     const server = await startServer(cli, { env: variantEnv(file), args: ["start"], cwd: app });
     variants.push({ name: `${"AB"[i]}: ${basename(dir)}`, server });
   }

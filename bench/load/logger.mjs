@@ -7,15 +7,15 @@
  * round; on a shared machine single rounds stray far, so the difference of medians is steadier).
  *
  * Run: npm run build && flock /tmp/wisent-bench.lock node bench/load/logger.mjs
- * The baseline: a copy of an older build's packages/wisent/dist at bench/results/baseline-dist
- * (git-ignored; inside the repository so hono resolves), or WISENT_BASELINE=<dist folder>.
- * WISENT_CURRENT=<dist> replaces this build, WISENT_BUILDS=name=dist,... adds more builds
- * (folders relative to the repository). BENCH_ROUNDS (7), BENCH_SECONDS (3).
+ * The baseline: a build laid out by bench/lib/baseline-build.mjs in bench/results/baseline, or
+ * WISENT_BASELINE=<dir>. WISENT_CURRENT=<dir> replaces this build, WISENT_BUILDS=name=dir,...
+ * adds more builds (such folders). BENCH_ROUNDS (7), BENCH_SECONDS (3).
  */
-import { copyFileSync, cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildDist, DEFAULT_BASELINE, hasBuild, layOutBuild } from "../lib/baseline-build.mjs";
 import { ROOT } from "./lib/apps.mjs";
 import { spread } from "./lib/report.mjs";
 import { cpuSeconds, startServer } from "./lib/servers.mjs";
@@ -25,23 +25,18 @@ import { seedFiles, variantEnv, variantNamed, workloads } from "./throughput.mjs
 const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const server = fileURLToPath(new URL("./apps/api/src/logger-server.mjs", import.meta.url));
-const baseline = join(ROOT, process.env.WISENT_BASELINE ?? "bench/results/baseline-dist");
+const baseline = process.env.WISENT_BASELINE ?? DEFAULT_BASELINE;
 
 const dir = mkdtempSync(join(tmpdir(), "wisent-logger-"));
 // This build is copied first: another build of the tree during the run must not change it
-// (WISENT_CURRENT=<dist folder> takes another build in its place).
-let current = process.env.WISENT_CURRENT ? join(ROOT, process.env.WISENT_CURRENT) : undefined;
-if (!current) {
-  current = join(ROOT, "bench/results/current-dist");
-  rmSync(current, { recursive: true, force: true });
-  cpSync(join(ROOT, "packages/wisent/dist"), current, { recursive: true });
-}
-const builds = { current };
-if (existsSync(join(baseline, "index.js"))) builds.baseline = baseline;
-// More builds to compare, as name=dist pairs: WISENT_BUILDS=a=bench/results/a-dist,b=...
+// (WISENT_CURRENT=<dir> takes another build in its place).
+const current = process.env.WISENT_CURRENT ?? layOutBuild(join(ROOT, "bench/results/current"));
+const builds = { current: buildDist(current) };
+if (hasBuild(baseline)) builds.baseline = buildDist(baseline);
+// More builds to compare, as name=dir pairs: WISENT_BUILDS=a=bench/results/a,b=...
 for (const pair of (process.env.WISENT_BUILDS ?? "").split(",").filter(Boolean)) {
-  const [name, dist] = pair.split("=");
-  builds[name] = join(ROOT, dist);
+  const [name, dir] = pair.split("=");
+  builds[name] = buildDist(dir);
 }
 
 const servers = new Map();

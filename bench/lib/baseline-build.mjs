@@ -1,0 +1,96 @@
+/**
+ * The one layout of a Wisent build that a bench compares this checkout against (an older commit,
+ * or this tree before a change): bench/http/logger.mjs, bench/http/api-server-path.mjs,
+ * bench/load/logger.mjs and bench/load/ab.mjs all take such folders.
+ *
+ *   <dir>/node_modules/wisent/{package.json,dist}   the build (tsc's dist and its bundle)
+ *   <dir>/node_modules/hono                          its own Hono: each build adds to Hono's
+ *                                                     Context.prototype, two sharing one would
+ *                                                     both run the last one's additions
+ *
+ * The folder sits inside the repository (default bench/results/baseline, git-ignored), so that
+ * kysely, zod, tsx and better-sqlite3 resolve from the root node_modules. Make one:
+ *
+ *   node bench/lib/baseline-build.mjs [dir]               from this checkout's current build
+ *                                                         (run it before changing anything)
+ *   node bench/lib/baseline-build.mjs [dir] --rev <rev>   from another commit, compiled here
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/** Where a bench looks for the baseline build when none is named. */
+export const DEFAULT_BASELINE = join(ROOT, "bench/results/baseline");
+const PACKAGE = join(ROOT, "packages/wisent");
+
+/** The dist folder of the build laid out in `dir`. */
+export function buildDist(dir) {
+  return join(resolve(ROOT, dir), "node_modules/wisent/dist");
+}
+
+/** Whether `dir` holds a laid-out build. */
+export function hasBuild(dir) {
+  return existsSync(join(buildDist(dir), "index.js"));
+}
+
+/** The `wisent` module of the build in `dir` (tsc's index, with the build's own Hono). */
+export function importBuild(dir) {
+  return import(pathToFileURL(join(buildDist(dir), "index.js")).href);
+}
+
+/** The CLI (`wisent`) of the build in `dir`. */
+export function buildCli(dir) {
+  return join(buildDist(dir), "cli/main.js");
+}
+
+/**
+ * Lays out a build in `dir` (emptied first): this checkout's packages/wisent (its package.json
+ * and dist, so run `npm run build` first), or the package as of commit `rev`, compiled and
+ * bundled here as `npm run build` does.
+ */
+export function layOutBuild(dir, { rev } = {}) {
+  const target = resolve(ROOT, dir);
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(join(target, "node_modules"), { recursive: true });
+  let from = PACKAGE;
+  if (rev) {
+    // The commit's package beside its tsconfig.base.json, so tsconfig.build.json's `extends` holds.
+    const tree = join(target, "rev");
+    mkdirSync(tree, { recursive: true });
+    const archive = execFileSync("git", ["archive", rev, "tsconfig.base.json", "packages/wisent"], {
+      cwd: ROOT,
+      maxBuffer: 512 * 1024 * 1024,
+    });
+    execFileSync("tar", ["-x", "-C", tree], { input: archive });
+    from = join(tree, "packages/wisent");
+    const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
+    execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
+      cwd: from,
+      stdio: "inherit",
+    });
+    const bundle = join(from, "scripts/bundle-package.mjs");
+    if (existsSync(bundle))
+      execFileSync(process.execPath, [bundle], { cwd: from, stdio: "inherit" });
+  }
+  if (!existsSync(join(from, "dist/index.js"))) throw new Error(`${from}/dist: run npm run build`);
+  const wisent = join(target, "node_modules/wisent");
+  mkdirSync(wisent);
+  cpSync(join(from, "package.json"), join(wisent, "package.json"));
+  cpSync(join(from, "dist"), join(wisent, "dist"), { recursive: true });
+  cpSync(join(ROOT, "node_modules/hono"), join(target, "node_modules/hono"), {
+    recursive: true,
+    dereference: true,
+  });
+  if (rev) rmSync(join(target, "rev"), { recursive: true, force: true });
+  return target;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const at = args.indexOf("--rev");
+  const rev = at >= 0 ? args.splice(at, 2)[1] : undefined;
+  const dir = layOutBuild(args[0] ?? DEFAULT_BASELINE, { rev });
+  console.log(`${rev ? `build of ${rev}` : "this build"} laid out in ${dir}`);
+}
