@@ -1,0 +1,46 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const PACKAGE = join(ROOT, "packages/wisent");
+const SRC = join(PACKAGE, "src");
+const MAP = readFileSync(join(ROOT, "ARCHITECTURE.md"), "utf8");
+
+/** Folders of src/ a map entry is owed: all but tests' own (test-support/, fixtures/, below). */
+function srcFolders(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && e.name !== "test-support" && e.name !== "fixtures")
+    .flatMap((e) => [join(dir, e.name), ...srcFolders(join(dir, e.name))])
+    .map((abs) => (abs.startsWith(SRC) ? `src/${relative(SRC, abs)}/` : abs));
+}
+
+/** Every path written in backticks: `src/...` (under packages/wisent) or from the repository root. */
+function writtenPaths(): string[] {
+  const roots = "(src|packages|examples|e2e|bench|scripts|docs)/";
+  const paths = [...MAP.matchAll(new RegExp(`\`(${roots}[^\`\\s*]*)\``, "g"))].map((m) => m[1]!);
+  return [...new Set(paths)];
+}
+
+const onDisk = (path: string) =>
+  existsSync(path.startsWith("src/") ? join(PACKAGE, path) : join(ROOT, path));
+
+describe("ARCHITECTURE.md", () => {
+  it("has an entry for every folder of packages/wisent/src", () => {
+    const written = new Set(writtenPaths());
+    const unmapped = srcFolders().filter((folder) => !written.has(folder));
+    expect(unmapped).toEqual([]);
+  });
+
+  it("names only paths that exist", () => {
+    expect(writtenPaths().filter((path) => !onDisk(path))).toEqual([]);
+  });
+
+  it("finds the paths it checks (the check itself works)", () => {
+    expect(srcFolders()).toContain("src/middleware/csrf/");
+    expect(srcFolders()).not.toContain("src/cli/generate/fixtures/");
+    expect(writtenPaths()).toContain("src/app/listen.ts");
+    expect(onDisk("src/no-such-folder/")).toBe(false);
+  });
+});
