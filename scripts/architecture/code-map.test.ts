@@ -7,6 +7,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PACKAGE = join(ROOT, "packages/wisent");
 const SRC = join(PACKAGE, "src");
 const MAP = readFileSync(join(ROOT, "ARCHITECTURE.md"), "utf8");
+const CONTRIBUTING = readFileSync(join(ROOT, "CONTRIBUTING.md"), "utf8");
 
 /** Folders of src/ a map entry is owed: all but tests' own (test-support/, fixtures/, below). */
 function srcFolders(dir = SRC): string[] {
@@ -17,9 +18,9 @@ function srcFolders(dir = SRC): string[] {
 }
 
 /** Every path written in backticks: `src/...` (under packages/wisent) or from the repository root. */
-function writtenPaths(): string[] {
+function writtenPaths(text = MAP): string[] {
   const roots = "(src|packages|examples|e2e|bench|scripts|docs)/";
-  const paths = [...MAP.matchAll(new RegExp(`\`(${roots}[^\`\\s*]*)\``, "g"))].map((m) => m[1]!);
+  const paths = [...text.matchAll(new RegExp(`\`(${roots}[^\`\\s*]*)\``, "g"))].map((m) => m[1]!);
   return [...new Set(paths)];
 }
 
@@ -35,6 +36,10 @@ describe("ARCHITECTURE.md", () => {
 
   it("names only paths that exist", () => {
     expect(writtenPaths().filter((path) => !onDisk(path))).toEqual([]);
+  });
+
+  it("and CONTRIBUTING.md, which points at files to copy, names only paths that exist", () => {
+    expect(writtenPaths(CONTRIBUTING).filter((path) => !onDisk(path))).toEqual([]);
   });
 
   it("finds the paths it checks (the check itself works)", () => {
