@@ -1,6 +1,7 @@
 // Load and concurrency: 500 concurrent JSON creates over 50 keep-alive connections, and
 // concurrent updates of one widget, on SQLite and on PostgreSQL (a throwaway database).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServerProcess } from "../support/server.js";
 import {
   postgresDatabase,
   sharedPostgresAvailable,
@@ -9,7 +10,7 @@ import {
 } from "./support/databases.js";
 import { report, SOAK } from "./support/figures.js";
 import { keepAliveAgent, type Reply, sendJson } from "./support/http.js";
-import { type ServerProcess, startServer } from "./support/server-process.js";
+import { startShop } from "./support/shop.js";
 
 const CREATES = SOAK ? 5_000 : 500;
 const CONNECTIONS = 50;
@@ -26,7 +27,7 @@ describe.each([
   beforeAll(async () => {
     if (!available) return;
     db = dialect === "sqlite" ? await sqliteDatabase() : await postgresDatabase();
-    server = await startServer({ databaseUrl: db.url, env: { POOL_SIZE: "20" } });
+    server = await startShop({ databaseUrl: db.url, env: { POOL_SIZE: "20" } });
   });
   afterAll(async () => {
     await server?.stop();

@@ -5,11 +5,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "wisent";
+import type { ServerProcess } from "../support/server.js";
 import { freePort } from "../support/server.js";
 import { migrate, PrivatePostgres, postgresBinaries } from "./support/databases.js";
 import { report, SOAK } from "./support/figures.js";
 import { keepAliveAgent, type Reply, send, sendJson } from "./support/http.js";
-import { type ServerProcess, startServer } from "./support/server-process.js";
+import { startShop } from "./support/shop.js";
 
 const bin = postgresBinaries();
 const DB_PASSWORD = "outage-db-password-7f3a";
@@ -29,7 +30,7 @@ describe.skipIf(!bin)("PostgreSQL stopped mid-run, then started again", () => {
     await admin.close();
     url = pg.url(DB_PASSWORD).replace(/\/postgres$/, "/shop");
     await migrate(url);
-    server = await startServer({ databaseUrl: url, env: { POOL_SIZE: "5" } });
+    server = await startShop({ databaseUrl: url, env: { POOL_SIZE: "5" } });
   }, 120_000);
   afterAll(async () => {
     await server?.stop();

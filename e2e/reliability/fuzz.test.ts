@@ -1,12 +1,13 @@
 // 5,000 generated requests (seeded, reproducible: FUZZ_SEED=<n>) of every kind of hostile input
 // at the app: zero 5xx, zero crashes, memory bounded.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLE_MIGRATIONS, sqliteDatabase, type TestDatabase } from "./support/databases.js";
+import { logLines, type ServerProcess } from "../support/server.js";
+import { sqliteDatabase, type TestDatabase } from "./support/databases.js";
 import { report, SOAK } from "./support/figures.js";
 import { generateRequest } from "./support/fuzz-requests.js";
 import { pool, rawStatus, send, sendJson, sendRaw } from "./support/http.js";
 import { Prng } from "./support/prng.js";
-import { logLines, type ServerProcess, startServer } from "./support/server-process.js";
+import { startShop } from "./support/shop.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
 const REQUESTS = SOAK ? 50_000 : 5_000;
@@ -17,8 +18,8 @@ describe(`fuzz: ${REQUESTS} generated requests (seed ${SEED})`, () => {
 
   beforeAll(async () => {
     // The example shop exactly as the CLI made it, started as a user starts it.
-    db = await sqliteDatabase(true, EXAMPLE_MIGRATIONS);
-    server = await startServer({ databaseUrl: db.url, app: "example" });
+    db = await sqliteDatabase();
+    server = await startShop({ databaseUrl: db.url });
   });
   afterAll(async () => {
     await server?.stop();

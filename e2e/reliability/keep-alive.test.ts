@@ -1,10 +1,11 @@
 // 10,000 requests over keep-alive connections leave no growth in open file descriptors.
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServerProcess } from "../support/server.js";
 import { sqliteDatabase, type TestDatabase } from "./support/databases.js";
 import { report, SOAK } from "./support/figures.js";
 import { keepAliveAgent, pool, type SendOptions, send } from "./support/http.js";
-import { type ServerProcess, startServer } from "./support/server-process.js";
+import { startShop } from "./support/shop.js";
 
 const REQUESTS = SOAK ? 200_000 : 10_000;
 const CONNECTIONS = 10;
@@ -15,7 +16,7 @@ describe(`${REQUESTS} keep-alive requests`, () => {
 
   beforeAll(async () => {
     db = await sqliteDatabase();
-    server = await startServer({ databaseUrl: db.url });
+    server = await startShop({ databaseUrl: db.url });
   });
   afterAll(async () => {
     await server?.stop();
@@ -49,7 +50,7 @@ describe(`${REQUESTS} keep-alive requests`, () => {
         [`/widgets/${id}`, { headers: { accept: "application/json" } }],
         [`/widgets/${id}`, {}],
         ["/", {}],
-        ["/robots.txt", {}],
+        ["/assets/application.css", {}],
         ["/no/such/page", {}],
         [
           "/widgets",

@@ -7,7 +7,10 @@ import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import { migrateUp, openDatabase } from "wisent";
 
-export const MIGRATIONS = fileURLToPath(new URL("../app/migrations", import.meta.url));
+/** The example app's migrations (examples/shop, made by the CLI; TypeScript). */
+export const MIGRATIONS = fileURLToPath(
+  new URL("../../../examples/shop/migrations/", import.meta.url),
+);
 
 /** The shared PostgreSQL server; throwaway databases are made on it and dropped after. */
 export const SHARED_POSTGRES =
@@ -31,7 +34,7 @@ async function rowsOf(url: string, table: string): Promise<Record<string, unknow
   }
 }
 
-/** Runs the fixture app's migrations (what `wisent migrate` does). */
+/** Runs the shop's migrations (what `wisent migrate` does). */
 export async function migrate(url: string, folder = MIGRATIONS): Promise<string[]> {
   const db = await openDatabase(url, { poolSize: 1 });
   try {
@@ -41,13 +44,8 @@ export async function migrate(url: string, folder = MIGRATIONS): Promise<string[
   }
 }
 
-/** The example app's migrations (examples/shop, made by the CLI; TypeScript). */
-export const EXAMPLE_MIGRATIONS = fileURLToPath(
-  new URL("../../../examples/shop/migrations/", import.meta.url),
-);
-
 /**
- * A SQLite file in a temp folder, migrated with `folder`'s migrations (the fixture's by default)
+ * A SQLite file in a temp folder, migrated with `folder`'s migrations (the shop's by default)
  * unless `migrated` is false.
  */
 export async function sqliteDatabase(migrated = true, folder = MIGRATIONS): Promise<TestDatabase> {
