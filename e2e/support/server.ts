@@ -1,8 +1,8 @@
 /**
- * What every end-to-end suite needs to run a server of its own: a free port on 127.0.0.1,
- * waiting (bounded) until a server answers or prints a line, and server processes (`wisent start`
- * in an app's folder, or any entry) started on 127.0.0.1, read and stopped. The one place for
- * these: e2e/reliability, e2e/resource, e2e/api-surface and e2e/browser all use it.
+ * What every end-to-end suite needs to run a server of its own: a free port on 127.0.0.1, and
+ * server processes (`wisent start` in an app's folder, or any entry) started on 127.0.0.1, waited
+ * for (bounded) until they print their ready line, read and stopped. The one place for these:
+ * e2e/reliability, e2e/resource, e2e/api-surface and e2e/browser all use it.
  * @module
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -29,40 +29,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-export interface WaitOptions {
-  /** Give up after this long (default 15 s). */
-  timeoutMs?: number;
-  /** Stop waiting at once when this process exits first. */
-  child?: ChildProcess;
-}
-
-/**
- * Resolves once `url` answers at all (any status), polling every 100 ms; throws when `timeoutMs`
- * passes or `child` exits first.
- */
-export async function waitForServer(url: string, options: WaitOptions = {}): Promise<void> {
-  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
-  for (;;) {
-    if (options.child && (options.child.exitCode !== null || options.child.signalCode !== null)) {
-      throw new Error(`the server exited (${options.child.exitCode}) before answering on ${url}`);
-    }
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      await res.arrayBuffer();
-      return;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`server did not answer on ${url}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
 /**
  * Resolves with the first match of `pattern` in what `child` prints (stdout and stderr, both
  * piped), with everything printed so far; rejects when `timeoutMs` (default 15 s) passes or the
  * process exits first.
  */
-export function waitForOutput(
+function waitForOutput(
   child: ChildProcess,
   pattern: RegExp,
   timeoutMs = 15_000,
