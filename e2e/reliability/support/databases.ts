@@ -222,9 +222,9 @@ export class PrivatePostgres {
   }
 }
 
-function uidOf(user: string): number {
+export function uidOf(user: string): number {
   return Number(execFileSync("id", ["-u", user], { encoding: "utf8" }).trim());
 }
-function gidOf(user: string): number {
+export function gidOf(user: string): number {
   return Number(execFileSync("id", ["-g", user], { encoding: "utf8" }).trim());
 }
