@@ -74,10 +74,9 @@ module.exports = {
         "tests and benches run the generated example app (examples/shop), never a hand-written " +
         "copy of it: nothing imports an app's actions, models or templates from anywhere else " +
         "(the generator's golden fixtures are read as text, never imported)",
-      // The copy's own imports until the reliability work deletes it (then drop this pathNot).
-      from: { pathNot: "^e2e/reliability/app/" },
+      from: {},
       to: {
-        path: "(^e2e/reliability/app/|/src/(actions|models|templates)/)",
+        path: "/src/(actions|models|templates)/",
         pathNot: "^examples/shop/",
       },
     },

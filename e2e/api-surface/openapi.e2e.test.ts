@@ -6,7 +6,7 @@
  *
  * Needs the built package (`npm run build`).
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import {
   appendFileSync,
   existsSync,
@@ -23,11 +23,11 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { createClient } from "../../packages/wisent/src/client/index.js";
-import { freePort, waitForServer } from "../support/server.js";
+import { freePort, type ServerProcess, startWisent, WISENT_CLI } from "../support/server.js";
 import { answerChecker, type Json, openApiErrors } from "./openapi-check.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const BIN = join(REPO, "packages/wisent/dist/cli/main.js");
+const BIN = WISENT_CLI;
 const SHOP = join(REPO, "examples/shop");
 const run = promisify(execFile);
 
@@ -221,7 +221,7 @@ describe("the example shop's OpenAPI document", () => {
 describe("a generated API app's OpenAPI document, against the app under wisent start", () => {
   let root: string;
   let dir: string;
-  let server: ChildProcess | undefined;
+  let server: ServerProcess | undefined;
   const databaseUrl = () => `sqlite:${join(dir, "db", "openapi.sqlite")}`;
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), "wisent-openapi-"));
@@ -241,8 +241,8 @@ describe("a generated API app's OpenAPI document, against the app under wisent s
     await wisent(dir, ["g", "r", "part", "label", "--parent", "gadget"]);
     await wisent(dir, ["migrate"], { DATABASE_URL: databaseUrl() });
   }, 180_000);
-  afterAll(() => {
-    server?.kill("SIGTERM");
+  afterAll(async () => {
+    await server?.stop();
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
@@ -258,14 +258,12 @@ describe("a generated API app's OpenAPI document, against the app under wisent s
       "released_on",
     ]);
 
-    const port = await freePort();
-    const baseUrl = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [BIN, "start", "--port", String(port)], {
-      cwd: dir,
-      env: { ...process.env, HOST: "127.0.0.1", NO_COLOR: "1", DATABASE_URL: databaseUrl() },
-      stdio: "ignore",
+    // A port of its own, not 0: the document's server URL is made from the configured port.
+    server = await startWisent(dir, {
+      args: ["--port", String(await freePort())],
+      env: { DATABASE_URL: databaseUrl() },
     });
-    await waitForServer(`${baseUrl}/`, { child: server });
+    const baseUrl = server.url;
     // The client reads the document the server serves (no `document` option).
     const served = await (await fetch(`${baseUrl}/openapi.json`)).json();
     // The same document, its server URL the one this server listens on.

@@ -5,22 +5,20 @@
  * the confirmation accepted and dismissed, pages through 45 widgets, opens a widget's images, and
  * saves screenshots of the main pages under examples/shop/test/screenshots/.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserTestsSkipped, launchChromium, SKIP_BROWSER_ENV } from "../support/chromium.js";
-import { freePort, waitForServer } from "../support/server.js";
+import { EXAMPLE_SHOP, type ServerProcess, startWisent, WISENT_CLI } from "../support/server.js";
 
-const repo = fileURLToPath(new URL("../..", import.meta.url));
-const shop = join(repo, "examples/shop");
-const cli = join(repo, "packages/wisent/dist/cli/main.js");
+const shop = EXAMPLE_SHOP;
+const cli = WISENT_CLI;
 const screenshots = join(shop, "test/screenshots");
 
-let server: ChildProcess | undefined;
+let server: ServerProcess | undefined;
 let browser: Browser | undefined;
 let base = "";
 let dataDir = "";
@@ -64,21 +62,15 @@ run("the example shop in Chromium", () => {
     });
     if (migrated.status !== 0)
       throw new Error(`migrate failed: ${migrated.stdout}${migrated.stderr}`);
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [cli, "start", "--port", String(port)], {
-      cwd: shop,
-      env,
-      stdio: "ignore",
-    });
-    await waitForServer(base, { child: server });
+    server = await startWisent(shop, { env });
+    base = server.url;
     browser = await launchChromium();
     mkdirSync(screenshots, { recursive: true });
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    server?.kill("SIGTERM");
+    await server?.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 

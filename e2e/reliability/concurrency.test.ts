@@ -1,32 +1,39 @@
 // Load and concurrency: 500 concurrent JSON creates over 50 keep-alive connections, and
-// concurrent updates of one widget, on SQLite and on PostgreSQL (a throwaway database).
+// concurrent updates of one widget, on SQLite, PostgreSQL and MySQL/MariaDB (throwaway databases
+// on the shared servers; each skips, saying why, when its server does not answer).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServerProcess } from "../support/server.js";
 import {
+  mysqlDatabase,
   postgresDatabase,
+  sharedMysqlAvailable,
   sharedPostgresAvailable,
   sqliteDatabase,
   type TestDatabase,
 } from "./support/databases.js";
 import { report, SOAK } from "./support/figures.js";
 import { keepAliveAgent, type Reply, sendJson } from "./support/http.js";
-import { type ServerProcess, startServer } from "./support/server-process.js";
+import { startShop } from "./support/shop.js";
 
 const CREATES = SOAK ? 5_000 : 500;
 const CONNECTIONS = 50;
 const UPDATES = SOAK ? 2_000 : 200;
 const postgres = await sharedPostgresAvailable();
+const mysql = await sharedMysqlAvailable();
+const DATABASES = { sqlite: sqliteDatabase, postgres: postgresDatabase, mysql: mysqlDatabase };
 
 describe.each([
   ["sqlite", true],
   ["postgres", postgres],
+  ["mysql", mysql],
 ] as const)("concurrent writes on %s", (dialect, available) => {
   let db: TestDatabase;
   let server: ServerProcess;
 
   beforeAll(async () => {
     if (!available) return;
-    db = dialect === "sqlite" ? await sqliteDatabase() : await postgresDatabase();
-    server = await startServer({ databaseUrl: db.url, env: { POOL_SIZE: "20" } });
+    db = await DATABASES[dialect]();
+    server = await startShop({ databaseUrl: db.url, env: { POOL_SIZE: "20" } });
   });
   afterAll(async () => {
     await server?.stop();

@@ -3,11 +3,12 @@
 // are read before the answer, and idle or trickling connections are closed by the server.
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLE_MIGRATIONS, sqliteDatabase, type TestDatabase } from "./support/databases.js";
+import type { ServerProcess } from "../support/server.js";
+import { sqliteDatabase, type TestDatabase } from "./support/databases.js";
 import { report } from "./support/figures.js";
 import { send } from "./support/http.js";
 import { exchange, statusLines } from "./support/raw-exchange.js";
-import { type ServerProcess, startServer } from "./support/server-process.js";
+import { startShop } from "./support/shop.js";
 
 const LIMIT = 1024 * 1024;
 
@@ -91,8 +92,8 @@ describe("hostile but legal HTTP at the example shop", () => {
   let server: ServerProcess;
 
   beforeAll(async () => {
-    db = await sqliteDatabase(true, EXAMPLE_MIGRATIONS);
-    server = await startServer({ databaseUrl: db.url, app: "example" });
+    db = await sqliteDatabase();
+    server = await startShop({ databaseUrl: db.url });
   });
   afterAll(async () => {
     await server?.stop();

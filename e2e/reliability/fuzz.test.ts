@@ -1,12 +1,16 @@
 // 5,000 generated requests (seeded, reproducible: FUZZ_SEED=<n>) of every kind of hostile input
-// at the app: zero 5xx, zero crashes, memory bounded.
+// at the app: methods with bodies, bodies at and over the limit, forged, invalid and duplicated
+// Hosts, trickled headers, sockets the client closes early, malformed HTTP. Zero 5xx, zero resets
+// for the requests within the limits (they must see their answer), no crash, memory bounded.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLE_MIGRATIONS, sqliteDatabase, type TestDatabase } from "./support/databases.js";
+import { logLines, type ServerProcess } from "../support/server.js";
+import { sqliteDatabase, type TestDatabase } from "./support/databases.js";
 import { report, SOAK } from "./support/figures.js";
 import { generateRequest } from "./support/fuzz-requests.js";
-import { pool, rawStatus, send, sendJson, sendRaw } from "./support/http.js";
+import { pool, send, sendJson } from "./support/http.js";
 import { Prng } from "./support/prng.js";
-import { logLines, type ServerProcess, startServer } from "./support/server-process.js";
+import { rawRequest } from "./support/raw-exchange.js";
+import { startShop } from "./support/shop.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
 const REQUESTS = SOAK ? 50_000 : 5_000;
@@ -17,8 +21,8 @@ describe(`fuzz: ${REQUESTS} generated requests (seed ${SEED})`, () => {
 
   beforeAll(async () => {
     // The example shop exactly as the CLI made it, started as a user starts it.
-    db = await sqliteDatabase(true, EXAMPLE_MIGRATIONS);
-    server = await startServer({ databaseUrl: db.url, app: "example" });
+    db = await sqliteDatabase();
+    server = await startShop({ databaseUrl: db.url });
   });
   afterAll(async () => {
     await server?.stop();
@@ -38,12 +42,17 @@ describe(`fuzz: ${REQUESTS} generated requests (seed ${SEED})`, () => {
       const rssBefore = server.rssKb();
       const statuses: Record<string, number> = {};
       const serverErrors: string[] = [];
+      const withinUnanswered: string[] = [];
+      const resets = { within: 0, over_a_limit_or_malformed: 0 };
       let peakRss = rssBefore;
       await pool(requests.length, 8, async (i) => {
         const request = requests[i]!;
         let status: number | string;
         if (request.kind === "raw") {
-          status = rawStatus(await sendRaw(server.port, request.bytes, 2_000, 20)) || "closed";
+          const seen = await rawRequest(server.port, request.bytes, request.sending);
+          status =
+            seen.status ||
+            (seen.closedByClient ? "client closed" : seen.reset ? "ECONNRESET" : "closed");
         } else {
           try {
             status = (
@@ -58,6 +67,13 @@ describe(`fuzz: ${REQUESTS} generated requests (seed ${SEED})`, () => {
           }
         }
         statuses[status] = (statuses[status] ?? 0) + 1;
+        if (status === "ECONNRESET" || status === "EPIPE") {
+          if (request.within) resets.within++;
+          else resets.over_a_limit_or_malformed++;
+        }
+        // A request within the limits always sees its answer: no reset, no silent close.
+        if (typeof status !== "number" && request.within)
+          withinUnanswered.push(`#${i} ${request.label} -> ${status}`);
         if (typeof status === "number" && status >= 500)
           serverErrors.push(`#${i} ${request.label} -> ${status}`);
         if (i % 250 === 0) peakRss = Math.max(peakRss, server.rssKb());
@@ -72,12 +88,17 @@ describe(`fuzz: ${REQUESTS} generated requests (seed ${SEED})`, () => {
         requests: REQUESTS,
         statuses,
         server_errors: serverErrors.length,
+        resets,
+        within_limits: requests.filter((r) => r.within).length,
+        within_unanswered: withinUnanswered.length,
         rss_mb: { before: mb(rssBefore), peak: mb(peakRss), after: mb(rssAfter) },
       });
       for (const line of unhandled.slice(0, 10)) {
         console.log(`server error on ${line.path}: ${line.error ?? line.msg}`);
       }
       expect(serverErrors.slice(0, 20)).toEqual([]);
+      expect(withinUnanswered.slice(0, 20)).toEqual([]);
+      expect(resets.within).toBe(0);
       expect(unhandled.slice(0, 5)).toEqual([]);
       expect(server.child.exitCode).toBeNull();
       expect(alive.status).toBe(200);

@@ -1,10 +1,11 @@
 // A handler that throws after writing, and ones that return something other than a Response:
 // one 500 each, the server keeps serving, and that request's transaction is rolled back.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { logLines, type ServerProcess } from "../support/server.js";
 import { sqliteDatabase, type TestDatabase } from "./support/databases.js";
 import { report } from "./support/figures.js";
 import { send, sendJson } from "./support/http.js";
-import { logLines, type ServerProcess, startServer } from "./support/server-process.js";
+import { startShop } from "./support/shop.js";
 
 describe("handler faults", () => {
   let db: TestDatabase;
@@ -12,7 +13,7 @@ describe("handler faults", () => {
 
   beforeAll(async () => {
     db = await sqliteDatabase();
-    server = await startServer({ databaseUrl: db.url, faults: true });
+    server = await startShop({ databaseUrl: db.url, faults: true });
   });
   afterAll(async () => {
     await server?.stop();

@@ -1,6 +1,7 @@
 // Titles with HTML/script are escaped on every page; SQL metacharacters are stored verbatim and
 // never change a query (SQLite and PostgreSQL); static path traversal is refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServerProcess } from "../support/server.js";
 import { Browser, tokenFrom } from "./support/browser.js";
 import {
   postgresDatabase,
@@ -10,7 +11,7 @@ import {
 } from "./support/databases.js";
 import { report } from "./support/figures.js";
 import { send, sendJson } from "./support/http.js";
-import { type ServerProcess, startServer } from "./support/server-process.js";
+import { startShop } from "./support/shop.js";
 
 const postgres = await sharedPostgresAvailable();
 
@@ -43,7 +44,7 @@ describe.each([
   beforeAll(async () => {
     if (!available) return;
     db = dialect === "sqlite" ? await sqliteDatabase() : await postgresDatabase();
-    server = await startServer({ databaseUrl: db.url });
+    server = await startShop({ databaseUrl: db.url });
   });
   afterAll(async () => {
     await server?.stop();
@@ -175,32 +176,33 @@ describe("static files: path traversal", () => {
   let server: ServerProcess;
   beforeAll(async () => {
     db = await sqliteDatabase();
-    server = await startServer({ databaseUrl: db.url });
+    server = await startShop({ databaseUrl: db.url });
   });
   afterAll(async () => {
     await server?.stop();
     await db?.drop();
   });
 
-  // public/ is e2e/reliability/app/public; ../src/app.mjs and ../../../../package.json sit above it.
+  // public/ is examples/shop/public; ../src/app.ts, ../package.json and ../../../package.json (the
+  // repository's) sit above it.
   const ATTEMPTS = [
-    "/../src/app.mjs",
-    "/..%2fsrc%2fapp.mjs",
-    "/%2e%2e/src/app.mjs",
-    "/%2e%2e%2fsrc%2fapp.mjs",
-    "/.%2e/src/app.mjs",
-    "/%2E%2E/src/app.mjs",
-    "/..%5csrc%5capp.mjs",
-    "/..\\src\\app.mjs",
-    "/%252e%252e/src/app.mjs",
-    "/%c0%ae%c0%ae/src/app.mjs",
-    "/robots.txt/../../src/app.mjs",
-    "/application.js/..%2f..%2fsrc%2fapp.mjs",
-    "/....//src/app.mjs",
-    "/..;/src/app.mjs",
+    "/../src/app.ts",
+    "/..%2fsrc%2fapp.ts",
+    "/%2e%2e/src/app.ts",
+    "/%2e%2e%2fsrc%2fapp.ts",
+    "/.%2e/src/app.ts",
+    "/%2E%2E/src/app.ts",
+    "/..%5csrc%5capp.ts",
+    "/..\\src\\app.ts",
+    "/%252e%252e/src/app.ts",
+    "/%c0%ae%c0%ae/src/app.ts",
+    "/assets/application.css/../../../src/app.ts",
+    "/assets/application.js/..%2f..%2f..%2fsrc%2fapp.ts",
+    "/....//src/app.ts",
+    "/..;/src/app.ts",
     "/../../../../package.json",
     "/%2e%2e/%2e%2e/%2e%2e/%2e%2e/package.json",
-    "/robots.txt%00.js",
+    "/assets/application.css%00.js",
     "//etc/passwd",
     "/%2fetc%2fpasswd",
     "/../../../../../../../../etc/passwd",
@@ -212,13 +214,14 @@ describe("static files: path traversal", () => {
       const reply = await send(server.url, path);
       statuses[reply.status] = (statuses[reply.status] ?? 0) + 1;
       expect([400, 404], `${path} -> ${reply.status}`).toContain(reply.status);
-      expect(reply.body).not.toContain("buildApp");
+      expect(reply.body).not.toContain("new App(");
+      expect(reply.body).not.toContain('"name": "shop"');
       expect(reply.body).not.toContain("wisent-monorepo");
       expect(reply.body).not.toContain("root:x:0:0");
     }
-    const robots = await send(server.url, "/robots.txt");
-    expect(robots.status).toBe(200);
-    expect(robots.body).toContain("User-agent");
+    const css = await send(server.url, "/assets/application.css");
+    expect(css.status).toBe(200);
+    expect(css.headers["content-type"]).toMatch(/^text\/css/);
     report("static path traversal", { attempts: ATTEMPTS.length, statuses });
   });
 });

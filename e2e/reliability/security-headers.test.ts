@@ -2,11 +2,12 @@
 // sent with (no inline scripts or handlers, everything from the app's own origin). The
 // real-browser check of the CSP comes with the example app.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServerProcess } from "../support/server.js";
 import { Browser, tokenFrom } from "./support/browser.js";
 import { sqliteDatabase, type TestDatabase } from "./support/databases.js";
 import { report } from "./support/figures.js";
 import { type Reply, send } from "./support/http.js";
-import { type ServerProcess, startServer } from "./support/server-process.js";
+import { startShop } from "./support/shop.js";
 
 function directives(reply: Reply): Record<string, string[]> {
   const header = String(reply.headers["content-security-policy"] ?? "");
@@ -49,7 +50,7 @@ describe("security headers and CSP-clean pages", () => {
 
   beforeAll(async () => {
     db = await sqliteDatabase();
-    server = await startServer({ databaseUrl: db.url });
+    server = await startShop({ databaseUrl: db.url });
   });
   afterAll(async () => {
     await server?.stop();
@@ -104,7 +105,7 @@ describe("security headers and CSP-clean pages", () => {
     expect(checked["404 POST (no token)"]).toBe(404);
     expect(checked["405 POST on a record (no token)"]).toBe(405);
     // The data-method/data-confirm script is a file from the app's origin, served with nosniff.
-    const script = await send(server.url, "/application.js");
+    const script = await send(server.url, "/assets/application.js");
     expect(script.status).toBe(200);
     expect(script.headers["content-type"]).toMatch(/javascript/);
     expect(script.body).toContain("data-method");

@@ -2,11 +2,12 @@
 // wrong, other-session and cross-origin tokens are refused with 403.
 import { defaults, seal } from "iron-webcrypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServerProcess } from "../support/server.js";
 import { Browser, tokenFrom } from "./support/browser.js";
 import { sqliteDatabase, type TestDatabase } from "./support/databases.js";
 import { report } from "./support/figures.js";
 import { send } from "./support/http.js";
-import { type ServerProcess, startServer } from "./support/server-process.js";
+import { startShop } from "./support/shop.js";
 
 const COOKIE = "_shop_session";
 
@@ -17,7 +18,7 @@ describe("sessions and CSRF against the running app", () => {
 
   beforeAll(async () => {
     db = await sqliteDatabase();
-    server = await startServer({ databaseUrl: db.url });
+    server = await startShop({ databaseUrl: db.url });
   });
   afterAll(async () => {
     report("sessions and CSRF", refusals);

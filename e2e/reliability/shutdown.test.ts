@@ -15,9 +15,9 @@ import {
 } from "./support/databases.js";
 import { report } from "./support/figures.js";
 import { keepAliveAgent, sendJson } from "./support/http.js";
-import { startServer } from "./support/server-process.js";
+import { startShop } from "./support/shop.js";
 
-const MIGRATE = fileURLToPath(new URL("./app/src/migrate.mjs", import.meta.url));
+const MIGRATE = fileURLToPath(new URL("./fixtures/migrate.mjs", import.meta.url));
 const INTERRUPTED = fileURLToPath(new URL("./fixtures/interrupted-migrations", import.meta.url));
 const postgres = await sharedPostgresAvailable();
 
@@ -41,10 +41,10 @@ describe("SIGTERM during load", () => {
   it("finishes in-flight requests, refuses new connections, exits 0 and loses no request", async () => {
     const db = await sqliteDatabase();
     dbs.push(db);
-    const server = await startServer({
+    const server = await startShop({
       databaseUrl: db.url,
       faults: true,
-      env: { DRAIN_TIMEOUT_MS: "8000" },
+      drainTimeoutMs: 8000,
     });
     const outcomes = new Map<string, number | string>();
     const agent = keepAliveAgent(20);
@@ -59,7 +59,7 @@ describe("SIGTERM during load", () => {
     // Slow requests that will be in flight when the signal arrives.
     const slowAnswers: (number | string)[] = [];
     const slow = Array.from({ length: 5 }, () =>
-      sendJson(server.url, "GET", "/faults/slow?ms=1500").then(
+      sendJson(server.url, "POST", "/faults/slow?ms=1500", {}).then(
         (r) => slowAnswers.push(r.status),
         (e: NodeJS.ErrnoException) => slowAnswers.push(e.code ?? "error"),
       ),

@@ -2,10 +2,11 @@
 // other requests nor hold a database transaction, and is cut off after the request timeout.
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServerProcess } from "../support/server.js";
 import { sqliteDatabase, type TestDatabase } from "./support/databases.js";
 import { report } from "./support/figures.js";
 import { type Reply, rawStatus, sendJson } from "./support/http.js";
-import { type ServerProcess, startServer } from "./support/server-process.js";
+import { startShop } from "./support/shop.js";
 
 const REQUEST_TIMEOUT_MS = 3_000;
 const BODY = JSON.stringify({ title: "trickled", description: "x".repeat(400) });
@@ -17,9 +18,9 @@ describe("a slow body (1 byte per 100 ms)", () => {
   beforeAll(async () => {
     // SQLite has one connection: a request holding a transaction would stall every other write.
     db = await sqliteDatabase();
-    server = await startServer({
+    server = await startShop({
       databaseUrl: db.url,
-      env: { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
     });
   });
   afterAll(async () => {

@@ -3,13 +3,13 @@
 // `wisent migrate` into a throwaway database, served by two worker processes sharing one port.
 // 200 creates sent at once from 4 client processes must leave exactly 200 rows. 127.0.0.1 only;
 // skipped, saying why, when the shared PostgreSQL server does not answer.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, waitForOutput } from "../support/server.js";
+import { freePort, type ServerProcess, startWisent, WISENT_CLI } from "../support/server.js";
 import {
   postgresDatabase,
   sharedPostgresAvailable,
@@ -18,7 +18,7 @@ import {
 import { report } from "./support/figures.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const CLI = join(REPO, "packages/wisent/dist/cli/main.js");
+const CLI = WISENT_CLI;
 const CLIENTS = 4;
 const PER_CLIENT = 50;
 const CREATES = CLIENTS * PER_CLIENT;
@@ -85,10 +85,9 @@ function parentOf(pid: number): number {
 describe.skipIf(!postgres)("`wisent start --workers 2` on PostgreSQL", () => {
   let dir: string;
   let db: TestDatabase;
-  let server: ChildProcess;
+  let server: ServerProcess;
   let url: string;
   let workers: number[];
-  let output = "";
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "wisent-workers-"));
@@ -102,39 +101,21 @@ describe.skipIf(!postgres)("`wisent start --workers 2` on PostgreSQL", () => {
       /migrated\s+\d+_create_widgets/,
     );
 
+    // The supervisor says when both workers listen; its line names their pids.
     const port = await freePort();
-    server = spawn(process.execPath, [CLI, "start", "--workers", "2", "--port", String(port)], {
-      cwd: app,
-      env: {
-        ...process.env,
-        NO_COLOR: "1",
-        GO_ENV: "test",
-        NODE_ENV: "test",
-        HOST: "127.0.0.1",
-        DATABASE_URL: db.url,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+    server = await startWisent(app, {
+      args: ["--workers", "2", "--port", String(port)],
+      env: { GO_ENV: "test", NODE_ENV: "test", DATABASE_URL: db.url },
+      ready: /done\s+2 workers \(pids (\d+), (\d+)\) on port (\d+)/,
+      url: `http://127.0.0.1:${port}`,
+      timeoutMs: 45_000,
     });
-    // Keep reading: the request log goes to stdout, and a full pipe would stall the workers.
-    const keep = (chunk: Buffer) => {
-      output = (output + String(chunk)).slice(-50_000);
-    };
-    server.stdout!.on("data", keep);
-    server.stderr!.on("data", keep);
-    const { match } = await waitForOutput(
-      server,
-      /done\s+2 workers \(pids (\d+), (\d+)\) on port (\d+)/,
-      45_000,
-    );
-    workers = [Number(match[1]), Number(match[2])];
-    url = `http://127.0.0.1:${match[3]}`;
+    workers = [Number(server.ready[1]), Number(server.ready[2])];
+    url = server.url;
   }, 90_000);
 
   afterAll(async () => {
-    if (server && server.exitCode === null && server.signalCode === null) {
-      server.kill("SIGTERM");
-      await new Promise((r) => server.once("exit", r));
-    }
+    await server?.stop();
     await db?.drop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -163,7 +144,7 @@ describe.skipIf(!postgres)("`wisent start --workers 2` on PostgreSQL", () => {
 
     // Neither worker died (a dead one would have been replaced under a new pid).
     for (const pid of workers) expect(parentOf(pid)).toBe(server.pid);
-    expect(output).not.toMatch(/died|failed to start/);
+    expect(server.output()).not.toMatch(/died|failed to start/);
     report("wisent start --workers 2 (postgres)", {
       clients: CLIENTS,
       requests: CREATES,
@@ -175,9 +156,7 @@ describe.skipIf(!postgres)("`wisent start --workers 2` on PostgreSQL", () => {
   }, 60_000);
 
   it("SIGTERM stops both workers and the supervisor exits 0", async () => {
-    const exited = new Promise<number | null>((r) => server.once("exit", (code) => r(code)));
-    server.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect((await server.stop()).code).toBe(0);
     for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow();
   }, 30_000);
 });

@@ -8,7 +8,6 @@
  * Needs the built package (`npm run build`, which `npm test` runs first): the app depends on it
  * through a file: link.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../packages/wisent/src/cli/cli.js";
 import { memoryIO } from "../../packages/wisent/src/cli/io.js";
-import { freePort, waitForServer } from "../support/server.js";
+import { type ServerProcess, startWisent } from "../support/server.js";
 import { appTree, runIn } from "./app-files.js";
 import { BrowserClient } from "./browser-client.js";
 
@@ -34,7 +33,7 @@ const RESOURCES: string[][] = [
 let root: string;
 let app: string;
 let fresh: Map<string, string>;
-let server: ChildProcess | undefined;
+let server: ServerProcess | undefined;
 let base: string;
 const timings: Record<string, number> = {};
 
@@ -57,8 +56,8 @@ beforeAll(async () => {
   fresh = appTree(app);
 }, 180_000);
 
-afterAll(() => {
-  server?.kill("SIGTERM");
+afterAll(async () => {
+  await server?.stop();
   console.log(
     `generate resource (in-process, Biome formatting included): ${Object.entries(timings)
       .map(([name, ms]) => `${name} ${ms.toFixed(0)} ms`)
@@ -131,14 +130,9 @@ describe("a generated app, end to end", () => {
   }, 120_000);
 
   it("serves every route in HTML, JSON and XML as the spec says", async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = spawn("node", ["node_modules/.bin/wisent", "start", "--port", String(port)], {
-      cwd: app,
-      env: { ...process.env, HOST: "127.0.0.1", NO_COLOR: "1" },
-      stdio: "ignore",
-    });
-    await waitForServer(`${base}/`, { child: server });
+    // The app's own installed CLI, as its developer runs it.
+    server = await startWisent(app, { cli: "node_modules/.bin/wisent" });
+    base = server.url;
     const browser = new BrowserClient(base);
 
     // List (HTML): heading, link to the form, pagination headers.
@@ -361,7 +355,7 @@ describe("a generated app, end to end", () => {
   }, 120_000);
 
   it("prints the routes as the spec's tables name them", async () => {
-    server?.kill("SIGTERM");
+    await server?.stop();
     server = undefined;
     const table = await runIn(app, "node", ["node_modules/.bin/wisent", "routes"]);
     expect(table.code, table.output).toBe(0);

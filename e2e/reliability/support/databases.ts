@@ -7,16 +7,21 @@ import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import { migrateUp, openDatabase } from "wisent";
 
-export const MIGRATIONS = fileURLToPath(new URL("../app/migrations", import.meta.url));
+/** The example app's migrations (examples/shop, made by the CLI; TypeScript). */
+export const MIGRATIONS = fileURLToPath(
+  new URL("../../../examples/shop/migrations/", import.meta.url),
+);
 
 /** The shared PostgreSQL server; throwaway databases are made on it and dropped after. */
 export const SHARED_POSTGRES =
   process.env.WISENT_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+/** The shared MySQL/MariaDB server, used the same way. */
+export const SHARED_MYSQL = process.env.WISENT_TEST_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/test";
 
 /** A database for one test file: its URL and how to remove it. */
 export interface TestDatabase {
   url: string;
-  dialect: "sqlite" | "postgres";
+  dialect: "sqlite" | "postgres" | "mysql";
   /** Rows of a table, read with a fresh connection. */
   rows(table: string): Promise<Record<string, unknown>[]>;
   drop(): Promise<void>;
@@ -31,7 +36,7 @@ async function rowsOf(url: string, table: string): Promise<Record<string, unknow
   }
 }
 
-/** Runs the fixture app's migrations (what `wisent migrate` does). */
+/** Runs the shop's migrations (what `wisent migrate` does). */
 export async function migrate(url: string, folder = MIGRATIONS): Promise<string[]> {
   const db = await openDatabase(url, { poolSize: 1 });
   try {
@@ -41,13 +46,8 @@ export async function migrate(url: string, folder = MIGRATIONS): Promise<string[
   }
 }
 
-/** The example app's migrations (examples/shop, made by the CLI; TypeScript). */
-export const EXAMPLE_MIGRATIONS = fileURLToPath(
-  new URL("../../../examples/shop/migrations/", import.meta.url),
-);
-
 /**
- * A SQLite file in a temp folder, migrated with `folder`'s migrations (the fixture's by default)
+ * A SQLite file in a temp folder, migrated with `folder`'s migrations (the shop's by default)
  * unless `migrated` is false.
  */
 export async function sqliteDatabase(migrated = true, folder = MIGRATIONS): Promise<TestDatabase> {
@@ -65,13 +65,22 @@ export async function sqliteDatabase(migrated = true, folder = MIGRATIONS): Prom
 }
 
 /** Whether the shared PostgreSQL answers; prints why not when it does not. */
-export async function sharedPostgresAvailable(): Promise<boolean> {
+export function sharedPostgresAvailable(): Promise<boolean> {
+  return answers(SHARED_POSTGRES, "PostgreSQL");
+}
+
+/** Whether the shared MySQL/MariaDB answers; prints why not when it does not. */
+export function sharedMysqlAvailable(): Promise<boolean> {
+  return answers(SHARED_MYSQL, "MySQL");
+}
+
+async function answers(url: string, name: string): Promise<boolean> {
   try {
-    const db = await openDatabase(SHARED_POSTGRES, { poolSize: 1 });
+    const db = await openDatabase(url, { poolSize: 1 });
     await db.close();
     return true;
   } catch (error) {
-    console.warn(`SKIPPING PostgreSQL reliability tests: ${(error as Error).message}`);
+    console.warn(`SKIPPING ${name} reliability tests: ${(error as Error).message}`);
     return false;
   }
 }
@@ -83,9 +92,22 @@ function withDatabase(url: string, name: string): string {
 }
 
 /** A throwaway database `wisent_rel_<random>` on a PostgreSQL server, migrated unless told not. */
-export async function postgresDatabase(
+export function postgresDatabase(
   adminUrl = SHARED_POSTGRES,
   migrated = true,
+): Promise<TestDatabase> {
+  return serverDatabase("postgres", adminUrl, migrated);
+}
+
+/** A throwaway database `wisent_rel_<random>` on a MySQL/MariaDB server, migrated unless told not. */
+export function mysqlDatabase(adminUrl = SHARED_MYSQL, migrated = true): Promise<TestDatabase> {
+  return serverDatabase("mysql", adminUrl, migrated);
+}
+
+async function serverDatabase(
+  dialect: "postgres" | "mysql",
+  adminUrl: string,
+  migrated: boolean,
 ): Promise<TestDatabase> {
   const name = `wisent_rel_${randomBytes(5).toString("hex")}`;
   const admin = await openDatabase(adminUrl, { poolSize: 1 });
@@ -98,12 +120,16 @@ export async function postgresDatabase(
   if (migrated) await migrate(url);
   return {
     url,
-    dialect: "postgres",
+    dialect,
     rows: (table) => rowsOf(url, table),
     async drop() {
       const db = await openDatabase(adminUrl, { poolSize: 1 });
       try {
-        await sql`drop database if exists ${sql.id(name)} with (force)`.execute(db.kysely);
+        const drop =
+          dialect === "postgres"
+            ? sql`drop database if exists ${sql.id(name)} with (force)`
+            : sql`drop database if exists ${sql.id(name)}`;
+        await drop.execute(db.kysely);
       } finally {
         await db.close();
       }
@@ -196,9 +222,9 @@ export class PrivatePostgres {
   }
 }
 
-function uidOf(user: string): number {
+export function uidOf(user: string): number {
   return Number(execFileSync("id", ["-u", user], { encoding: "utf8" }).trim());
 }
-function gidOf(user: string): number {
+export function gidOf(user: string): number {
   return Number(execFileSync("id", ["-g", user], { encoding: "utf8" }).trim());
 }

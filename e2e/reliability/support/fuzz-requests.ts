@@ -1,16 +1,28 @@
 import type { Prng } from "./prng.js";
+import type { RawSending } from "./raw-exchange.js";
 
-/** One generated request: sent with node:http, or as raw bytes for what node:http refuses. */
+/** The app's body limit (the framework's default, 1 MiB). */
+export const BODY_LIMIT = 1024 * 1024;
+/** Node's limit on a request's header bytes (request line and headers). */
+const HEADER_LIMIT = 16 * 1024;
+
+/**
+ * One generated request: sent with node:http, or as raw bytes (trickled or cut short when
+ * `sending` says) for what node:http refuses. `within` is true when the request is well-formed
+ * HTTP with its body (if any) within the limit and its headers within Node's: the requests that
+ * must always see their answer, never a reset.
+ */
 export type FuzzRequest =
   | {
       kind: "http";
       label: string;
+      within: boolean;
       method: string;
       path: string;
       headers: Record<string, string>;
       body?: Buffer;
     }
-  | { kind: "raw"; label: string; bytes: Buffer };
+  | { kind: "raw"; label: string; within: boolean; bytes: Buffer; sending?: RawSending };
 
 const METHODS = [
   "GET",
@@ -22,6 +34,7 @@ const METHODS = [
   "DELETE",
   "HEAD",
   "OPTIONS",
+  "TRACE",
   "PROPFIND",
   "FOO",
 ];
@@ -187,7 +200,12 @@ function body(rng: Prng, contentType: string): Buffer {
   if (pick === 0) return rng.bytes(rng.int(1, 2000)); // binary garbage, broken encodings
   if (pick === 1)
     return Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xf0, 0x28, 0x8c, 0xbc]);
-  if (pick === 2) return Buffer.alloc(rng.chance(0.5) ? 1024 * 1024 + 10 : 2 * 1024 * 1024, 0x61); // over the limit
+  // At the limit, one byte either side of it, and far over it.
+  if (pick === 2)
+    return Buffer.alloc(
+      rng.pick([BODY_LIMIT - 1, BODY_LIMIT, BODY_LIMIT + 1, 2 * BODY_LIMIT]),
+      0x61,
+    );
   if (media.includes("json")) {
     return Buffer.from(
       rng.pick([
@@ -277,33 +295,55 @@ function headers(rng: Prng): Record<string, string> {
   if (rng.chance(0.1)) h["x-csrf-token"] = rng.pick(["", "x", "A".repeat(86), "%%%"]);
   if (rng.chance(0.05)) h["x-huge"] = "h".repeat(rng.pick([1_000, 8_000, 15_000]));
   if (rng.chance(0.05)) h["if-none-match"] = rng.pick(['"x"', "*", 'W/"1"']);
+  // Forged, invalid and odd Hosts (node:http sends what it is given).
+  if (rng.chance(0.05))
+    h.host = rng.pick(["evil.example", "1.2.3.256", "[::1", "x:99999999", "127.0.0.1:1", "a_b"]);
   return h;
 }
 
-const RAW: ((rng: Prng) => string | Buffer)[] = [
-  () => `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"b".repeat(100_000)}\r\nConnection: close\r\n\r\n`,
-  () => `GET /${"p".repeat(100_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
-  () => "GARBAGE\r\n\r\n",
-  () => "GET / HTTP/9.9\r\nHost: x\r\n\r\n",
-  () => "GET /\r\n\r\n",
-  () => "GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\nConnection: close\r\n\r\n",
-  () => "GET / HTTP/1.1\r\nHost: x\r\nX-Ctl: a\u0001b\r\nConnection: close\r\n\r\n",
+/** A raw request: its bytes, whether it is `within` the limits (default true), how to send it. */
+interface RawShape {
+  bytes: string | Buffer;
+  within?: boolean;
+  sending?: RawSending;
+}
+const over = (bytes: string | Buffer): RawShape => ({ bytes, within: false });
+/** Refused by Node's parser (not HTTP/1.1 it accepts): answered 400 and closed, or just closed. */
+const malformed = over;
+
+const RAW: ((rng: Prng) => string | Buffer | RawShape)[] = [
   () =>
-    "POST /widgets HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\nConnection: close\r\n\r\nhello",
+    over(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"b".repeat(100_000)}\r\nConnection: close\r\n\r\n`),
+  () => over(`GET /${"p".repeat(100_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+  () => malformed("GARBAGE\r\n\r\n"),
+  () => malformed("GET / HTTP/9.9\r\nHost: x\r\n\r\n"),
+  () => malformed("GET /\r\n\r\n"),
+  () => malformed("GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\nConnection: close\r\n\r\n"),
+  () => malformed("GET / HTTP/1.1\r\nHost: x\r\nX-Ctl: a\u0001b\r\nConnection: close\r\n\r\n"),
   () =>
-    "POST /widgets HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\nConnection: close\r\n\r\n0\r\n\r\n",
+    malformed(
+      "POST /widgets HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\nConnection: close\r\n\r\nhello",
+    ),
   () =>
-    "POST /widgets HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\nConnection: close\r\n\r\nZZZ\r\n{}\r\n0\r\n\r\n",
+    malformed(
+      "POST /widgets HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\nConnection: close\r\n\r\n0\r\n\r\n",
+    ),
+  () =>
+    malformed(
+      "POST /widgets HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\nConnection: close\r\n\r\nZZZ\r\n{}\r\n0\r\n\r\n",
+    ),
   () =>
     "POST /widgets HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\nConnection: close\r\n\r\n0\r\n\r\n",
   () => "GET http://evil.example/widgets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-  () => "GET /widgets HTTP/1.1\nHost: x\nConnection: close\n\n",
+  () => malformed("GET /widgets HTTP/1.1\nHost: x\nConnection: close\n\n"),
   () => "GET /widgets HTTP/1.0\r\n\r\n",
   () => `GET /widgets/%${"%".repeat(10)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
-  () => "\r\n\r\n\r\n",
-  (rng) => rng.bytes(rng.int(1, 3000)),
+  () => malformed("\r\n\r\n\r\n"),
+  (rng) => malformed(rng.bytes(rng.int(1, 3000))),
   () =>
-    `GET / HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`).join("\r\n")}\r\nConnection: close\r\n\r\n`,
+    over(
+      `GET / HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`).join("\r\n")}\r\nConnection: close\r\n\r\n`,
+    ),
   // The edge rules' classes (see edge.test.ts): methods with bodies, CONNECT, forged Hosts,
   // codings, Expect, bodies at and over the 1 MiB limit to refused routes.
   (rng) =>
@@ -314,30 +354,81 @@ const RAW: ((rng: Prng) => string | Buffer)[] = [
   (rng) =>
     `POST /widgets.json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${rng.pick(["Transfer-Encoding: gzip, chunked", "Content-Encoding: br\r\nTransfer-Encoding: chunked", "Content-Encoding: gzip\r\nTransfer-Encoding: chunked"])}\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
   () =>
-    `POST /widgets.json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${1024 * 1024 + 1}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+    over(
+      `POST /widgets.json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${BODY_LIMIT + 1}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+    ),
+  // Bodies at and around the limit, to refused routes and to the create.
   (rng) => {
-    const size = rng.pick([1024 * 1024, 1024 * 1024 + 1, 300 * 1024]);
-    const head = `${rng.pick(["POST /no-such-page", "POST /widgets", "DELETE /widgets", "PUT /widgets/new"])} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${size}\r\nConnection: close\r\n\r\n`;
-    return Buffer.concat([Buffer.from(head, "latin1"), Buffer.alloc(size, 0x61)]);
+    const size = rng.pick([BODY_LIMIT - 1, BODY_LIMIT, BODY_LIMIT + 1, 300 * 1024]);
+    const target = rng.pick([
+      "POST /no-such-page",
+      "POST /widgets",
+      "POST /widgets.json",
+      "DELETE /widgets",
+      "PUT /widgets/new",
+      "GET /widgets",
+    ]);
+    const head = `${target} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${size}\r\nConnection: close\r\n\r\n`;
+    return {
+      bytes: Buffer.concat([Buffer.from(head, "latin1"), Buffer.alloc(size, 0x61)]),
+      within: size <= BODY_LIMIT,
+    };
+  },
+  // More forged Hosts: a foreign one, a port that is not ours, empty, none at all (HTTP/1.1).
+  (rng) =>
+    `GET /widgets HTTP/1.1\r\n${rng.pick(["Host: evil.example", "Host: 127.0.0.1:1", "Host:", "Host: a..b", "X-No-Host: 1"])}\r\nConnection: close\r\n\r\n`,
+  // Trickled headers (and a small body): a few bytes every few milliseconds.
+  (rng) => ({
+    bytes: rng.pick([
+      "GET /widgets HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nConnection: close\r\n\r\n",
+      'POST /widgets.json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 17\r\nConnection: close\r\n\r\n{"title":"slow"}\n',
+      "TRACE /widgets HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc",
+    ]),
+    sending: { trickle: { bytes: rng.int(1, 16), everyMs: rng.int(1, 15) } },
+  }),
+  // Sockets the client closes early: mid request line, mid headers, mid body, or right after a
+  // whole request without reading the answer.
+  (rng) => {
+    const request =
+      'POST /widgets.json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"title":"cut"';
+    const closeAfter = rng.pick([5, 30, request.length - 10, request.length]);
+    return {
+      bytes: rng.chance(0.5) ? request : "GET /widgets HTTP/1.1\r\nHost: x\r\n\r\n",
+      within: false,
+      sending: { closeAfter },
+    };
   },
 ];
 
 /** The `n`th request of a run; the same PRNG state gives the same request. */
 export function generateRequest(rng: Prng, ids: string[]): FuzzRequest {
-  if (rng.chance(0.08)) {
+  if (rng.chance(0.12)) {
     const index = rng.int(0, RAW.length - 1);
-    const bytes = RAW[index]!(rng);
+    const made = RAW[index]!(rng);
+    const shape = typeof made === "string" || Buffer.isBuffer(made) ? { bytes: made } : made;
+    const bytes = Buffer.isBuffer(shape.bytes) ? shape.bytes : Buffer.from(shape.bytes, "latin1");
+    const how = shape.sending?.trickle ? " trickled" : shape.sending?.closeAfter ? " cut" : "";
     return {
       kind: "raw",
-      label: `raw#${index}`,
-      bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes, "latin1"),
+      label: `raw#${index}${how}`,
+      within: shape.within ?? true,
+      bytes,
+      ...(shape.sending ? { sending: shape.sending } : {}),
     };
   }
   const method = rng.pick(METHODS);
   const h = headers(rng);
   const p = path(rng, ids);
-  if (method === "GET" || method === "HEAD" || rng.chance(0.1)) {
-    return { kind: "http", label: `${method} ${p.slice(0, 80)}`, method, path: p, headers: h };
+  const withoutBody = ["GET", "HEAD", "TRACE"].includes(method) ? rng.chance(0.8) : rng.chance(0.1);
+  if (withoutBody) {
+    return {
+      kind: "http",
+      label: `${method} ${p.slice(0, 80)}`,
+      within: headerBytes(method, p, h) <= HEADER_LIMIT,
+      method,
+      path: p,
+      headers: h,
+    };
   }
   const contentType = rng.pick(CONTENT_TYPES);
   if (contentType) h["content-type"] = contentType;
@@ -345,9 +436,17 @@ export function generateRequest(rng: Prng, ids: string[]): FuzzRequest {
   return {
     kind: "http",
     label: `${method} ${p.slice(0, 80)} [${contentType || "no type"}, ${b.length} B]`,
+    within: b.length <= BODY_LIMIT && headerBytes(method, p, h) <= HEADER_LIMIT,
     method,
     path: p,
     headers: h,
     body: b,
   };
+}
+
+/** About what the request line and headers take on the wire (node:http adds a few more). */
+function headerBytes(method: string, path: string, headers: Record<string, string>): number {
+  let n = method.length + path.length + 64;
+  for (const [name, value] of Object.entries(headers)) n += name.length + value.length + 4;
+  return n;
 }

@@ -1,5 +1,4 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
-import { connect } from "node:net";
 
 export interface Reply {
   status: number;
@@ -75,38 +74,6 @@ export function sendJson(
 /** A keep-alive agent holding at most `connections` sockets. */
 export function keepAliveAgent(connections: number): Agent {
   return new Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections });
-}
-
-/**
- * Writes raw bytes on a fresh TCP connection and collects what comes back until the server
- * closes the connection (or `idleMs` passes without data). For requests node:http refuses to send.
- */
-export function sendRaw(
-  port: number,
-  bytes: Buffer | string,
-  idleMs = 2000,
-  afterDataMs = idleMs,
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1");
-    const chunks: Buffer[] = [];
-    const done = () => {
-      socket.destroy();
-      resolve(Buffer.concat(chunks).toString("latin1"));
-    };
-    socket.setTimeout(idleMs, done);
-    socket.on("data", (chunk) => {
-      chunks.push(chunk);
-      socket.setTimeout(afterDataMs, done);
-    });
-    socket.on("end", done);
-    socket.on("close", done);
-    socket.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "ECONNRESET" || error.code === "EPIPE") done();
-      else reject(error);
-    });
-    socket.write(bytes);
-  });
 }
 
 /** The status code of the first response in raw HTTP output (0 when there was none). */

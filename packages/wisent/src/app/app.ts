@@ -80,6 +80,8 @@ function announceUnknownEnvironment(env: string): void {
 
 /** Nothing runs below {@link throwNoRouteAnswer}. */
 const NOTHING_BELOW: Next = () => Promise.resolve();
+/** Methods `new Request()` throws for (CONNECT never reaches an App: the listener answers it). */
+const FETCH_FORBIDDEN_METHODS = new Set(["TRACE", "TRACK"]);
 
 /** The options of Hono's `cors` middleware (`origin`, `allowMethods`, `credentials`, ...). */
 export type CorsOptions = NonNullable<Parameters<typeof cors>[0]>;
@@ -389,6 +391,9 @@ export class App extends Group<[], never> {
   }
 
   #stripFormat(request: Request, pathEnd: number): Request {
+    // The Fetch API refuses to make a Request with TRACE or TRACK (the Node adapter's requests
+    // carry them): such a request keeps its path, and routes to its deliberate 404/405.
+    if (FETCH_FORBIDDEN_METHODS.has(request.method)) return request;
     const url = request.url;
     const { path, format } = splitPathFormat(url.slice(0, pathEnd));
     if (!format) return request;

@@ -320,9 +320,16 @@ function postgresDialect(url: string, options: DatabaseOptions): WisentPostgresD
         pgTypeParser(pg, oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client losing its server emits "error"; unhandled, it would crash the process.
+  // A client losing its server emits "error": an idle one on the pool, a checked-out one (a
+  // request's transaction between two queries) on itself. Unhandled, either crashes the process;
+  // handled, the checked-out client's next query fails (503) and the pool drops it on release.
   pool.on("error", (error) =>
     console.error(`database pool error (${maskDatabaseUrl(url)}):`, error),
+  );
+  pool.on("connect", (client) =>
+    client.on("error", (error) =>
+      console.error(`database connection error (${maskDatabaseUrl(url)}):`, error.message),
+    ),
   );
   return new WisentPostgresDialect({ pool });
 }

@@ -23,7 +23,9 @@ export function pageUrl(url: string | URL, page: number): string {
  */
 function pageUrls(url: string | URL, pages: readonly number[]): string[] {
   const absolute = url instanceof URL || /^[a-z][a-z0-9+.-]*:\/\//i.test(url);
-  const target = new URL(url, BASE);
+  // A relative URL is a path, never an authority: a request-target of `//1.2.3.256/widgets` is
+  // the path `/1.2.3.256/widgets` here, so a hostile one neither throws nor links off-site.
+  const target = absolute ? new URL(url) : new URL(`${BASE}/${url.replace(/^[/\\]+/, "")}`);
   let head = "";
   let tail = "";
   // Without a query (a list's first page, as linked), no URLSearchParams at all.

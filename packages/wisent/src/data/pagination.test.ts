@@ -1,3 +1,4 @@
+import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { pageRequest } from "./pagination.js";
 import { pageUrl, paginationHeaders } from "./pagination-headers.js";
@@ -73,6 +74,33 @@ describe("paginationHeaders", () => {
   it("builds page URLs", () => {
     expect(pageUrl("/widgets/?per_page=5", 2)).toBe("/widgets/?per_page=5&page=2");
     expect(pageUrl(new URL("https://a.test/w?page=1#top"), 4)).toBe("https://a.test/w?page=4#top");
+  });
+
+  // A request-target is a path: one that starts like a network-path reference (`//host/...`)
+  // must neither throw on a host the URL parser refuses nor become a link to another site.
+  it.each([
+    ["//1.2.3.256/widgets?per_page=2", "/1.2.3.256/widgets?per_page=2&page=2"],
+    ["//[::1/widgets", "/[::1/widgets?page=2"],
+    ['//a"b/widgets', "/a%22b/widgets?page=2"],
+    ["//evil.example/widgets?x=1", "/evil.example/widgets?x=1&page=2"],
+    ["/\\evil.example/widgets", "/evil.example/widgets?page=2"],
+    ["widgets?per_page=1", "/widgets?per_page=1&page=2"],
+  ])("keeps the hostile relative target %j a path on this site", (target, expected) => {
+    expect(pageUrl(target, 2)).toBe(expected);
+  });
+
+  it("links a request with an invalid Host and a //-target by path, without throwing", async () => {
+    const app = new Hono();
+    app.get("*", (c) => c.json(paginationHeaders(paginator(1, 25), c)));
+    const res = await app.fetch(
+      new Request("http://127.0.0.1//1.2.3.256/widgets?per_page=10", {
+        headers: { host: "1.2.3.256" },
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { Link: string }).Link).toBe(
+      '</1.2.3.256/widgets?per_page=10&page=1>; rel="first", </1.2.3.256/widgets?per_page=10&page=2>; rel="next", </1.2.3.256/widgets?per_page=10&page=3>; rel="last"',
+    );
   });
 });
 

@@ -1,5 +1,7 @@
+import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { readBodyBytes } from "./body.js";
+import "./bind.js";
 
 const post = (body: BodyInit) => new Request("http://localhost/", { method: "POST", body });
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -45,5 +47,27 @@ describe("readBodyBytes", () => {
       status: 400,
       message: "request body could not be read: aborted",
     });
+  });
+});
+
+describe("c.bind() on a GET", () => {
+  // What a listener hands over when it builds the URL from the Host header as sent: a URL the
+  // WHATWG parser refuses (`new URL()` throws "Invalid URL" for the host 1.2.3.256).
+  const requestFor = (url: string) =>
+    ({ url, method: "GET", headers: new Headers({ host: "1.2.3.256" }) }) as unknown as Request;
+
+  it.each([
+    [
+      "http://1.2.3.256/search?title=Hammer&tags[]=a&tags[]=b",
+      { title: "Hammer", tags: ["a", "b"] },
+    ],
+    ["http://1.2.3.256/search?title=a%20b#frag", { title: "a b" }],
+    ["http://1.2.3.256/search", {}],
+  ])("binds the query of %s without parsing its host", async (url, expected) => {
+    const app = new Hono();
+    app.get("*", async (c) => c.json(await c.bind()));
+    const res = await app.fetch(requestFor(url));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(expected);
   });
 });

@@ -134,10 +134,21 @@ function decodeText(bytes: Uint8Array): string {
   return new TextDecoder().decode(bytes);
 }
 
+/**
+ * The query of a request URL, read from the string: no `new URL()`, which throws for a URL whose
+ * host the WHATWG parser refuses (a listener may build the URL from a Host such as `1.2.3.256`).
+ */
+function queryOf(url: string): string {
+  const start = url.indexOf("?");
+  if (start === -1) return "";
+  const hash = url.indexOf("#", start);
+  return url.slice(start + 1, hash === -1 ? undefined : hash);
+}
+
 async function parse(c: Context): Promise<Record<string, unknown>> {
   const method = c.req.method;
   if (method === "GET" || method === "HEAD") {
-    return formToObject(new URL(c.req.url).searchParams.entries());
+    return formToObject(new URLSearchParams(queryOf(c.req.url)).entries());
   }
   const bytes = await bodyBytesOf(c);
   const contentType = requestHeader(c, "content-type")?.trim() ?? "";

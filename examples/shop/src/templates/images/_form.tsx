@@ -41,7 +41,11 @@ export function Form(props: FormProps) {
   );
 }
 
-/** A value as the text of a field ("" for none). */
+/**
+ * A value as the text of a field: a string, number or boolean as sent or stored; "" for none, and
+ * for a list or object sent in a field's place (stringifying a deeply nested one overflows the stack).
+ */
 function text(value: unknown): string {
-  return value === null || value === undefined ? "" : String(value);
+  const type = typeof value;
+  return type === "string" || type === "number" || type === "boolean" ? String(value) : "";
 }

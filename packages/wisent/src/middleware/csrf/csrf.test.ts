@@ -168,6 +168,17 @@ describe("csrf middleware", () => {
       "cross-site request refused (Origin http://evil.test is not the app's origin http://shop.test)",
     ],
     [{ origin: "null" }, "application/json", "cross-site request refused (Origin: null)"],
+    // Hosts the WHATWG URL parser refuses, in the Origin or the Host: a 403, never a 500.
+    [
+      { origin: "http://1.2.3.256" },
+      "application/json",
+      "cross-site request refused (malformed Origin: http://1.2.3.256)",
+    ],
+    [
+      { host: "1.2.3.256", origin: "http://shop.test" },
+      "application/json",
+      "cross-site request refused (Origin http://shop.test is not the app's origin (invalid Host))",
+    ],
     [
       { origin: "http://evil.test" },
       "text/xml",

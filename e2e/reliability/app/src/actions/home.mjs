@@ -1,6 +1,0 @@
-import { jsx as h } from "hono/jsx";
-import { HomePage } from "../templates/layout.mjs";
-
-export function HomeHandler(c) {
-  return c.respond(200, { html: () => h(HomePage, null), json: { app: "shop" } });
-}
