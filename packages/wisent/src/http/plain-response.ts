@@ -1,79 +1,43 @@
 import type { ServerResponse } from "node:http";
 
 /**
- * The Response `c.respond` makes: status, a string body and one plain header object, with the
- * real `Response` (and its `Headers`) built only when something reads more than the status.
- * Wisent's Node listener writes it with one `writeHead` from that object (no `Headers`, no
- * stream); `app.fetch` callers see an ordinary Response (`instanceof Response` holds).
- * Saves building a `Headers` and a `Response` per answer (bench/load, JSON show).
+ * The Response `c.respond` makes: an ordinary Response (of the global class of the time: Hono's
+ * Node adapter replaces it with a lightweight one) that also keeps its status, string body and
+ * plain header object. Wisent's Node listener writes it with one `writeHead` from that object
+ * when nothing has looked at its `headers` since it was made (no `Headers` built, no stream).
+ * Saves building a `Headers` and reading the body back per answer (bench/load, JSON show).
  */
 interface Plain extends Response {
   [STATUS]: number;
   [BODY]: string | null;
   [FIELDS]: Record<string, string>;
-  [HEADERS]: Headers | undefined;
-  [REAL]: Response | undefined;
+  /** Someone read `headers` (and may have changed them): the plain object is no longer the truth. */
+  [TOUCHED]: boolean;
 }
 
 const STATUS = Symbol("wisent.status");
 const BODY = Symbol("wisent.body");
 const FIELDS = Symbol("wisent.fields");
-const HEADERS = Symbol("wisent.headers");
-const REAL = Symbol("wisent.realResponse");
+const TOUCHED = Symbol("wisent.headersTouched");
 
-function headersOf(res: Plain): Headers {
-  let headers = res[HEADERS];
-  if (!headers) {
-    headers = new Headers(res[FIELDS]);
-    res[HEADERS] = headers;
+type PlainClass = new (body: string | null, init: ResponseInit) => Plain;
+
+let base: typeof Response | undefined;
+let PlainResponse: PlainClass | undefined;
+
+/** The subclass of the global Response of the time that notes when its headers are read. */
+function plainClass(): PlainClass {
+  if (base !== Response || PlainResponse === undefined) {
+    base = Response;
+    PlainResponse = class extends base {
+      override get headers(): Headers {
+        (this as unknown as Plain)[TOUCHED] = true;
+        return super.headers;
+      }
+    } as unknown as PlainClass;
   }
-  return headers;
+  return PlainResponse;
 }
-
-function realOf(res: Plain): Response {
-  let real = res[REAL];
-  if (!real) {
-    real = new Response(res[BODY], { status: res[STATUS], headers: headersOf(res) });
-    res[REAL] = real;
-  }
-  return real;
-}
-
-const prototype = {
-  get status(): number {
-    return (this as unknown as Plain)[STATUS];
-  },
-  get ok(): boolean {
-    const status = (this as unknown as Plain)[STATUS];
-    return status >= 200 && status < 300;
-  },
-  get headers(): Headers {
-    return headersOf(this as unknown as Plain);
-  },
-  get bodyUsed(): boolean {
-    return (this as unknown as Plain)[REAL]?.bodyUsed ?? false;
-  },
-};
-for (const name of ["body", "redirected", "statusText", "type", "url"]) {
-  Object.defineProperty(prototype, name, {
-    get(this: Plain) {
-      return (realOf(this) as unknown as Record<string, unknown>)[name];
-    },
-  });
-}
-for (const name of ["arrayBuffer", "blob", "clone", "formData", "json", "text", "bytes"]) {
-  Object.defineProperty(prototype, name, {
-    value(this: Plain) {
-      const real = realOf(this) as unknown as Record<string, () => unknown>;
-      return real[name]!.call(real);
-    },
-  });
-}
-Object.defineProperty(prototype, Symbol.for("nodejs.util.inspect.custom"), {
-  value(this: Plain) {
-    return `Response (plain) ${this[STATUS]} ${JSON.stringify(this[FIELDS])}`;
-  },
-});
 
 /**
  * A Response of `status` with `body` and the header fields `headers` (lower-case names; the
@@ -87,34 +51,33 @@ export function plainResponse(
   status: number,
   headers: Record<string, string>,
 ): Response {
-  // Chained to the global Response of the time (Hono's Node adapter replaces it), so that
-  // `instanceof Response` holds whichever it is.
-  if (Object.getPrototypeOf(prototype) !== Response.prototype) {
-    Object.setPrototypeOf(prototype, Response.prototype);
-  }
-  const res = Object.create(prototype) as Plain;
+  const Plain = plainClass();
+  const res = new Plain(body, { status, headers });
   res[STATUS] = status;
   res[BODY] = body;
   res[FIELDS] = headers;
-  res[HEADERS] = undefined;
-  res[REAL] = undefined;
+  res[TOUCHED] = false;
   return res;
+}
+
+/** The plain parts of `res`, when it is a {@link plainResponse} whose headers nobody has read. */
+function untouched(res: Response): Plain | undefined {
+  const plain = res as Partial<Plain>;
+  return plain[FIELDS] !== undefined && plain[TOUCHED] === false ? (plain as Plain) : undefined;
 }
 
 /**
  * Writes `res` to `outgoing` with one `writeHead` when it is a {@link plainResponse} whose
- * headers and body nobody has read since it was made (so the plain object is still the truth),
- * with the `Content-Length` of its body (also for HEAD, whose body Node leaves out); false (and
- * nothing written) for any other response.
+ * headers nobody has read since it was made (so the plain object is still the truth), with the
+ * `Content-Length` of its body (also for HEAD, whose body Node leaves out); false (and nothing
+ * written) for any other response.
  */
 export function writePlainResponse(res: Response, outgoing: ServerResponse): boolean {
-  const plain = res as Partial<Plain>;
+  const plain = untouched(res);
+  if (plain === undefined) return false;
   const fields = plain[FIELDS];
-  if (fields === undefined || plain[HEADERS] !== undefined || plain[REAL] !== undefined) {
-    return false;
-  }
-  const body = plain[BODY]!;
-  const status = plain[STATUS]!;
+  const body = plain[BODY];
+  const status = plain[STATUS];
   if (body !== null) fields["content-length"] = String(Buffer.byteLength(body));
   else if (status !== 204 && status !== 304) fields["content-length"] ??= "0";
   outgoing.writeHead(status, fields);
@@ -129,12 +92,10 @@ export function writePlainResponse(res: Response, outgoing: ServerResponse): boo
  * answers HEAD (its headers, no body).
  */
 export function headResponse(res: Response): Response {
-  const plain = res as Partial<Plain>;
+  const plain = untouched(res);
+  if (plain === undefined) return new Response(null, res);
   const fields = plain[FIELDS];
-  if (fields === undefined || plain[HEADERS] !== undefined || plain[REAL] !== undefined) {
-    return new Response(null, res);
-  }
-  const body = plain[BODY]!;
+  const body = plain[BODY];
   if (body !== null) fields["content-length"] = String(Buffer.byteLength(body));
-  return plainResponse(null, plain[STATUS]!, fields);
+  return plainResponse(null, plain[STATUS], fields);
 }
