@@ -4,9 +4,9 @@ import { phased } from "../../app/compose.js";
 import { DEFAULT_CACHE_CONTROL, defaultCacheControl } from "../../http/cache-control.js";
 import {
   addResponseHeaders,
-  withDataPart,
   editResponseHeaders,
   hasAllResponseHeaders,
+  withDataPart,
 } from "../../http/response-headers.js";
 
 type HonoOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
