@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
+import { nodeRequestHeaders } from "./node-headers.js";
 
 /**
  * A Fetch `Request` for a Node request, made lazily: method, url and headers are read from what
@@ -14,6 +15,8 @@ interface LazyRequest extends Request {
   [HEADERS]: Headers | undefined;
   [REAL]: Request | undefined;
   [ABORT]: AbortController | undefined;
+  /** The body, once read straight from the Node request (see readBody). */
+  [BUFFER]: Promise<Buffer> | undefined;
 }
 
 const INCOMING = Symbol("wisent.incoming");
@@ -21,21 +24,10 @@ const URL_KEY = Symbol("wisent.url");
 const HEADERS = Symbol("wisent.headers");
 const REAL = Symbol("wisent.realRequest");
 const ABORT = Symbol("wisent.abort");
+const BUFFER = Symbol("wisent.body");
 
 /** Methods the Fetch `Request` refuses a body for, or refuses outright (TRACE). */
 const NO_BODY = new Set(["GET", "HEAD", "TRACE"]);
-
-function headersOf(incoming: IncomingMessage): Headers {
-  const headers = new Headers();
-  const raw = incoming.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    // Node's parser accepts a few bytes the Fetch Headers refuse: such a header is left out.
-    try {
-      headers.append(raw[i]!, raw[i + 1]!);
-    } catch {}
-  }
-  return headers;
-}
 
 function controllerOf(req: LazyRequest): AbortController {
   let controller = req[ABORT];
@@ -52,6 +44,48 @@ function controllerOf(req: LazyRequest): AbortController {
   return controller;
 }
 
+/** The body for the real Request: what was read already, else a web stream over the Node request. */
+function bodyOf(req: LazyRequest): BodyInit {
+  const read = req[BUFFER];
+  if (read === undefined) return Readable.toWeb(req[INCOMING]) as ReadableStream<Uint8Array>;
+  return new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(new Uint8Array(await read));
+      controller.close();
+    },
+  });
+}
+
+/**
+ * The body read straight from the Node request (no web stream: a JSON create's `c.req.json()`
+ * costs a fraction of the Request's stream path; bench/load JSON create). Once only, as Fetch.
+ */
+function readBody(req: LazyRequest): Promise<Buffer> {
+  if (req[BUFFER] !== undefined) {
+    return Promise.reject(new TypeError("Body is unusable: Body has already been read"));
+  }
+  const real = req[REAL];
+  if (real !== undefined) return real.arrayBuffer().then((bytes) => Buffer.from(bytes));
+  const incoming = req[INCOMING];
+  const read = new Promise<Buffer>((resolve, reject) => {
+    if (NO_BODY.has(incoming.method ?? "GET") || incoming.readableEnded) {
+      resolve(Buffer.alloc(0));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    incoming.once("error", reject);
+    incoming.once("close", () => {
+      if (!incoming.complete) reject(new Error("the client closed the connection mid-body"));
+    });
+  });
+  req[BUFFER] = read;
+  return read;
+}
+
+const decoder = new TextDecoder();
+
 /** The real Request, built on first need (the body as a web stream over the Node request). */
 function realOf(req: LazyRequest): Request {
   let real = req[REAL];
@@ -64,9 +98,7 @@ function realOf(req: LazyRequest): Request {
       method: method === "TRACE" ? "GET" : method,
       headers: req.headers,
       signal: controllerOf(req).signal,
-      ...(withBody
-        ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: "half" }
-        : {}),
+      ...(withBody ? { body: bodyOf(req), duplex: "half" } : {}),
     } as RequestInit);
     req[REAL] = real;
   }
@@ -84,7 +116,7 @@ const prototype = {
     const req = this as unknown as LazyRequest;
     let headers = req[HEADERS];
     if (!headers) {
-      headers = headersOf(req[INCOMING]);
+      headers = nodeRequestHeaders(req[INCOMING]);
       req[HEADERS] = headers;
     }
     return headers;
@@ -93,9 +125,26 @@ const prototype = {
     return controllerOf(this as unknown as LazyRequest).signal;
   },
   get bodyUsed(): boolean {
-    return (this as unknown as LazyRequest)[REAL]?.bodyUsed ?? false;
+    const req = this as unknown as LazyRequest;
+    return req[BUFFER] !== undefined || (req[REAL]?.bodyUsed ?? false);
+  },
+  text(): Promise<string> {
+    return readBody(this as unknown as LazyRequest).then((buffer) => decoder.decode(buffer));
+  },
+  json(): Promise<unknown> {
+    return (this as LazyRequestLike).text().then(JSON.parse);
+  },
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return readBody(this as unknown as LazyRequest).then(
+      (b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer,
+    );
+  },
+  bytes(): Promise<Uint8Array> {
+    return readBody(this as unknown as LazyRequest).then((b) => new Uint8Array(b));
   },
 };
+
+type LazyRequestLike = { text(): Promise<string> };
 for (const name of [
   "body",
   "cache",
@@ -115,7 +164,7 @@ for (const name of [
     },
   });
 }
-for (const name of ["arrayBuffer", "blob", "clone", "formData", "json", "text", "bytes"]) {
+for (const name of ["blob", "clone", "formData"]) {
   Object.defineProperty(prototype, name, {
     value(this: LazyRequest) {
       const real = realOf(this) as unknown as Record<string, () => unknown>;
