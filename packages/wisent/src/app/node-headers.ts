@@ -84,7 +84,9 @@ const prototype = {
     callback: (value: string, key: string, parent: Headers) => void,
     thisArg?: unknown,
   ): void {
-    full(this).forEach((value, key) => callback.call(thisArg, value, key, this as never));
+    full(this).forEach((value, key) => {
+      callback.call(thisArg, value, key, this as never);
+    });
   },
   [Symbol.iterator](this: Light) {
     return full(this).entries();
