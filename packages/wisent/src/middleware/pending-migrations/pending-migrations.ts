@@ -54,7 +54,8 @@ export function pendingMigrations(
   return phased({
     before: (c) => {
       if (clear) return undefined;
-      const asked = (pending ??= check());
+      pending ??= check();
+      const asked = pending;
       return asked.then((names) => {
         if (names.length === 0) {
           if (pending === asked) clear = true;
