@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { API_APP, apiApp, CLI, SHOP } from "./lib/apps.mjs";
 import { fmtMs, fmtRatio, fmtRps, pairRatio, spread } from "./lib/report.mjs";
+import { sameJson } from "./lib/same-json.mjs";
 import { makeWidgets, seedWidgets } from "./lib/seed.mjs";
 import { cpuSeconds, startServer } from "./lib/servers.mjs";
 import { runWrk, writeScript } from "./lib/wrk.mjs";
@@ -27,6 +28,19 @@ const ALL_VARIANTS = [
   { name: "hono", label: "bare Hono", script: here("./peers/hono.mjs") },
   { name: "fastify", label: "Fastify 5", script: here("./peers/fastify.mjs") },
   { name: "express", label: "Express 5", script: here("./peers/express.mjs") },
+  // The API app's work on other frameworks (peers/api-work.mjs): JSON only.
+  {
+    name: "fastify-api",
+    label: "Fastify 5, equal work",
+    script: here("./peers/api-fastify.mjs"),
+    html: false,
+  },
+  {
+    name: "hono-api",
+    label: "Hono, equal work",
+    script: here("./peers/api-hono.mjs"),
+    html: false,
+  },
 ];
 
 /** `BENCH_VARIANTS=floor,hono,wisent-api` (and `BENCH_WORKLOADS=json-show`) narrow a run while tuning. */
@@ -217,6 +231,7 @@ export async function throughput({
         runs.push({ workload, variant, script });
       }
       if (workload.html && servers.has("wisent-web")) await samePages(servers, workload);
+      if (!workload.html && servers.has("wisent-api")) await sameJson(servers, workload);
     }
     // Warm-up: every pair once (JIT, caches), not recorded.
     for (const run of runs) {

@@ -10,7 +10,7 @@ export interface AppCore {
   readonly hono: Hono;
   readonly registry: RouteRegistry;
   readonly runtime: WisentRuntime;
-  /** Hono's error handler (see {@link honoErrorHandler}), for what escapes a route's promise. */
+  /** Hono's error handler (see `honoErrorHandler` in hono-internals.ts), for what escapes a route's promise. */
   readonly uncaught: ErrorHandler;
   /** App-wide routing settings (see `AppOptions`). */
   readonly settings: { readonly patch: boolean };
@@ -55,12 +55,6 @@ export function composeWithRuntime(
         return handler(c, next);
       }
     : composeRoute([runtimeStep(runtime), ...middleware], handler, errorResponse, uncaught);
-}
-
-/** Hono's error handler as it is at the time (`hono.onError` replaces it), as a function. */
-export function honoErrorHandler(hono: Hono): ErrorHandler {
-  const holder = hono as unknown as { errorHandler?: ErrorHandler };
-  return (err, c) => (holder.errorHandler ?? errorResponse)(err, c);
 }
 
 /** Registers a route on Hono as a single handler (see {@link composeWithRuntime}). */

@@ -14,19 +14,22 @@ import type { Router } from "hono/router";
 import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
 import { sharedLogger } from "../http/logger.js";
+import { headResponse } from "../http/plain-response.js";
 import { nodeHeaders } from "../http/request-header.js";
 import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
 import { type OpenApiDocument, openApiDocument } from "../openapi/document.js";
 import type { PathParams } from "../routes/build-path.js";
 import { defaultHost, type RouteInfo } from "../routes/route-info.js";
 import { shadowedRoutesError } from "../routes/shadowing-message.js";
-import { composeWithRuntime, honoErrorHandler } from "./app-core.js";
+import { composeWithRuntime } from "./app-core.js";
 import { type Below, isSettledRoute } from "./compose.js";
 import { currentEnv, unknownEnvironmentNotice } from "./environment.js";
 import { FirstMatchRouter } from "./first-match-router.js";
 import { Group } from "./group.js";
+import { honoErrorHandler, watchNotFound } from "./hono-internals.js";
 import { type ListenOptions, listen, type RunningServer } from "./listen.js";
 import { markNoRoute, NoRouteError, noRouteAnswer } from "./no-route.js";
+import { withUrl } from "./node-request.js";
 import { pathFormatOf, rememberPathFormat, splitPathFormat } from "./path-format.js";
 import type { RouteBuilder } from "./route-builder.js";
 import { RouteRegistry, type UntypedPathHelper } from "./route-registry.js";
@@ -218,12 +221,10 @@ export class App extends Group<[], never> {
     this.#runtime = runtime;
     this.#uncaught = uncaught;
     hono.onError(errorResponse);
-    // Hono keeps its not-found handler private: watched here, for the routes fetch calls itself.
-    const setNotFound = hono.notFound;
-    hono.notFound = (handler) => {
+    // Hono keeps its not-found handler private: watched, for the routes fetch calls itself.
+    watchNotFound(hono, (handler) => {
       this.#notFoundHandler = handler;
-      return setNotFound(handler);
-    };
+    });
     this.#notFoundHandler = (c) => {
       // Inside a route's chain (the static catch-all found no file, or a handler called next()):
       // the route's middleware is already around this throw and renders it.
@@ -337,33 +338,37 @@ export class App extends Group<[], never> {
    * Hono's dispatch, with one step less for the routes this App composed: such a route answers
    * `c.res` itself and takes what escapes it to Hono's error handler (see `isSettledRoute`), so
    * Hono's `.then(...).catch(...)` around its promise (two promises and two microtask turns a
-   * request) would change nothing and is left out. The Context is made as Hono makes it; HEAD,
-   * a path no route matched, and routes with Hono middleware of their own go through Hono.
+   * request) would change nothing and is left out. The Context is made as Hono makes it; HEAD
+   * runs the GET route and keeps its `Content-Length` (see `headResponse`); a path no route
+   * matched, and routes with Hono middleware of their own go through Hono.
    */
   #dispatch(request: Request, env: unknown, executionCtx: unknown): Response | Promise<Response> {
     const hono = this.hono;
     const method = request.method;
-    if (method !== "HEAD") {
-      const path = hono.getPath(request, { env } as never);
-      const matchResult = hono.router.match(method, path);
-      const matched = matchResult[0];
-      const route = matched.length === 1 ? matched[0]![0][0] : undefined;
-      if (isSettledRoute(route)) {
-        const c = new Context(request, {
-          path,
-          matchResult,
-          env,
-          executionCtx: executionCtx as never,
-          notFoundHandler: this.#notFoundHandler,
-        });
-        try {
-          return route(c, this.#below);
-        } catch (err) {
-          // As Hono's dispatch: an Error to its error handler, anything else thrown on.
-          if (err instanceof Error) return this.#uncaught(err, c);
-          throw err;
-        }
+    const head = method === "HEAD";
+    const path = hono.getPath(request, { env } as never);
+    // HEAD runs the GET route, as Hono's dispatch does.
+    const matchResult = hono.router.match(head ? "GET" : method, path);
+    const matched = matchResult[0];
+    const route = matched.length === 1 ? matched[0]![0][0] : undefined;
+    if (isSettledRoute(route)) {
+      const c = new Context(request, {
+        path,
+        matchResult,
+        env,
+        executionCtx: executionCtx as never,
+        notFoundHandler: this.#notFoundHandler,
+      });
+      let res: Response | Promise<Response>;
+      try {
+        res = route(c, this.#below);
+      } catch (err) {
+        // As Hono's dispatch: an Error to its error handler, anything else thrown on.
+        if (err instanceof Error) res = this.#uncaught(err, c);
+        else throw err;
       }
+      if (!head) return res;
+      return res instanceof Promise ? res.then(headResponse) : headResponse(res);
     }
     return hono.fetch(request, env, executionCtx as never);
   }
@@ -375,8 +380,11 @@ export class App extends Group<[], never> {
    */
   listen(options: ListenOptions = {}): Promise<RunningServer> {
     this.checkRoutes();
-    return listen(this.fetch, { bodyLimit: this.#bodyLimit, ...options }, () =>
-      this.#runShutdownHooks(),
+    return listen(
+      this.fetch,
+      { bodyLimit: this.#bodyLimit, ...options },
+      () => this.#runShutdownHooks(),
+      (method, target, contentType) => this.#answersWithoutBody(method, target, contentType),
     );
   }
 
@@ -390,6 +398,20 @@ export class App extends Group<[], never> {
     for (const hook of this.#shutdownHooks.splice(0).reverse()) await hook();
   }
 
+  /**
+   * Whether a request's answer is known from its method and target alone (no route matches
+   * them, and no form body could change the method): `Expect: 100-continue` then gets that
+   * answer rather than `100 Continue`.
+   */
+  #answersWithoutBody(method: string, target: string, contentType: string | undefined): boolean {
+    if (method === "POST" && contentType !== undefined && isFormType(contentType)) return false;
+    if (target.charCodeAt(0) !== 47) return false;
+    const queryAt = target.indexOf("?");
+    const { path } = splitPathFormat(queryAt === -1 ? target : target.slice(0, queryAt));
+    const routed = this.hono.getPath({ url: `http://host${path}` } as Request, {});
+    return this.hono.router.match(method === "HEAD" ? "GET" : method, routed)[0].length === 0;
+  }
+
   #stripFormat(request: Request, pathEnd: number): Request {
     // The Fetch API refuses to make a Request with TRACE or TRACK (the Node adapter's requests
     // carry them): such a request keeps its path, and routes to its deliberate 404/405.
@@ -397,7 +419,8 @@ export class App extends Group<[], never> {
     const url = request.url;
     const { path, format } = splitPathFormat(url.slice(0, pathEnd));
     if (!format) return request;
-    const stripped = new Request(path + url.slice(pathEnd), request);
+    const strippedUrl = path + url.slice(pathEnd);
+    const stripped = withUrl(request, strippedUrl) ?? new Request(strippedUrl, request);
     rememberPathFormat(stripped, format);
     return stripped;
   }

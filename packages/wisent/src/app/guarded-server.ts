@@ -1,6 +1,11 @@
 import { createServer, type RequestListener, type Server, type ServerOptions } from "node:http";
 import { answerClientError, answerConnect } from "./client-errors.js";
-import { answerRefusal, BodyDiscardingResponse, setDiscardBounds } from "./refused-body.js";
+import {
+  answerRefusal,
+  answerWithoutReading,
+  BodyDiscardingResponse,
+  setDiscardBounds,
+} from "./refused-body.js";
 import { requestRefusal } from "./request-guard.js";
 
 /** Limits of {@link createGuardedServer}. */
@@ -9,6 +14,11 @@ export interface GuardLimits {
   readonly bodyLimit: number;
   /** How long the body of a refused request is read before the connection is closed, in ms. */
   readonly discardMs: number;
+  /**
+   * Whether the request's answer is known without its body (no route for its method and
+   * path): with `Expect: 100-continue` it then gets that answer instead of `100 Continue`.
+   */
+  readonly answersWithoutBody?: (method: string, target: string, contentType?: string) => boolean;
 }
 
 /**
@@ -42,7 +52,14 @@ export function createGuardedServer(
     const refusal = requestRefusal(req, limits.bodyLimit);
     // The client waits for 100 before sending: refused, it is answered at once and closed.
     if (refusal !== undefined) return answerRefusal(req, res, { ...refusal, close: true });
-    res.writeContinue();
+    const known = limits.answersWithoutBody?.(
+      req.method ?? "GET",
+      req.url ?? "/",
+      req.headers["content-type"],
+    );
+    // A 404/405 known now: answered without asking for the body, and the connection closed.
+    if (known) answerWithoutReading(res);
+    else res.writeContinue();
     listener(req, res);
   });
   return server;

@@ -1,8 +1,8 @@
 import type { Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
-import { getRequestListener } from "@hono/node-server";
 import { trackConnections } from "./connection-drain.js";
 import { createGuardedServer } from "./guarded-server.js";
+import { type NodeFetch, nodeListener } from "./node-listener.js";
 import { findPortHolder, isAddressInUse, PortInUseError } from "./port-in-use.js";
 
 /** Options of `app.listen()`. */
@@ -39,13 +39,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-type FetchHandler = (request: Request) => Response | Promise<Response>;
+/**
+ * Whether a request with `Expect: 100-continue` will be answered without its body (a 404 or
+ * 405 known from the method and path alone): it then gets no `100 Continue`.
+ */
+export type AnswersWithoutBody = (method: string, target: string, contentType?: string) => boolean;
 
 /** Starts `fetch` on Node's HTTP server. See `App.listen`. */
 export function listen(
-  fetch: FetchHandler,
+  fetch: NodeFetch,
   options: ListenOptions,
   onClosed: () => Promise<void>,
+  answersWithoutBody?: AnswersWithoutBody,
 ): Promise<RunningServer> {
   const port = options.port ?? portFromEnv();
   const host = options.host ?? hostFromEnv();
@@ -61,10 +66,12 @@ export function listen(
         // client trickling its body would outlive a shorter requestTimeout by up to 30 s.
         connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(requestTimeout / 10))),
       },
-      // The guarded server reads a refused request's body itself (the adapter's clean-up would
-      // destroy the socket under it).
-      getRequestListener(fetch, { hostname: host, autoCleanupIncoming: false }),
-      { bodyLimit: options.bodyLimit ?? 1024 * 1024, discardMs: Math.min(10_000, requestTimeout) },
+      nodeListener(fetch, host),
+      {
+        bodyLimit: options.bodyLimit ?? 1024 * 1024,
+        discardMs: Math.min(10_000, requestTimeout),
+        ...(answersWithoutBody ? { answersWithoutBody } : {}),
+      },
     );
     // A busy port rejects with one line naming the port and, when it can be found, its holder.
     const failed = (error: unknown) =>

@@ -33,6 +33,7 @@ export class BodyDiscardingResponse<
   override end(...args: any[]): this {
     const req = this.req;
     if (req.complete || req.destroyed) return super.end(...args);
+    if (answeredAtOnce.has(this)) return super.end(...args);
     const bounds =
       boundsOf.get((req.socket as { server?: object }).server ?? req) ?? DEFAULT_BOUNDS;
     discardBody(req, bounds).then((within) => {
@@ -44,6 +45,18 @@ export class BodyDiscardingResponse<
     });
     return this;
   }
+}
+
+const answeredAtOnce = new WeakSet<ServerResponse>();
+
+/**
+ * Makes `res` answer without reading the request's body, then close the connection (lingering):
+ * for a request that was not sent `100 Continue`, whose client may never send the body.
+ */
+export function answerWithoutReading(res: ServerResponse): void {
+  answeredAtOnce.add(res);
+  res.shouldKeepAlive = false;
+  closeLingeringAfterAnswer(res.req.socket);
 }
 
 /** Reads and drops `req`'s body; true when it ended within the bounds. */

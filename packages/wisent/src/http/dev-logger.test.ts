@@ -115,4 +115,32 @@ describe("defaultLogger", () => {
     expect(jsonLinesOf(defaultLogger("production"))).toBeDefined();
     expect(devRequestLines(defaultLogger("test"))).toBeUndefined();
   });
+
+  it("writes development's request lines of one event-loop turn in one write", async () => {
+    const writes: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((chunk: string) => {
+      writes.push(String(chunk));
+      return true;
+    }) as typeof process.stdout.write;
+    try {
+      const lines = devRequestLines(defaultLogger("development"))!;
+      const line = {
+        method: "GET",
+        path: "/a",
+        status: 200,
+        durationMs: 1,
+        handler: "A",
+        params: {},
+      };
+      lines(line);
+      lines({ ...line, path: "/b" });
+      expect(writes).toEqual([]);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.stdout.write = write;
+    }
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toMatch(/\/a[\s\S]*\n[\s\S]*\/b/);
+  });
 });

@@ -118,15 +118,16 @@ let stdoutLines: LineSink | undefined;
 
 /**
  * The logger used when none is given: in development one readable (coloured on a terminal)
- * line a request ({@link devLogger}); elsewhere JSON lines (request lines batched per
+ * line a request ({@link devLogger}, request lines batched per event-loop turn); elsewhere JSON lines (request lines batched per
  * event-loop turn, warnings and errors written at once), except that the test environment
  * keeps request lines quiet (warnings and errors still reach stderr, since they mean something
  * broke).
  */
 export function defaultLogger(env: string = currentEnv()): Logger {
-  if (env === "development") return devLogger();
   if (env === "test") return { ...jsonLogger(), info() {} };
   stdoutLines ??= batchedLines(process.stdout);
+  // Development's readable lines are batched too: one write per busy turn, not per request.
+  if (env === "development") return devLogger(stdoutLines);
   return jsonLogger(stdoutLines, process.stderr);
 }
 

@@ -9,6 +9,7 @@ import { formatVariesOnAccept, negotiateFormat } from "./format.js";
 import { HttpError } from "./http-error.js";
 import type { Format } from "./media-types.js";
 import { type Page, PageContext, pageOf } from "./page.js";
+import { plainResponse } from "./plain-response.js";
 import { PROBLEM_JSON, problemDetails, wantsProblemDetails } from "./problem-details.js";
 import { answersPlain, markComplete, plainResponseHeaders } from "./response-headers.js";
 import { statusText } from "./status-text.js";
@@ -114,7 +115,7 @@ function plainOrHono(
         return c.body(null, 304);
       }
       delete headers["content-type"];
-      return markComplete(c, new Response(null, { status: 304, headers }));
+      return markComplete(c, plainResponse(null, 304, headers));
     }
   }
   const headers = plainResponseHeaders(c, contentType, extra);
@@ -122,7 +123,7 @@ function plainOrHono(
     setThroughHono(c, extra);
     return c.body(body, status as 200, { "Content-Type": contentType });
   }
-  return markComplete(c, new Response(body, { status, headers }));
+  return markComplete(c, plainResponse(body, status, headers));
 }
 
 /** An error answer of `c.respond` as problem details: a 422's field errors as `errors`. */
@@ -172,7 +173,7 @@ function respond(this: Context, status: StatusCode, options: RespondOptions) {
       }
       // A primitive: Hono's Node adapter writes a string body straight away (a String object,
       // as rendering returns, would take its slow path).
-      return markComplete(this, new Response(String(html), { status, headers }));
+      return markComplete(this, plainResponse(String(html), status, headers));
     });
   }
   if (formatVariesOnAccept(this)) this.header("Vary", "Accept");

@@ -66,6 +66,11 @@ const get = (a: App, query = "", accept = "application/json") =>
 
 function expectWisentHeaders(res: Response) {
   expect(res.headers.get("content-security-policy")).toContain("default-src 'self'");
+  expectDataHeaders(res);
+}
+
+/** The headers every answer carries, JSON and XML from c.respond included. */
+function expectDataHeaders(res: Response) {
   expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   expect(res.headers.get("x-frame-options")).toBe("DENY");
   expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
@@ -76,11 +81,21 @@ describe("response headers of Wisent's middleware", () => {
     const { app: a, seen } = app();
     const json = await get(a);
     expect(json.headers.get("content-type")).toBe("application/json");
-    expectWisentHeaders(json);
+    expectDataHeaders(json);
     expect(await json.json()).toEqual([widget]);
     const xml = await get(a, "", "application/xml");
     expect(xml.headers.get("content-type")).toBe("application/xml; charset=UTF-8");
-    expectWisentHeaders(xml);
+    expectDataHeaders(xml);
+    // Only the headers that mean something for data: no page policies.
+    for (const res of [json, xml]) {
+      expect(res.headers.get("content-security-policy")).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
+      expect(res.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+      expect(res.headers.get("referrer-policy")).toBeNull();
+      expect(res.headers.get("cross-origin-opener-policy")).toBeNull();
+      expect(res.headers.get("x-xss-protection")).toBeNull();
+    }
     expect(seen).toEqual([true, true]);
   });
 
@@ -105,7 +120,7 @@ describe("response headers of Wisent's middleware", () => {
       const res = await get(a, "?paged=1", accept);
       expect(res.headers.get("x-total-count")).toBe("1");
       expect(res.headers.get("link")).toBe('</widgets?page=1>; rel="first"');
-      expectWisentHeaders(res);
+      expectDataHeaders(res);
     }
     expect(seen).toEqual([true, true]);
   });

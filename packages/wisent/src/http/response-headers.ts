@@ -49,6 +49,25 @@ function stateOf(c: Context): HeaderState {
   return state;
 }
 
+const DATA_PART = Symbol("wisent.dataPart");
+
+/**
+ * `part` (frozen) with `data`, the headers it stands for on a JSON or XML answer (see
+ * `plainResponseHeaders`): made once, by middleware whose headers are fixed.
+ */
+export function withDataPart(
+  part: Record<string, string>,
+  data: Record<string, string>,
+): Readonly<Record<string, string>> {
+  Object.defineProperty(part, DATA_PART, { value: Object.freeze(data), enumerable: false });
+  return Object.freeze(part);
+}
+
+/** The part as it applies to an answer of this content type. */
+function partFor(part: Part, html: boolean): Part {
+  return html ? part : ((part as { [DATA_PART]?: Part })[DATA_PART] ?? part);
+}
+
 /** Adds headers (lower-case names) for this request's response; call before the handler runs. */
 export function addResponseHeaders(c: Context, part: Part): void {
   const state = stateOf(c);
@@ -86,8 +105,9 @@ export function answersPlain(c: Context): boolean {
 }
 
 /**
- * The plain headers for a response Wisent is about to make (the content type, every part, then
- * `extra`, names in any case), or undefined when Hono must build it (headers were set through
+ * The plain headers for a response Wisent is about to make (the content type, every part (a
+ * part's data headers for an answer that is not HTML, see `withDataPart`), then `extra`, names
+ * in any case), or undefined when Hono must build it (headers were set through
  * Hono, or it already answered). Pass the made Response to {@link markComplete}.
  */
 export function plainResponseHeaders(
@@ -98,9 +118,10 @@ export function plainResponseHeaders(
   if (!answersPlain(c)) return undefined;
   const state = (c as Tracked)[STATE]!;
   const headers: Record<string, string> = { "content-type": contentType };
-  if (state.first) Object.assign(headers, state.first);
-  if (state.second) Object.assign(headers, state.second);
-  if (state.more) for (const part of state.more) Object.assign(headers, part);
+  const html = contentType.startsWith("text/html");
+  if (state.first) Object.assign(headers, partFor(state.first, html));
+  if (state.second) Object.assign(headers, partFor(state.second, html));
+  if (state.more) for (const part of state.more) Object.assign(headers, partFor(part, html));
   if (extra) for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
   return headers;
 }

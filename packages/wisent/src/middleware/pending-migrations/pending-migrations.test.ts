@@ -52,6 +52,10 @@ describe("pendingMigrations", () => {
     const after = await get(app);
     expect(after.status).toBe(200);
     expect(await after.text()).toBe("home");
+    // Once nothing is pending, requests pass without a promise (a synchronous route stays so).
+    const next = get(app);
+    expect(next).toBeInstanceOf(Response);
+    expect(await (next as Response).text()).toBe("home");
   });
 
   it("never answers in production or test", async () => {

@@ -2,6 +2,7 @@ import { watch } from "node:fs";
 import { resolve } from "node:path";
 import type { Context, MiddlewareHandler } from "hono";
 import { html } from "hono/html";
+import { phased } from "../../app/compose.js";
 import { currentEnv } from "../../app/environment.js";
 import type { Database } from "../../data/database.js";
 import { pendingMigrationNames } from "../../data/migrations.js";
@@ -35,24 +36,36 @@ export function pendingMigrations(
   const folder = resolve(options.folder ?? "migrations");
   const command = options.command ?? "npx wisent migrate";
   let pending: Promise<string[]> | undefined;
+  // Nothing was pending at the last check (and no file changed since): requests pass at once,
+  // without a promise (an async layer here made every development request pay two turns).
+  let clear = false;
   let watching = false;
   const check = (): Promise<string[]> => {
     if (!watching) {
       watching = true;
       watchFolder(folder, () => {
         pending = undefined;
+        clear = false;
       });
     }
     // A database that cannot be asked is the request's own error to report, not this page's.
     return pendingMigrationNames(db, folder).catch(() => []);
   };
-  return async (c, next) => {
-    pending ??= check();
-    const names = await pending;
-    if (names.length === 0) return next();
-    pending = undefined; // while some are pending, ask again on the next request
-    return answer(c, names, command);
-  };
+  return phased({
+    before: (c) => {
+      if (clear) return undefined;
+      pending ??= check();
+      const asked = pending;
+      return asked.then((names) => {
+        if (names.length === 0) {
+          if (pending === asked) clear = true;
+          return undefined;
+        }
+        pending = undefined; // while some are pending, ask again on the next request
+        return answer(c, names, command);
+      });
+    },
+  });
 }
 
 function watchFolder(folder: string, changed: () => void): void {

@@ -6,6 +6,7 @@ import {
   addResponseHeaders,
   editResponseHeaders,
   hasAllResponseHeaders,
+  withDataPart,
 } from "../../http/response-headers.js";
 
 type HonoOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
@@ -70,10 +71,12 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
     };
   }
   const removePoweredBy = Boolean({ removePoweredBy: true, ...honoOptions }.removePoweredBy);
-  const part: Readonly<Record<string, string>> = Object.freeze({
-    ...Object.fromEntries(fixed.map(([name, value]) => [name.toLowerCase(), value])),
-    ...(cacheControl === false ? {} : { "cache-control": cacheControl }),
-  });
+  const cache: Record<string, string> =
+    cacheControl === false ? {} : { "cache-control": cacheControl };
+  const part: Readonly<Record<string, string>> = withDataPart(
+    { ...Object.fromEntries(fixed.map(([name, value]) => [name.toLowerCase(), value])), ...cache },
+    { ...dataHeaders(fixed), ...cache },
+  );
   return phased({
     // Handed to a response `c.respond` makes (one plain object, no Headers)...
     before: (c) => addResponseHeaders(c, part),
@@ -162,6 +165,33 @@ function fixedHeaders(options: HonoOptions): [string, string][] | undefined {
       directives.push([kebab(directive), ...values].join(" "));
     }
     headers.push(["Content-Security-Policy", directives.join("; ")]);
+  }
+  return headers;
+}
+
+/** The headers that mean something on a JSON or XML answer (OWASP's REST Security sheet). */
+const DATA_HEADERS = new Set([
+  "cross-origin-resource-policy",
+  "strict-transport-security",
+  "x-content-type-options",
+  "x-frame-options",
+]);
+
+/**
+ * The security headers of a JSON or XML answer made by `c.respond`: nosniff, the resource
+ * policy, HSTS and framing as for pages, and for a CSP the data one (nothing loads, nothing
+ * frames it); the page-only ones (Referrer-Policy, Cross-Origin-Opener-Policy, X-XSS-Protection,
+ * X-DNS-Prefetch-Control, ...) are left out. About 400 of 900 header bytes fewer a JSON answer
+ * (bench/load, JSON show).
+ */
+function dataHeaders(fixed: readonly [string, string][]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of fixed) {
+    const lower = name.toLowerCase();
+    if (DATA_HEADERS.has(lower)) headers[lower] = value;
+    else if (lower === "content-security-policy") {
+      headers[lower] = "default-src 'none'; frame-ancestors 'none'";
+    }
   }
   return headers;
 }

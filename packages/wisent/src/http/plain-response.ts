@@ -1,0 +1,101 @@
+import type { ServerResponse } from "node:http";
+
+/**
+ * The Response `c.respond` makes: an ordinary Response (of the global class of the time: Hono's
+ * Node adapter replaces it with a lightweight one) that also keeps its status, string body and
+ * plain header object. Wisent's Node listener writes it with one `writeHead` from that object
+ * when nothing has looked at its `headers` since it was made (no `Headers` built, no stream).
+ * Saves building a `Headers` and reading the body back per answer (bench/load, JSON show).
+ */
+interface Plain extends Response {
+  [STATUS]: number;
+  [BODY]: string | null;
+  [FIELDS]: Record<string, string>;
+  /** Someone read `headers` (and may have changed them): the plain object is no longer the truth. */
+  [TOUCHED]: boolean;
+}
+
+const STATUS = Symbol("wisent.status");
+const BODY = Symbol("wisent.body");
+const FIELDS = Symbol("wisent.fields");
+const TOUCHED = Symbol("wisent.headersTouched");
+
+type PlainClass = new (body: string | null, init: ResponseInit) => Plain;
+
+let base: typeof Response | undefined;
+let PlainResponse: PlainClass | undefined;
+
+/** The subclass of the global Response of the time that notes when its headers are read. */
+function plainClass(): PlainClass {
+  if (base !== Response || PlainResponse === undefined) {
+    base = Response;
+    PlainResponse = class extends base {
+      override get headers(): Headers {
+        (this as unknown as Plain)[TOUCHED] = true;
+        return super.headers;
+      }
+    } as unknown as PlainClass;
+  }
+  return PlainResponse;
+}
+
+/**
+ * A Response of `status` with `body` and the header fields `headers` (lower-case names; the
+ * object is kept, not copied).
+ *
+ * @example
+ * const res = plainResponse('{"id":1}', 200, { "content-type": "application/json" });
+ */
+export function plainResponse(
+  body: string | null,
+  status: number,
+  headers: Record<string, string>,
+): Response {
+  const Plain = plainClass();
+  const res = new Plain(body, { status, headers });
+  res[STATUS] = status;
+  res[BODY] = body;
+  res[FIELDS] = headers;
+  res[TOUCHED] = false;
+  return res;
+}
+
+/** The plain parts of `res`, when it is a {@link plainResponse} whose headers nobody has read. */
+function untouched(res: Response): Plain | undefined {
+  const plain = res as Partial<Plain>;
+  return plain[FIELDS] !== undefined && plain[TOUCHED] === false ? (plain as Plain) : undefined;
+}
+
+/**
+ * Writes `res` to `outgoing` with one `writeHead` when it is a {@link plainResponse} whose
+ * headers nobody has read since it was made (so the plain object is still the truth), with the
+ * `Content-Length` of its body (also for HEAD, whose body Node leaves out); false (and nothing
+ * written) for any other response.
+ */
+export function writePlainResponse(res: Response, outgoing: ServerResponse): boolean {
+  const plain = untouched(res);
+  if (plain === undefined) return false;
+  const fields = plain[FIELDS];
+  const body = plain[BODY];
+  const status = plain[STATUS];
+  if (body !== null) fields["content-length"] = String(Buffer.byteLength(body));
+  else if (status !== 204 && status !== 304) fields["content-length"] ??= "0";
+  outgoing.writeHead(status, fields);
+  if (body === null) outgoing.end();
+  else outgoing.end(body);
+  return true;
+}
+
+/**
+ * The answer to a HEAD request from its GET route's answer: no body, and for a plain response
+ * the `Content-Length` the GET answer carries (RFC 9110 9.3.2); any other response as Hono
+ * answers HEAD (its headers, no body).
+ */
+export function headResponse(res: Response): Response {
+  const plain = untouched(res);
+  if (plain === undefined) return new Response(null, res);
+  const fields = plain[FIELDS];
+  const body = plain[BODY];
+  if (body !== null) fields["content-length"] = String(Buffer.byteLength(body));
+  return plainResponse(null, plain[STATUS], fields);
+}
