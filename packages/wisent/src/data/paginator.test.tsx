@@ -1,4 +1,9 @@
+/** @jsxRuntime classic */
+/** @jsx h */
+
 import { describe, expect, it } from "vitest";
+// biome-ignore lint/correctness/noUnusedImports: the @jsx pragma above compiles JSX to h(...)
+import { h } from "../jsx/jsx-runtime.js";
 import type { Paginator as PaginatorData } from "./pagination.js";
 import { Paginator, pageSlots } from "./paginator.js";
 

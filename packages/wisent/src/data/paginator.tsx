@@ -1,4 +1,8 @@
-import type { Child } from "hono/jsx";
+/** @jsxRuntime classic */
+/** @jsx h */
+import type { Child } from "../jsx/html.js";
+// biome-ignore lint/correctness/noUnusedImports: the @jsx pragma above compiles JSX to h(...)
+import { h } from "../jsx/jsx-runtime.js";
 import type { Paginator as PaginatorData } from "./pagination.js";
 import { pageUrl } from "./pagination-headers.js";
 

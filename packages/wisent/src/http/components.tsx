@@ -1,4 +1,9 @@
-import type { FC } from "hono/jsx";
+/** @jsxRuntime classic */
+/** @jsx h */
+/** @jsxFrag Fragment */
+import type { FC } from "../jsx/html.js";
+// biome-ignore lint/correctness/noUnusedImports: the @jsx pragma above compiles JSX to h(...)
+import { Fragment, h } from "../jsx/jsx-runtime.js";
 import { usePage } from "./page.js";
 
 /**

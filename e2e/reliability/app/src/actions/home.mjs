@@ -1,4 +1,4 @@
-import { jsx as h } from "hono/jsx";
+import { h } from "wisent/jsx/jsx-runtime";
 import { HomePage } from "../templates/layout.mjs";
 
 export function HomeHandler(c) {

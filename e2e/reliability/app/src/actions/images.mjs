@@ -1,5 +1,5 @@
-import { jsx as h } from "hono/jsx";
 import { negotiateFormat, Resource } from "wisent";
+import { h } from "wisent/jsx/jsx-runtime";
 import { Image } from "../models/image.mjs";
 import { Widget } from "../models/widget.mjs";
 

@@ -1,5 +1,5 @@
-import { jsx as h } from "hono/jsx";
 import { negotiateFormat, paginationHeaders, Resource } from "wisent";
+import { h } from "wisent/jsx/jsx-runtime";
 import { Widget } from "../models/widget.mjs";
 import { Edit, Index, New, Show } from "../templates/widgets/views.mjs";
 

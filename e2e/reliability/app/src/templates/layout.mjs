@@ -1,7 +1,8 @@
-// Templates as hono/jsx calls: the generated app writes these as .tsx; `h(tag, props, ...children)`
+// Templates as wisent/jsx calls: the generated app writes these as .tsx; `h(tag, props, ...children)`
 // is what its JSX compiles to, so escaping and components behave the same.
-import { jsx as h } from "hono/jsx";
+
 import { CsrfMeta, FlashMessages } from "wisent";
+import { h } from "wisent/jsx/jsx-runtime";
 
 /** The application layout (src/templates/application.tsx in a generated app). */
 export const AppLayout = ({ page, children }) =>

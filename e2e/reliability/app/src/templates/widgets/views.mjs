@@ -1,5 +1,5 @@
-import { jsx as h } from "hono/jsx";
 import { CsrfField, Paginator } from "wisent";
+import { h } from "wisent/jsx/jsx-runtime";
 
 const destroyLink = (href) =>
   h(
