@@ -17,8 +17,9 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 export const SESSION_SECRET = "load-bench-session-secret-".padEnd(64, "x");
 
 /**
- * The six variants; `html: false` for the API app (it has no views). The Wisent apps (`app`: the
- * folder) are made by the CLI and run with `wisent start` there (see lib/apps.mjs).
+ * The variants; `html: false` for the API app (it has no views), `pagesOnly` for a peer that only
+ * renders the HTML pages. The Wisent apps (`app`: the folder) are made by the CLI and run with
+ * `wisent start` there (see lib/apps.mjs).
  */
 const ALL_VARIANTS = [
   { name: "floor", label: "raw node:http (floor)", script: here("./peers/floor.mjs") },
@@ -27,6 +28,13 @@ const ALL_VARIANTS = [
   { name: "hono", label: "bare Hono", script: here("./peers/hono.mjs") },
   { name: "fastify", label: "Fastify 5", script: here("./peers/fastify.mjs") },
   { name: "express", label: "Express 5", script: here("./peers/express.mjs") },
+  // Pages only: Express 5 rendering the same markup with EJS, the fair Express reference for HTML.
+  {
+    name: "express-ejs",
+    label: "Express 5 + EJS",
+    script: here("./peers/express-ejs.mjs"),
+    pagesOnly: true,
+  },
 ];
 
 /** `BENCH_VARIANTS=floor,hono,wisent-api` (and `BENCH_WORKLOADS=json-show`) narrow a run while tuning. */
@@ -213,6 +221,7 @@ export async function throughput({
       const script = writeScript(dir, workload.name, workload);
       for (const variant of VARIANTS) {
         if (workload.html && variant.html === false) continue;
+        if (!workload.html && variant.pagesOnly) continue;
         await preflight(servers.get(variant.name), variant, workload);
         runs.push({ workload, variant, script });
       }

@@ -63,7 +63,7 @@ export {
   pageRequest,
   paginate,
 } from "./data/pagination.js";
-export { pageUrl, paginationHeaders } from "./data/pagination-headers.js";
+export { pageUrl, pageUrlsOf, paginationHeaders } from "./data/pagination-headers.js";
 export { type PageSlot, Paginator, type PaginatorProps, pageSlots } from "./data/paginator.js";
 export { cacheStatements } from "./data/sqlite-statement-cache.js";
 export { formatIso, StoredDate, storedDateFrom } from "./data/stored-date.js";

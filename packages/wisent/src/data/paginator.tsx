@@ -4,7 +4,7 @@ import type { Child } from "../jsx/html.js";
 // biome-ignore lint/correctness/noUnusedImports: the @jsx pragma above compiles JSX to h(...)
 import { h } from "../jsx/jsx-runtime.js";
 import type { Paginator as PaginatorData } from "./pagination.js";
-import { pageUrl } from "./pagination-headers.js";
+import { pageUrlsOf } from "./pagination-headers.js";
 
 /** A numbered page, or a gap shown as an ellipsis. */
 export type PageSlot = number | "gap";
@@ -77,8 +77,8 @@ export function Paginator(props: PaginatorProps) {
     typeof props.url === "string"
       ? props.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "")
       : `${props.url.pathname}${props.url.search}`;
-  const href = (target: number) =>
-    target < 1 || target > total ? undefined : pageUrl(path || "/", target);
+  const urlOf = pageUrlsOf(path || "/");
+  const href = (target: number) => (target < 1 || target > total ? undefined : urlOf(target));
   return (
     <nav aria-label={props.label ?? "Pagination"}>
       <ul class="pagination">

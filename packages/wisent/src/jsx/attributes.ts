@@ -32,16 +32,16 @@ const BOOLEAN_ATTRIBUTES = new Set([
 ]);
 
 /** React's spellings of a few attributes, written as HTML spells them. */
-const HTML_NAMES: Record<string, string> = {
-  className: "class",
-  htmlFor: "for",
-  crossOrigin: "crossorigin",
-  httpEquiv: "http-equiv",
-  itemProp: "itemprop",
-  fetchPriority: "fetchpriority",
-  noModule: "nomodule",
-  formAction: "formaction",
-};
+const HTML_NAMES = new Map([
+  ["className", "class"],
+  ["htmlFor", "for"],
+  ["crossOrigin", "crossorigin"],
+  ["httpEquiv", "http-equiv"],
+  ["itemProp", "itemprop"],
+  ["fetchPriority", "fetchpriority"],
+  ["noModule", "nomodule"],
+  ["formAction", "formaction"],
+]);
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rejects
 const INVALID_NAME = /[\s"'<>/=`\\\x00-\x1f\x7f-\x9f]/;
@@ -99,7 +99,7 @@ export function attributesOf(tag: string, props: Record<string, unknown>): strin
       continue;
     const value = props[key];
     if (value === null || value === undefined) continue;
-    const name = HTML_NAMES[key] ?? key;
+    const name = HTML_NAMES.get(key) ?? key;
     if (!validName(name)) continue;
     if (typeof value === "string") {
       out += ` ${name}="${escapeHtml(value)}"`;

@@ -175,6 +175,11 @@ const CASES: {
     hono: true,
   },
   {
+    name: "attribute names that are Object.prototype's own are plain attributes",
+    build: (f) => f("p" as never, { constructor: "a", toString: "b" }),
+    html: `<p constructor="a" toString="b"></p>`,
+  },
+  {
     name: "attribute names that could end the tag are left out",
     build: (f) => f("p" as never, { 'x"><script>': "1", "data-ok": "2" }),
     html: `<p data-ok="2"></p>`,

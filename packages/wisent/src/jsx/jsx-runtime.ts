@@ -20,7 +20,7 @@ export function jsx(type: string | Component, props: Record<string, unknown>): H
     if (type === Fragment) return new Html(childrenText(props.children));
     return componentHtml(type(props), type.name);
   }
-  return elementHtml(type, props);
+  return elementHtml(type, props, props.children);
 }
 
 /** The same as {@link jsx} (the compiler calls it for elements with several static children). */
@@ -38,10 +38,14 @@ export function h(
   props: Record<string, unknown> | null,
   ...children: unknown[]
 ): Html {
-  const all: Record<string, unknown> = props ? { ...props } : {};
-  if (children.length > 0) all.children = children.length === 1 ? children[0] : children;
-  return jsx(type, all);
+  const given =
+    children.length === 0 ? props?.children : children.length === 1 ? children[0] : children;
+  // An element takes its children apart from its props: no props object copied per element.
+  if (typeof type === "string") return elementHtml(type, props ?? NO_PROPS, given);
+  return jsx(type, props ? { ...props, children: given } : { children: given });
 }
+
+const NO_PROPS: Record<string, unknown> = Object.freeze({});
 
 type HonoIntrinsic = HonoJSX.IntrinsicElements;
 

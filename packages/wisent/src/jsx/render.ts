@@ -43,11 +43,19 @@ export function childrenText(child: unknown): string {
   return escapeHtml(String(child));
 }
 
-/** One HTML element with its attributes and children. */
-export function elementHtml(tag: string, props: Record<string, unknown>): Html {
-  if (INVALID_TAG.test(tag) || tag.length === 0) throw new Error(`invalid JSX tag name: ${tag}`);
+const validTags = new Set<string>();
+
+/** A tag name that cannot end the tag early (a tag from data: `jsx(tagName, ...)`). */
+function checkTag(tag: string): void {
+  if (validTags.has(tag)) return;
+  if (tag.length === 0 || INVALID_TAG.test(tag)) throw new Error(`invalid JSX tag name: ${tag}`);
+  if (validTags.size < 256) validTags.add(tag);
+}
+
+/** One HTML element with its attributes (`children` among props is not one) and children. */
+export function elementHtml(tag: string, props: Record<string, unknown>, children: unknown): Html {
+  checkTag(tag);
   const open = `<${tag}${attributesOf(tag, props)}`;
-  const children = props.children;
   if (VOID_ELEMENTS.has(tag) && (children === undefined || children === null)) {
     return new Html(`${open}/>`);
   }
