@@ -1,7 +1,6 @@
 /** @jsxRuntime classic */
 /** @jsx h */
-import type { Child } from "../jsx/html.js";
-// biome-ignore lint/correctness/noUnusedImports: the @jsx pragma above compiles JSX to h(...)
+// biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
 import { h } from "../jsx/jsx-runtime.js";
 import type { Paginator as PaginatorData } from "./pagination.js";
 import { pageUrlsOf } from "./pagination-headers.js";
@@ -41,21 +40,22 @@ export interface PaginatorProps {
   label?: string;
 }
 
-function Item(props: { href?: string; active?: boolean; text: Child; ariaLabel?: string }) {
-  const classes = `page-item${props.active ? " active" : ""}${props.href ? "" : " disabled"}`;
+/** One item of the bar (a plain function, not a component: no props object per item). */
+function item(href: string | undefined, text: string, ariaLabel?: string, active?: boolean) {
+  const classes = `page-item${active ? " active" : ""}${href ? "" : " disabled"}`;
   return (
     <li class={classes}>
-      {props.href ? (
+      {href ? (
         <a
           class="page-link"
-          href={props.href}
-          aria-label={props.ariaLabel}
-          aria-current={props.active ? "page" : undefined}
+          href={href}
+          aria-label={ariaLabel}
+          aria-current={active ? "page" : undefined}
         >
-          {props.text}
+          {text}
         </a>
       ) : (
-        <span class="page-link">{props.text}</span>
+        <span class="page-link">{text}</span>
       )}
     </li>
   );
@@ -82,15 +82,13 @@ export function Paginator(props: PaginatorProps) {
   return (
     <nav aria-label={props.label ?? "Pagination"}>
       <ul class="pagination">
-        <Item href={href(page - 1)} text="«" ariaLabel="Previous page" />
+        {item(href(page - 1), "«", "Previous page")}
         {pageSlots(page, total, props.wing).map((slot) =>
-          slot === "gap" ? (
-            <Item text="..." />
-          ) : (
-            <Item href={href(slot)} active={slot === page} text={String(slot)} />
-          ),
+          slot === "gap"
+            ? item(undefined, "...")
+            : item(href(slot), String(slot), undefined, slot === page),
         )}
-        <Item href={href(page + 1)} text="»" ariaLabel="Next page" />
+        {item(href(page + 1), "»", "Next page")}
       </ul>
     </nav>
   );

@@ -2,7 +2,7 @@
 /** @jsx h */
 /** @jsxFrag Fragment */
 import type { FC } from "../jsx/html.js";
-// biome-ignore lint/correctness/noUnusedImports: the @jsx pragma above compiles JSX to h(...)
+// biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
 import { Fragment, h } from "../jsx/jsx-runtime.js";
 import { usePage } from "./page.js";
 

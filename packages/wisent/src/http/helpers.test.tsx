@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { WisentRuntime } from "../app/runtime.js";
-// biome-ignore lint/correctness/noUnusedImports: the @jsx pragma above compiles JSX to h(...)
+// biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
 import { h } from "../jsx/jsx-runtime.js";
 import "./bind.js";
 import { bodyLimit } from "./body.js";

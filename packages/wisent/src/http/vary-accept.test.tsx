@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import { App } from "../app/app.js";
-// biome-ignore lint/correctness/noUnusedImports: the @jsx pragma above compiles JSX to h(...)
+// biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
 import { h } from "../jsx/jsx-runtime.js";
 import { negotiateFormat } from "./format.js";
 import "./respond.js";

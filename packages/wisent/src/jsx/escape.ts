@@ -8,8 +8,20 @@ const SPECIAL = /[&<>"']/;
  * escapeHtml(`<a href="x">`); // "&lt;a href=&quot;x&quot;&gt;"
  */
 export function escapeHtml(text: string): string {
-  // Most text has nothing to escape: one regex test and no new string (bench/render).
-  const first = text.search(SPECIAL);
+  // Most text has nothing to escape: no new string. Short text (labels, ids) is scanned by hand,
+  // cheaper than a regex call; longer text by the regex (bench/render).
+  let first = -1;
+  if (text.length < 32) {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c <= 62 && (c === 38 || c === 60 || c === 62 || c === 34 || c === 39)) {
+        first = i;
+        break;
+      }
+    }
+  } else {
+    first = text.search(SPECIAL);
+  }
   if (first === -1) return text;
   let out = text.slice(0, first);
   let last = first;

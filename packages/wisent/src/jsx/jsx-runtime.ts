@@ -18,7 +18,7 @@ export function Fragment(props: { children?: Child }): Html {
 export function jsx(type: string | Component, props: Record<string, unknown>): Html {
   if (typeof type === "function") {
     if (type === Fragment) return new Html(childrenText(props.children));
-    return componentHtml(type(props), type.name);
+    return componentHtml(type(props), type);
   }
   return elementHtml(type, props, props.children);
 }

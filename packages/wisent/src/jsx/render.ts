@@ -63,11 +63,11 @@ export function elementHtml(tag: string, props: Record<string, unknown>, childre
 }
 
 /** What a component returned, as markup (a string it returns is escaped like any other). */
-export function componentHtml(result: unknown, name: string): Html {
+export function componentHtml(result: unknown, component: { name: string }): Html {
   if (result instanceof Html) return result;
   if (result instanceof Promise) {
     throw new Error(
-      `<${name || "component"}> returned a Promise: wisent/jsx renders synchronously; load data in the action and pass it as props`,
+      `<${component.name || "component"}> returned a Promise: wisent/jsx renders synchronously; load data in the action and pass it as props`,
     );
   }
   return new Html(childrenText(result));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { App } from "../app/app.js";
 import { type Database, openDatabase } from "../data/database.js";
-// biome-ignore lint/correctness/noUnusedImports: the @jsx pragma above compiles JSX to h(...)
+// biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
 import { h } from "../jsx/jsx-runtime.js";
 import "../http/bind.js";
 import { CsrfField, CsrfMeta, FlashMessages } from "../http/components.js";
