@@ -22,11 +22,13 @@ const Item = ({ href, active, text, ariaLabel }) =>
       : h("span", { class: "page-link" }, text),
   );
 
-/** The page links under a list (`url`: the request's path and query). */
+/** The page links under a list (`url`: the request's URL, or its path and query). */
 export function Paginator({ paginator, url }) {
   const { page, total_pages: total } = paginator;
   if (total <= 1) return null;
-  const urlOf = pageUrlsOf(url || "/");
+  // Links stay on the page's own origin, as Wisent's Paginator keeps them.
+  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "");
+  const urlOf = pageUrlsOf(path || "/");
   const href = (target) => (target < 1 || target > total ? undefined : urlOf(target));
   return h(
     "nav",
