@@ -17,16 +17,23 @@ import {
   Resource,
   session,
 } from "wisent";
+import { h } from "wisent/jsx/jsx-runtime";
 import { widget } from "../lib/widget-fixture.mjs";
 
-const view = () => jsx("main", {}, jsx("h1", {}, widget.title), jsx("p", {}, "A fine hammer."));
-const page = (children, head = [], body = []) =>
-  jsx(
-    "html",
-    { lang: "en-US" },
-    jsx("head", {}, jsx("title", {}, "Shop"), ...head),
-    jsx("body", {}, ...body, children),
-  );
+// The same markup from each app's renderer: wisent/jsx's `h` for the chain, hono/jsx for bare Hono.
+const viewWith = (f) => () =>
+  f("main", {}, f("h1", {}, widget.title), f("p", {}, "A fine hammer."));
+const pageWith =
+  (f) =>
+  (children, head = [], body = []) =>
+    f(
+      "html",
+      { lang: "en-US" },
+      f("head", {}, f("title", {}, "Shop"), ...head),
+      f("body", {}, ...body, children),
+    );
+const view = viewWith(h);
+const page = pageWith(h);
 
 // Serialises each line as the default logger would, without the terminal I/O that would dominate.
 const sink = {
@@ -57,7 +64,7 @@ export function fullChain() {
       messages: { "en-US": { "widget.created.success": "Widget was successfully created." } },
     }),
   );
-  app.use(layout(({ children }) => page(children, [jsx(CsrfMeta, {})], [jsx(FlashMessages, {})])));
+  app.use(layout(({ children }) => page(children, [h(CsrfMeta, {})], [h(FlashMessages, {})])));
   app.resource("/widgets", new WidgetsResource());
   return app;
 }
@@ -66,7 +73,7 @@ export function fullChain() {
 export function bareHono() {
   const app = new Hono({ strict: false });
   app.get("/widgets/:widget_id", (c) => c.json(widget));
-  app.get("/widgets", (c) => c.html(page(view())));
+  app.get("/widgets", (c) => c.html(pageWith(jsx)(viewWith(jsx)())));
   return app;
 }
 

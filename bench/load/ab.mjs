@@ -10,14 +10,16 @@
  * --rev); the app is copied to `<dir>/shop` and started there with that build's CLI
  * (`wisent start`), so both builds are fixed for the whole run whatever `npm run build` does
  * meanwhile. (bench/http/api-server-path.mjs takes the same dirs.)
+ * A dir that also holds `app/` (examples/shop as of that commit: `git archive rev examples/shop`)
+ * serves that web app instead, for BENCH_WORKLOADS html-index,html-show.
  * Environment:
  * BENCH_ROUNDS (7), BENCH_SECONDS (3), BENCH_WARMUP (2), BENCH_WORKLOADS (json-show,json-list).
  */
-import { copyFileSync, cpSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { buildCli } from "../lib/baseline-build.mjs";
-import { API_APP, apiApp } from "./lib/apps.mjs";
+import { API_APP, apiApp, SHOP } from "./lib/apps.mjs";
 import { fmtRatio, pairRatio, spread } from "./lib/report.mjs";
 import { cpuSeconds, startServer } from "./lib/servers.mjs";
 import { runWrk, writeScript } from "./lib/wrk.mjs";
@@ -45,17 +47,30 @@ try {
     { name: "floor", server: await startVariant(floor, { env: variantEnv(floorFile) }) },
   ];
   for (const [i, dir] of dirs.entries()) {
+    // A build dir with its own `app/` (examples/shop as of that build's commit) serves that web
+    // app, for the HTML workloads; otherwise the generated API app.
+    const own = join(dir, "app");
+    const web = existsSync(own);
     const app = join(dir, "shop");
     rmSync(app, { recursive: true, force: true });
-    cpSync(API_APP, app, { recursive: true, filter: (src) => !src.includes("/db/") });
+    cpSync(web ? own : API_APP, app, { recursive: true, filter: (src) => !src.includes("/db/") });
     const file = join(tmp, `build-${i}.sqlite`);
-    copyFileSync(base({ app: API_APP }), file);
+    copyFileSync(base({ app: web ? SHOP : API_APP }), file);
     const cli = buildCli(dir);
     const server = await startServer(cli, { env: variantEnv(file), args: ["start"], cwd: app });
     variants.push({ name: `${"AB"[i]}: ${basename(dir)}`, server });
   }
   servers.push(...variants.map((v) => v.server));
-  const loads = workloads(ids, "").filter((w) => names.includes(w.name));
+  // The HTML workloads send a returning browser's session cookie (the last build's app's).
+  let cookie = "";
+  if (names.some((name) => name.startsWith("html"))) {
+    const first = await fetch(`${variants.at(-1).server.url}/widgets`, {
+      headers: { Accept: "text/html" },
+    });
+    await first.text();
+    cookie = (first.headers.getSetCookie()[0] ?? "").split(";")[0];
+  }
+  const loads = workloads(ids, cookie).filter((w) => names.includes(w.name));
   console.log(
     `${new Date().toISOString()}, node ${process.version}, ${rounds} rounds x ${seconds} s, load average ${(
       await import("node:os")

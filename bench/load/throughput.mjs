@@ -18,8 +18,9 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 export const SESSION_SECRET = "load-bench-session-secret-".padEnd(64, "x");
 
 /**
- * The six variants; `html: false` for the API app (it has no views). The Wisent apps (`app`: the
- * folder) are made by the CLI and run with `wisent start` there (see lib/apps.mjs).
+ * The variants; `html: false` for the API app (it has no views), `pagesOnly` for a peer that only
+ * renders the HTML pages. The Wisent apps (`app`: the folder) are made by the CLI and run with
+ * `wisent start` there (see lib/apps.mjs).
  */
 const ALL_VARIANTS = [
   { name: "floor", label: "raw node:http (floor)", script: here("./peers/floor.mjs") },
@@ -40,6 +41,13 @@ const ALL_VARIANTS = [
     label: "Hono, equal work",
     script: here("./peers/api-hono.mjs"),
     html: false,
+  },
+  // Pages only: Express 5 rendering the same markup with EJS, the fair Express reference for HTML.
+  {
+    name: "express-ejs",
+    label: "Express 5 + EJS",
+    script: here("./peers/express-ejs.mjs"),
+    pagesOnly: true,
   },
 ];
 
@@ -227,6 +235,7 @@ export async function throughput({
       const script = writeScript(dir, workload.name, workload);
       for (const variant of VARIANTS) {
         if (workload.html && variant.html === false) continue;
+        if (!workload.html && variant.pagesOnly) continue;
         await preflight(servers.get(variant.name), variant, workload);
         runs.push({ workload, variant, script });
       }
@@ -269,6 +278,11 @@ const GOALS = [
   ["json-show", "wisent-web", "floor", 0.55],
   ["json-list", "wisent-api", "floor", 0.85],
   ["json-list", "wisent-web", "floor", 0.85],
+  // Issue 17: pages against Express 5 rendering the same markup with EJS, and against the floor
+  // rendering it with hono/jsx.
+  ["html-index", "wisent-web", "express-ejs", 2],
+  ["html-show", "wisent-web", "express-ejs", 2],
+  ["html-index", "wisent-web", "floor", 1.0],
 ];
 
 function summarise(loads, results) {

@@ -1,12 +1,13 @@
 // The peers' HTML pages: the same documents examples/shop renders for its widgets (its generated
-// layout, index and show templates, with the English messages), written without Wisent's
-// runtime, so every variant sends the same page. The CSRF meta tag carries a fresh random token
-// per request, as the shop masks its session's token per request. throughput.mjs's preflight
-// checks that each peer's page equals the web app's but for that token.
+// layout, index and show templates, with the English messages), written with hono/jsx (the
+// renderer Wisent used before wisent/jsx) and without Wisent's runtime, so every variant sends
+// the same page. The CSRF meta tag carries a fresh random token per request, as the shop masks
+// its session's token per request. throughput.mjs's preflight checks that each peer's page
+// equals the web app's but for that token.
 import { randomBytes } from "node:crypto";
 import { raw } from "hono/html";
 import { jsx as h } from "hono/jsx";
-import { Paginator } from "wisent";
+import { Paginator } from "./paginator-hono.mjs";
 
 const widgetPath = (widget) => `/widgets/${widget.id}`;
 
@@ -45,6 +46,7 @@ const Layout = ({ children }) => [
           "nav",
           { class: "container", "aria-label": "Main" },
           h("a", { class: "brand", href: "/" }, "Shop"),
+          h("a", { href: "/widgets" }, "Widgets"),
         ),
       ),
       h("main", { id: "main", class: "container" }, children),
@@ -104,6 +106,7 @@ const Show = ({ widget }) => [
     h("a", { href: "/widgets" }, "Back to all Widgets"),
     h("a", { href: `${widgetPath(widget)}/edit` }, "Edit"),
     destroyLink(widget),
+    h("a", { href: `${widgetPath(widget)}/images` }, "Images"),
   ),
   h(
     "dl",

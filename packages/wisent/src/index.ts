@@ -62,7 +62,7 @@ export {
   pageRequest,
   paginate,
 } from "./data/pagination.js";
-export { pageUrl, paginationHeaders } from "./data/pagination-headers.js";
+export { pageUrl, pageUrlsOf, paginationHeaders } from "./data/pagination-headers.js";
 export { type PageSlot, Paginator, type PaginatorProps, pageSlots } from "./data/paginator.js";
 export type { Queryable } from "./data/queryable.js";
 export { cacheStatements } from "./data/sqlite-statement-cache.js";
@@ -93,10 +93,13 @@ export {
   silentLogger,
 } from "./http/logger.js";
 export { DEFAULT_PARAM_LIMITS, nestParams, type ParamLimits } from "./http/nested-params.js";
-export { type FlashByKind, type Page, PageContext, pageOf, usePage } from "./http/page.js";
+export { type FlashByKind, type Page, pageOf, usePage, withPage } from "./http/page.js";
 export type { RedirectStatus, Register, RouteName } from "./http/redirect.js";
 export { type Layout, layout, type RespondOptions } from "./http/respond.js";
 export { parseXml, toXml } from "./http/xml.js";
+export { escapeHtml } from "./jsx/escape.js";
+export { type Child, type FC, type Html, rawHtml } from "./jsx/html.js";
+export { renderToString } from "./jsx/render.js";
 export { CSRF_FIELD, CSRF_HEADER, csrf } from "./middleware/csrf/index.js";
 export { type FlashKind, flashMessages } from "./middleware/flash/index.js";
 export { type ForceSSLOptions, forceSSL, isSecureRequest } from "./middleware/force-ssl/index.js";

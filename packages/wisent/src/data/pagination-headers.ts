@@ -12,16 +12,26 @@ const BASE = "http://wisent.invalid";
  * pageUrl("/widgets?per_page=5", 2); // "/widgets?per_page=5&page=2"
  */
 export function pageUrl(url: string | URL, page: number): string {
-  return pageUrls(url, [page])[0]!;
+  return pageUrlsOf(url)(page);
+}
+
+/** {@link pageUrl} for several pages of one URL. */
+function pageUrls(url: string | URL, pages: readonly number[]): string[] {
+  return pages.map(pageUrlsOf(url));
 }
 
 /**
- * {@link pageUrl} for several pages, parsing the URL once (a URL parse costs microseconds, and
+ * {@link pageUrl} for many pages of one URL, parsing it once (a URL parse costs microseconds, and
  * each `searchParams.set` and `href` re-serialises the whole URL): the query around `page` is
  * serialised once, as `searchParams.set("page", ...)` would place it (where the first `page`
- * was, other `page`s dropped, else at the end), and each page's number put in between.
+ * was, other `page`s dropped, else at the end), and each page's number put in between. A
+ * paginator's 13 links: one parse instead of 13 (bench/render).
+ *
+ * @example
+ * const urlOf = pageUrlsOf("/widgets?per_page=5");
+ * urlOf(2); // "/widgets?per_page=5&page=2"
  */
-function pageUrls(url: string | URL, pages: readonly number[]): string[] {
+export function pageUrlsOf(url: string | URL): (page: number) => string {
   const absolute = url instanceof URL || /^[a-z][a-z0-9+.-]*:\/\//i.test(url);
   // A relative URL is a path, never an authority: a request-target of `//1.2.3.256/widgets` is
   // the path `/1.2.3.256/widgets` here, so a hostile one neither throws nor links off-site.
@@ -45,7 +55,7 @@ function pageUrls(url: string | URL, pages: readonly number[]): string[] {
     : target.pathname;
   const start = `${prefix}?${head === "" ? "" : `${head}&`}page=`;
   const end = `${tail === "" ? "" : `&${tail}`}${absolute ? target.hash : ""}`;
-  return pages.map((page) => `${start}${page}${end}`);
+  return (page) => `${start}${page}${end}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { pageRequest } from "./pagination.js";
-import { pageUrl, paginationHeaders } from "./pagination-headers.js";
+import { pageUrl, pageUrlsOf, paginationHeaders } from "./pagination-headers.js";
 
 describe("pageRequest", () => {
   it.each([
@@ -131,6 +131,11 @@ describe("pageUrl against URL's own searchParams.set", () => {
     "/widgets?#list",
     "http://shop.test",
   ])("builds %s's links as searchParams.set would", (url) => {
-    for (const page of [1, 2, 10, 500]) expect(pageUrl(url, page)).toBe(reference(url, page));
+    const urlOf = pageUrlsOf(url);
+    for (const page of [1, 2, 10, 500]) {
+      expect(pageUrl(url, page)).toBe(reference(url, page));
+      // One parse, many pages (the paginator's links): the same URLs.
+      expect(urlOf(page)).toBe(reference(url, page));
+    }
   });
 });

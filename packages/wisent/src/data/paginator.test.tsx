@@ -1,4 +1,9 @@
+/** @jsxRuntime classic */
+/** @jsx h */
+
 import { describe, expect, it } from "vitest";
+// biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
+import { h } from "../jsx/jsx-runtime.js";
 import type { Paginator as PaginatorData } from "./pagination.js";
 import { Paginator, pageSlots } from "./paginator.js";
 

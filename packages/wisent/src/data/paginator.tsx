@@ -1,6 +1,9 @@
-import type { Child } from "hono/jsx";
+/** @jsxRuntime classic */
+/** @jsx h */
+// biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
+import { h } from "../jsx/jsx-runtime.js";
 import type { Paginator as PaginatorData } from "./pagination.js";
-import { pageUrl } from "./pagination-headers.js";
+import { pageUrlsOf } from "./pagination-headers.js";
 
 /** A numbered page, or a gap shown as an ellipsis. */
 export type PageSlot = number | "gap";
@@ -37,21 +40,22 @@ export interface PaginatorProps {
   label?: string;
 }
 
-function Item(props: { href?: string; active?: boolean; text: Child; ariaLabel?: string }) {
-  const classes = `page-item${props.active ? " active" : ""}${props.href ? "" : " disabled"}`;
+/** One item of the bar (a plain function, not a component: no props object per item). */
+function item(href: string | undefined, text: string, ariaLabel?: string, active?: boolean) {
+  const classes = `page-item${active ? " active" : ""}${href ? "" : " disabled"}`;
   return (
     <li class={classes}>
-      {props.href ? (
+      {href ? (
         <a
           class="page-link"
-          href={props.href}
-          aria-label={props.ariaLabel}
-          aria-current={props.active ? "page" : undefined}
+          href={href}
+          aria-label={ariaLabel}
+          aria-current={active ? "page" : undefined}
         >
-          {props.text}
+          {text}
         </a>
       ) : (
-        <span class="page-link">{props.text}</span>
+        <span class="page-link">{text}</span>
       )}
     </li>
   );
@@ -73,20 +77,18 @@ export function Paginator(props: PaginatorProps) {
     typeof props.url === "string"
       ? props.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "")
       : `${props.url.pathname}${props.url.search}`;
-  const href = (target: number) =>
-    target < 1 || target > total ? undefined : pageUrl(path || "/", target);
+  const urlOf = pageUrlsOf(path || "/");
+  const href = (target: number) => (target < 1 || target > total ? undefined : urlOf(target));
   return (
     <nav aria-label={props.label ?? "Pagination"}>
       <ul class="pagination">
-        <Item href={href(page - 1)} text="«" ariaLabel="Previous page" />
+        {item(href(page - 1), "«", "Previous page")}
         {pageSlots(page, total, props.wing).map((slot) =>
-          slot === "gap" ? (
-            <Item text="..." />
-          ) : (
-            <Item href={href(slot)} active={slot === page} text={String(slot)} />
-          ),
+          slot === "gap"
+            ? item(undefined, "...")
+            : item(href(slot), String(slot), undefined, slot === page),
         )}
-        <Item href={href(page + 1)} text="»" ariaLabel="Next page" />
+        {item(href(page + 1), "»", "Next page")}
       </ul>
     </nav>
   );

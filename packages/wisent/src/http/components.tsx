@@ -1,4 +1,9 @@
-import type { FC } from "hono/jsx";
+/** @jsxRuntime classic */
+/** @jsx h */
+/** @jsxFrag Fragment */
+import type { FC } from "../jsx/html.js";
+// biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
+import { Fragment, h } from "../jsx/jsx-runtime.js";
 import { usePage } from "./page.js";
 
 /**

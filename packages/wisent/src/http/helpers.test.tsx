@@ -1,7 +1,11 @@
+/** @jsxRuntime classic */
+/** @jsx h */
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { WisentRuntime } from "../app/runtime.js";
+// biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
+import { h } from "../jsx/jsx-runtime.js";
 import "./bind.js";
 import { bodyLimit } from "./body.js";
 import { CsrfField, CsrfMeta, FlashMessages } from "./components.js";

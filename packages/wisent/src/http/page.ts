@@ -1,5 +1,4 @@
 import type { Context } from "hono";
-import { createContext, useContext } from "hono/jsx";
 
 /** Flash messages by kind, e.g. `{ success: ["Widget was successfully created."] }`. */
 export type FlashByKind = Record<string, string[]>;
@@ -82,8 +81,25 @@ export function pageOf(c: Context): Page {
   };
 }
 
-/** The hono/jsx context carrying the current {@link Page} while a view renders. */
-export const PageContext = createContext<Page | undefined>(undefined);
+/** The page of the view being rendered now (rendering is synchronous: no provider is needed). */
+let current: Page | undefined;
+
+/**
+ * Renders `render()` with `page` as the page `usePage()` returns, and restores the one before
+ * (a view rendered inside another view's render sees its own page).
+ *
+ * @example
+ * const html = withPage(pageOf(c), () => renderToString(<Show widget={widget} />));
+ */
+export function withPage<T>(page: Page, render: () => T): T {
+  const previous = current;
+  current = page;
+  try {
+    return render();
+  } finally {
+    current = previous;
+  }
+}
 
 /**
  * The page being rendered, inside a view or layout rendered by `c.respond`.
@@ -92,7 +108,6 @@ export const PageContext = createContext<Page | undefined>(undefined);
  * const Title = () => <h1>{usePage().t("widgets.title")}</h1>;
  */
 export function usePage(): Page {
-  const page = useContext(PageContext);
-  if (!page) throw new Error("usePage() works only inside a view rendered by c.respond()");
-  return page;
+  if (!current) throw new Error("usePage() works only inside a view rendered by c.respond()");
+  return current;
 }

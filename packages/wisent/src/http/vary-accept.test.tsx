@@ -1,5 +1,10 @@
+/** @jsxRuntime classic */
+/** @jsx h */
+
 import { describe, expect, it } from "vitest";
 import { App } from "../app/app.js";
+// biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
+import { h } from "../jsx/jsx-runtime.js";
 import { negotiateFormat } from "./format.js";
 import "./respond.js";
 import "./redirect.js";

@@ -1,9 +1,14 @@
+/** @jsxRuntime classic */
+/** @jsx h */
+
 import type { Context } from "hono";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { App } from "../app/app.js";
 import { type Database, openDatabase } from "../data/database.js";
+// biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
+import { h } from "../jsx/jsx-runtime.js";
 import "../http/bind.js";
 import { CsrfField, CsrfMeta, FlashMessages } from "../http/components.js";
 import { HttpError } from "../http/http-error.js";

@@ -1,7 +1,11 @@
+/** @jsxRuntime classic */
+/** @jsx h */
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { FlashMessages } from "../../http/components.js";
 import { errorResponse } from "../../http/error-response.js";
+// biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
+import { h } from "../../jsx/jsx-runtime.js";
 import "../../http/respond.js";
 import { session } from "../session/session.js";
 import { flashMessages } from "./flash.js";

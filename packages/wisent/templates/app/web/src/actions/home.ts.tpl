@@ -1,8 +1,7 @@
 import type { Context } from "hono";
-import { jsx } from "hono/jsx";
 import { HomePage } from "../templates/home/index.js";
 
 /** GET / (`rootPath`): the welcome page. */
 export function HomeHandler(c: Context) {
-  return c.respond(200, { html: () => jsx(HomePage, {}) });
+  return c.respond(200, { html: () => HomePage() });
 }

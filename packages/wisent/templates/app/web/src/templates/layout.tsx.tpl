@@ -1,5 +1,4 @@
-import { raw } from "hono/html";
-import { type Layout as AppLayout, CsrfMeta, FlashMessages } from "wisent";
+import { type Layout as AppLayout, CsrfMeta, FlashMessages, rawHtml } from "wisent";
 import { usePaths } from "./paths.js";
 import { ResourceLinks } from "./resource-links.js";
 
@@ -11,7 +10,7 @@ export const Layout: AppLayout = ({ page, children }) => {
   const paths = usePaths();
   return (
     <>
-      {raw("<!DOCTYPE html>")}
+      {rawHtml("<!DOCTYPE html>")}
       <html lang={page.lang}>
         <head>
           <meta charset="utf-8" />

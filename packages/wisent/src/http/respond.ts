@@ -1,17 +1,17 @@
 import { Context, type MiddlewareHandler } from "hono";
-import type { Child, FC } from "hono/jsx";
-import { HtmlEscapedCallbackPhase, resolveCallback } from "hono/utils/html";
 import type { StatusCode } from "hono/utils/http-status";
 import { phased } from "../app/compose.js";
+import type { Child, FC } from "../jsx/html.js";
+import { renderToString } from "../jsx/render.js";
 import { singularize } from "../naming/index.js";
 import { etagApplies, notModified, weakETag } from "./etag.js";
 import { formatVariesOnAccept, negotiateFormat } from "./format.js";
 import { HttpError } from "./http-error.js";
 import type { Format } from "./media-types.js";
-import { type Page, PageContext, pageOf } from "./page.js";
+import { type Page, pageOf, withPage } from "./page.js";
 import { plainResponse } from "./plain-response.js";
 import { PROBLEM_JSON, problemDetails, wantsProblemDetails } from "./problem-details.js";
-import { answersPlain, markComplete, plainResponseHeaders } from "./response-headers.js";
+import { markComplete, plainResponseHeaders } from "./response-headers.js";
 import { statusText } from "./status-text.js";
 import { ValidationErrors } from "./validation-errors.js";
 import { toXml } from "./xml.js";
@@ -151,30 +151,22 @@ function respond(this: Context, status: StatusCode, options: RespondOptions) {
   if (format === "html" && options.html) {
     const page = pageOf(this);
     const AppLayout = this.get("layout");
-    const view = options.html();
-    const tree = (
-      <PageContext.Provider value={page}>
-        {AppLayout ? <AppLayout page={page}>{view}</AppLayout> : view}
-      </PageContext.Provider>
-    );
+    const render = options.html;
+    // Synchronous: the view and the layout render straight to a string (wisent/jsx).
+    const html = withPage(page, () => {
+      const view = render();
+      return renderToString(AppLayout ? AppLayout({ page, children: view }) : view);
+    });
     const extra = options.headers;
+    // Undefined when headers were set through Hono (also by a component while rendering).
     const headers = plainResponseHeaders(this, HTML_TYPE, extra);
     if (!headers) {
       setThroughHono(this, extra);
-      return this.html(tree, status as 200);
+      return this.html(html, status as 200);
     }
-    // Rendered as Hono's c.html renders (async components, callbacks), answered with one plain
-    // header object: no Headers object per page (see response-headers.ts).
-    return resolveCallback(tree, HtmlEscapedCallbackPhase.Stringify, false, {}).then((html) => {
-      // A component that set a header through Hono while rendering: Hono builds the response.
-      if (!answersPlain(this)) {
-        setThroughHono(this, extra);
-        return this.html(html, status as 200);
-      }
-      // A primitive: Hono's Node adapter writes a string body straight away (a String object,
-      // as rendering returns, would take its slow path).
-      return markComplete(this, plainResponse(String(html), status, headers));
-    });
+    // One plain header object, no Headers object per page (see response-headers.ts); a string
+    // body, which the Node listener writes straight away.
+    return markComplete(this, plainResponse(html, status, headers));
   }
   if (formatVariesOnAccept(this)) this.header("Vary", "Accept");
   throw new HttpError(

@@ -1,0 +1,79 @@
+import { attributesOf } from "./attributes.js";
+import { escapeHtml } from "./escape.js";
+import { type Child, Html } from "./html.js";
+
+/** Elements without content or end tag, written `<br/>` as hono/jsx wrote them. */
+const VOID_ELEMENTS = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "keygen",
+  "link",
+  "meta",
+  "param",
+  "source",
+  "track",
+  "wbr",
+]);
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rejects
+const INVALID_TAG = /^[!?]|[\s"'<>/=`\\\x00-\x1f\x7f-\x9f]/;
+
+/** The markup of children: strings and other values escaped, {@link Html} as is, arrays flattened. */
+export function childrenText(child: unknown): string {
+  if (typeof child === "string") return escapeHtml(child);
+  if (child instanceof Html) return child.value;
+  if (child === null || child === undefined || typeof child === "boolean") return "";
+  if (typeof child === "number" || typeof child === "bigint") return `${child}`;
+  if (Array.isArray(child)) {
+    let out = "";
+    for (let i = 0; i < child.length; i++) out += childrenText(child[i]);
+    return out;
+  }
+  if (child instanceof Promise) {
+    throw new Error(
+      "a template rendered a Promise: wisent/jsx renders synchronously; load data in the action and pass it as props",
+    );
+  }
+  return escapeHtml(String(child));
+}
+
+const validTags = new Set<string>();
+
+/** A tag name that cannot end the tag early (a tag from data: `jsx(tagName, ...)`). */
+function checkTag(tag: string): void {
+  if (validTags.has(tag)) return;
+  if (tag.length === 0 || INVALID_TAG.test(tag)) throw new Error(`invalid JSX tag name: ${tag}`);
+  if (validTags.size < 256) validTags.add(tag);
+}
+
+/** One HTML element with its attributes (`children` among props is not one) and children. */
+export function elementHtml(tag: string, props: Record<string, unknown>, children: unknown): Html {
+  checkTag(tag);
+  const open = `<${tag}${attributesOf(tag, props)}`;
+  if (VOID_ELEMENTS.has(tag) && (children === undefined || children === null)) {
+    return new Html(`${open}/>`);
+  }
+  return new Html(`${open}>${childrenText(children)}</${tag}>`);
+}
+
+/** What a component returned, as markup (a string it returns is escaped like any other). */
+export function componentHtml(result: unknown, component: { name: string }): Html {
+  if (result instanceof Html) return result;
+  if (result instanceof Promise) {
+    throw new Error(
+      `<${component.name || "component"}> returned a Promise: wisent/jsx renders synchronously; load data in the action and pass it as props`,
+    );
+  }
+  return new Html(childrenText(result));
+}
+
+/** Renders any child to its HTML text (what `c.respond` sends). */
+export function renderToString(child: Child): string {
+  return childrenText(child);
+}
