@@ -126,8 +126,13 @@ export abstract class SingletonResource extends ResourceBase<never> {
   }
 }
 
-/** A resource operation or declared route: answers a request. */
-export type OperationHandler = (c: Context) => HandlerResult;
+/**
+ * A resource operation or declared route: answers a request. Written as a method's type so that
+ * a handler taking a narrower context (`ResourceContext<"post_id">`, `Context<Env, "/posts/:post_id">`)
+ * still fits, as a method overriding `Resource`'s does (TypeScript checks method parameters
+ * bivariantly, function-typed properties strictly).
+ */
+export type OperationHandler = { handle(c: Context): HandlerResult }["handle"];
 
 /** A resource that also serves the optional New route. */
 export interface Newable {
