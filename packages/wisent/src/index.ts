@@ -187,6 +187,7 @@ export {
   ResourceBase,
   SingletonResource,
 } from "./resources/resource.js";
+export type { ParamRequest, ResourceContext } from "./resources/resource-context.js";
 export type { ParamValue, PathParams } from "./routes/build-path.js";
 export { defaultHost, type RouteInfo } from "./routes/route-info.js";
 export { formatRouteJson, formatRouteTable } from "./routes/route-table.js";

@@ -1,4 +1,3 @@
-import type { Context, Env } from "hono";
 import {
   HttpError,
   negotiateFormat,
@@ -6,6 +5,7 @@ import {
   paginationHeaders,
   type Queryable,
   Resource,
+  type ResourceContext,
 } from "wisent";
 import { Image } from "../models/image.js";
 import { Widget } from "../models/widget.js";
@@ -14,8 +14,8 @@ import { Index } from "../templates/images/index.js";
 import { New } from "../templates/images/new.js";
 import { Show } from "../templates/images/show.js";
 
-/** The context of these routes, with their path parameters typed. */
-type RouteContext = Context<Env, "/widgets/:widget_id/images/:image_id">;
+/** The context of these routes: `c.req.param` takes only their path parameters. */
+type RouteContext = ResourceContext<"widget_id" | "image_id">;
 
 /**
  * The images resource of a widget: List, Show, New, Create, Edit, Update and Destroy under

@@ -1,13 +1,12 @@
-import type { Context, Env } from "hono";
-import { negotiateFormat, paginationHeaders, Resource } from "wisent";
+import { negotiateFormat, paginationHeaders, Resource, type ResourceContext } from "wisent";
 import { Widget } from "../models/widget.js";
 import { Edit } from "../templates/widgets/edit.js";
 import { Index } from "../templates/widgets/index.js";
 import { New } from "../templates/widgets/new.js";
 import { Show } from "../templates/widgets/show.js";
 
-/** The context of these routes, with their path parameters typed. */
-type RouteContext = Context<Env, "/widgets/:widget_id">;
+/** The context of these routes: `c.req.param` takes only their path parameters. */
+type RouteContext = ResourceContext<"widget_id">;
 
 /**
  * The widgets resource: List, Show, New, Create, Edit, Update and Destroy under

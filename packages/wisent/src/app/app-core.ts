@@ -2,6 +2,7 @@ import type { Context, ErrorHandler, Handler, Hono, MiddlewareHandler } from "ho
 import { errorResponse } from "../http/error-response.js";
 import { trackHonoHeaders } from "../http/response-headers.js";
 import { composeRoute, phased } from "./compose.js";
+import { checkingParams } from "./param-check.js";
 import type { RouteRegistry } from "./route-registry.js";
 import type { WisentRuntime } from "./runtime.js";
 
@@ -65,6 +66,8 @@ export function addHonoRoute(
   middleware: readonly MiddlewareHandler[],
   handler: Handler,
 ): void {
-  const route = composeWithRuntime(core.runtime, middleware, handler, core.uncaught);
+  // In development a handler's `c.req.param("postid")` names the parameter it meant.
+  const checked = core.runtime.env === "development" ? checkingParams(handler, path) : handler;
+  const route = composeWithRuntime(core.runtime, middleware, checked, core.uncaught);
   (core.hono.on as unknown as LooseOn).call(core.hono, method, path, route);
 }

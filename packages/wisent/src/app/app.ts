@@ -23,7 +23,7 @@ import { defaultHost, type RouteInfo } from "../routes/route-info.js";
 import { shadowedRoutesError } from "../routes/shadowing-message.js";
 import { composeWithRuntime } from "./app-core.js";
 import { type Below, isSettledRoute } from "./compose.js";
-import { currentEnv, unknownEnvironmentNotice } from "./environment.js";
+import { currentEnv } from "./environment.js";
 import { FirstMatchRouter } from "./first-match-router.js";
 import { Group } from "./group.js";
 import { honoErrorHandler, watchNotFound } from "./hono-internals.js";
@@ -34,6 +34,7 @@ import { pathFormatOf, rememberPathFormat, splitPathFormat } from "./path-format
 import type { RouteBuilder } from "./route-builder.js";
 import { RouteRegistry, type UntypedPathHelper } from "./route-registry.js";
 import type { WisentRuntime } from "./runtime.js";
+import { announceStartupNotices } from "./startup-notices.js";
 
 /**
  * Whether a POST may carry a form's `_method`. On Node the Content-Type is read from the headers
@@ -70,16 +71,6 @@ function routingError(c: Context, registry: RouteRegistry): HttpError {
 const throwNoRouteAnswer: Handler = (c) => {
   throw noRouteAnswer(c) ?? new HttpError(404, "path not found");
 };
-
-const announcedEnvironments = new Set<string>();
-
-/** One start-up line, once per process, for an environment name Wisent does not know. */
-function announceUnknownEnvironment(env: string): void {
-  const notice = unknownEnvironmentNotice(env);
-  if (notice === undefined || announcedEnvironments.has(env)) return;
-  announcedEnvironments.add(env);
-  sharedLogger().warn({ msg: notice });
-}
 
 /** Nothing runs below {@link throwNoRouteAnswer}. */
 const NOTHING_BELOW: Next = () => Promise.resolve();
@@ -195,7 +186,8 @@ export class App extends Group<[], never> {
     });
     const registry = new RouteRegistry(options.host ?? defaultHost());
     const env = options.env ?? currentEnv();
-    announceUnknownEnvironment(env);
+    // Once per process tree: a cluster primary or Vitest's global setup has printed them already.
+    announceStartupNotices(env);
     const runtime: WisentRuntime = {
       name: options.name,
       env,

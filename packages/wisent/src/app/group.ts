@@ -8,7 +8,13 @@ import {
   type SingletonOperation,
   singletonRoutes,
 } from "../resources/mapping.js";
-import type { HandlersFor, ResourceOptions, SingletonOptions } from "../resources/options.js";
+import type {
+  CollectionActions,
+  HandlersFor,
+  MemberActions,
+  ResourceOptions,
+  SingletonOptions,
+} from "../resources/options.js";
 import { type OperationHandler, Resource, type ResourceBase } from "../resources/resource.js";
 import { joinPaths, parsePathTemplate } from "../routes/path-template.js";
 import type {
@@ -220,7 +226,9 @@ export class Group<
       ResourceStem<Base, P, KeyOf<R>>,
       O extends { readonly shallow: true } ? ShallowParams : Params,
       KeyOf<R>,
-      SchemaOf<R>
+      SchemaOf<R>,
+      MemberActions<O>,
+      CollectionActions<O>
     >
   > {
     const opts: ResourceOptions = options ?? {};
@@ -324,6 +332,10 @@ export class Group<
         name,
         resource: {
           operation: route.operation,
+          action: route.handlerMethod,
+          ...(route.operation === undefined && {
+            declared: route.member ? ("member" as const) : ("collection" as const),
+          }),
           stem,
           paramKey: resource.paramKey,
           model: resource.model,

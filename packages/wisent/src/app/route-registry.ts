@@ -10,6 +10,10 @@ import { type ShadowedRoute, shadowedRoutes } from "../routes/shadowing.js";
 export interface ResourceRouteMeta {
   /** The standard operation (`list`, ...), or undefined for a declared member/collection route. */
   readonly operation: Operation | undefined;
+  /** The resource's method that answers: `list`, ..., or a declared route's action (`publish`). */
+  readonly action: string;
+  /** A declared route's kind: on one record (`member`) or on the collection. */
+  readonly declared?: "member" | "collection";
   /** The resource's name in the client and its OpenAPI tag: the list route's name without `Path`. */
   readonly stem: string;
   /** The resource's own path parameter: `widget_id`. */

@@ -25,6 +25,8 @@ export interface ClientOptions {
 interface OperationRoute {
   readonly method: string;
   readonly path: string;
+  /** A declared member or collection action (`publish`), not one of the five. */
+  readonly declared: boolean;
 }
 
 type Operations = Map<string, OperationRoute>;
@@ -38,7 +40,8 @@ function operationsOf(document: OperationsDocument): Operations {
       const stem = op["x-wisent-resource"];
       const action = op["x-wisent-action"];
       if (typeof stem === "string" && typeof action === "string") {
-        operations.set(`${stem}.${action}`, { method: method.toUpperCase(), path });
+        const declared = op["x-wisent-declared"] !== undefined;
+        operations.set(`${stem}.${action}`, { method: method.toUpperCase(), path, declared });
       }
     }
   }
@@ -129,12 +132,16 @@ export function createClient<M>(target: string | ClientOptions): Client<M> {
     const route = (await loadOperations()).get(`${stem}.${action}`);
     if (!route) throw new TypeError(`no operation ${stem}.${action} in the app's OpenAPI document`);
     const what = `${stem}.${action}`;
-    const takesParams = route.path.includes("{") || action === "list";
+    // A read (list, a GET action) takes its path parameters and query in one object; a write
+    // its path parameters (when the path has any), then the body.
+    const read = action === "list" || (route.declared && route.method === "GET");
+    const takesParams = route.path.includes("{") || read;
     const params = (takesParams ? args[0] : undefined) as Record<string, unknown> | undefined;
-    const body = action === "create" || action === "update" ? args[takesParams ? 1 : 0] : undefined;
+    const writes = action === "create" || action === "update" || (route.declared && !read);
+    const body = writes ? args[takesParams ? 1 : 0] : undefined;
     const { path, rest } = fillPath(route.path, params ?? {}, what);
     const query = new URLSearchParams();
-    if (action === "list") {
+    if (read) {
       for (const [key, value] of Object.entries(rest)) {
         if (value !== undefined) query.set(key, String(value));
       }

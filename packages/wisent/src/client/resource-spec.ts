@@ -7,6 +7,8 @@ export interface ResourceSpec<
   Parent extends string = string,
   Key extends string = string,
   Schema = unknown,
+  Member extends string = string,
+  Collection extends string = string,
 > {
   /** The client's name of the resource: its list route's name without `Path` (`widgetImages`). */
   readonly stem: Stem;
@@ -16,4 +18,8 @@ export interface ResourceSpec<
   readonly key: Key;
   /** The zod schema of its model (`override readonly model = Image`), or `undefined`. */
   readonly schema: Schema;
+  /** Its declared member actions (`member: { publish: "post" }`): `publish`. */
+  readonly member: Member;
+  /** Its declared collection actions (`collection: { search: "get" }`): `search`. */
+  readonly collection: Collection;
 }

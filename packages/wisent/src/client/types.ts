@@ -120,6 +120,34 @@ export interface ResourceClient<S extends ResourceSpec> {
   destroy(params: Member<S>): Promise<ReadResult<Rec<S>>>;
 }
 
+/** A declared action's answer: whatever JSON the action gives, its 422, or another error. */
+export type ActionResult = Success<unknown> | ValidationFailure | HttpFailure;
+
+/** A request body for a declared action: any JSON object. */
+export type ActionBody = Readonly<Record<string, unknown>>;
+
+/** A GET action's query: any filter the action reads. */
+export type ActionQuery = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/**
+ * The declared member and collection actions of one resource (`member: { publish: "post" }`):
+ * `api.posts.publish({ post_id }, body?)`, `api.posts.search({ q })`. A GET action takes its
+ * path parameters and query in one object; any other method its path parameters (when it has
+ * any), then the body.
+ */
+export type ActionClient<S extends ResourceSpec> = {
+  readonly [A in S["member"]]: (
+    params: Member<S> & ActionQuery,
+    body?: ActionBody,
+  ) => Promise<ActionResult>;
+} & {
+  readonly [A in S["collection"]]: (
+    ...args: NoParent<S> extends true
+      ? [queryOrBody?: ActionQuery | ActionBody]
+      : [params: PathValues<S["parent"]> & ActionQuery, body?: ActionBody]
+  ) => Promise<ActionResult>;
+};
+
 type SpecOf<V> = V extends { readonly "~resource": infer S extends ResourceSpec } ? S : never;
 
 /**
@@ -129,5 +157,5 @@ type SpecOf<V> = V extends { readonly "~resource": infer S extends ResourceSpec 
 export type Client<M> = {
   readonly [K in keyof M as [SpecOf<M[K]>] extends [never]
     ? never
-    : SpecOf<M[K]>["stem"]]: ResourceClient<SpecOf<M[K]>>;
+    : SpecOf<M[K]>["stem"]]: ResourceClient<SpecOf<M[K]>> & ActionClient<SpecOf<M[K]>>;
 };

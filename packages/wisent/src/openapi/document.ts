@@ -47,6 +47,8 @@ const ERRORS_OF: Record<string, number[]> = {
   create: [404, 405, 406, 415, 422, 429, 503],
   update: [404, 405, 406, 415, 422, 429, 503],
   destroy: [404, 405, 406, 429, 503],
+  declaredGet: [404, 405, 406, 429, 503],
+  declaredWrite: [404, 405, 406, 415, 422, 429, 503],
   plain: [405, 406, 429, 503],
 };
 
@@ -144,9 +146,8 @@ export function openApiDocument(
   for (const record of records) {
     if (record.internal) continue;
     const meta = record.resource;
-    // Declared member/collection routes (`publish`) answer what their action says: not described.
     const op = meta?.operation;
-    if (meta ? op === undefined || !JSON_OPERATIONS.has(op) : !info.api) continue;
+    if (meta ? op !== undefined && !JSON_OPERATIONS.has(op) : !info.api) continue;
     const path = openApiPath(record);
     const base = record.name.replace(/Path$/, "");
     const parameters = pathParameters(record);
@@ -163,6 +164,17 @@ export function openApiDocument(
       operation["x-wisent-resource"] = meta.stem;
       operation["x-wisent-action"] = op;
       if (!meta.implemented) operation["x-wisent-not-implemented"] = true;
+    } else if (meta?.declared) {
+      tags.set(meta.stem, `${record.handler.split(".")[0]} (${meta.model?.name ?? "no model"})`);
+      operation = {
+        operationId: uniqueId(declaredOperationId(record.name, meta.action)),
+        summary: `${pascalize(meta.action)} (${record.handler}), a declared ${meta.declared} route`,
+        tags: [meta.stem],
+        ...declaredOperation(record.method, parameters),
+        "x-wisent-resource": meta.stem,
+        "x-wisent-action": meta.action,
+        "x-wisent-declared": meta.declared,
+      };
     } else {
       operation = {
         operationId: uniqueId(`${base}${pascalize(record.method.toLowerCase())}`),
@@ -193,6 +205,51 @@ export function openApiDocument(
     tags: [...tags].map(([name, description]) => ({ name, description })),
     paths,
     components: { ...shared, schemas: { ...shared.schemas, ...names.schemas } },
+  };
+}
+
+/**
+ * A declared route's operationId: its route name without the leading action, then the action, as
+ * the standard operations are named (`publishPostPath` + publish -> `postPublish`, like `postShow`).
+ */
+export function declaredOperationId(routeName: string, action: string): string {
+  const base = routeName.replace(/Path$/, "");
+  const lead = camelLead(action);
+  const rest = base.startsWith(lead) && base.length > lead.length ? base.slice(lead.length) : base;
+  return `${rest.charAt(0).toLowerCase()}${rest.slice(1)}${pascalize(action)}`;
+}
+
+/** `mark_read` -> `markRead`: how a declared action leads its route name. */
+function camelLead(action: string): string {
+  const pascal = pascalize(action);
+  return `${pascal.charAt(0).toLowerCase()}${pascal.slice(1)}`;
+}
+
+/**
+ * A declared member or collection route: its action decides what it answers, so the answer is
+ * any JSON, and a write takes any JSON object (the typed client sends what it is given).
+ */
+function declaredOperation(method: string, parameters: unknown[]): Record<string, unknown> {
+  const write = method !== "GET" && method !== "HEAD";
+  const body = { type: "object" };
+  return {
+    ...(parameters.length > 0 && { parameters }),
+    ...(write && {
+      requestBody: {
+        required: false,
+        content: {
+          "application/json": { schema: body },
+          "application/x-www-form-urlencoded": { schema: body },
+        },
+      },
+    }),
+    responses: {
+      "200": {
+        description: "What the action answers",
+        content: { "application/json": { schema: {} } },
+      },
+      ...errorResponses(write ? "declaredWrite" : "declaredGet"),
+    },
   };
 }
 

@@ -3,7 +3,7 @@
  * handlers the resource must have. The routes themselves come from `mapping.ts`.
  */
 import type { Operation, RouteVerb, SingletonOperation } from "./mapping.js";
-import type { OperationHandler } from "./resource.js";
+import type { DeclaredHandler } from "./resource.js";
 
 /** Declared routes: action name (a lower-case method of the resource) -> HTTP method. */
 export type DeclaredRoutes = Readonly<Record<string, RouteVerb>>;
@@ -93,5 +93,5 @@ export type HandlersFor<O, All extends Operation = Operation> = {
     | Exclude<KeptOperations<O, All>, "new" | "edit">
     | OnlyOptional<O>
     | MemberActions<O>
-    | CollectionActions<O>]: OperationHandler;
+    | CollectionActions<O>]: DeclaredHandler;
 };

@@ -129,6 +129,15 @@ export abstract class SingletonResource extends ResourceBase<never> {
 /** A resource operation or declared route: answers a request. */
 export type OperationHandler = (c: Context) => HandlerResult;
 
+/**
+ * What `app.resource()` asks of each handler a resource must have: a method answering a request,
+ * whatever context type it names (`ResourceContext<"post_id">`, `Context<Env, "/posts/:post_id">`).
+ * `never` so the check never compares a handler's context with Hono's `Context` member by member:
+ * that comparison reaches `redirectTo`'s route names, which come from the app being declared
+ * (a circular type in every web app).
+ */
+export type DeclaredHandler = (c: never) => HandlerResult;
+
 /** A resource that also serves the optional New route. */
 export interface Newable {
   "new"(c: Context): HandlerResult;

@@ -3,8 +3,10 @@
  * before a run.
  * @module
  */
+
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { announceStartupNotices } from "../app/startup-notices.js";
 import { packageRoot } from "../base/package-root.js";
 import { appEnvironment } from "../data/app-database-url.js";
 
@@ -35,6 +37,8 @@ const cli = () => join(packageRoot(), "bin/wisent.js");
  * export default async function setup() { await prepareTestDatabase(); }
  */
 export function prepareTestDatabase(cwd: string = process.cwd()): Promise<void> {
+  // Vitest's main process: its start-up notices once, not again in every test file's worker.
+  announceStartupNotices("test");
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli(), "db", "prepare"], {
       cwd,

@@ -83,8 +83,8 @@ export interface TemplateData {
     /** The full collection path: `/widgets/{widget_id}/images`. */
     readonly collectionPath: string;
     readonly memberPath: string;
-    /** The member path in Hono's syntax, for the typed context: `/widgets/:widget_id`. */
-    readonly honoMemberPath: string;
+    /** The member route's path parameters as a type, for the typed context: `"widget_id" | "image_id"`. */
+    readonly paramKeys: string;
   };
   readonly routes: {
     readonly list: string;
@@ -301,7 +301,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
       mountPath,
       collectionPath,
       memberPath,
-      honoMemberPath: memberPath.replace(/\{(\w+)\}/g, ":$1"),
+      paramKeys: [...memberPath.matchAll(/\{(\w+)\}/g)].map((m) => `"${m[1]}"`).join(" | "),
     },
     routes,
     params: {

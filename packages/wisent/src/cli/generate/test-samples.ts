@@ -30,7 +30,13 @@ export interface TestSamples {
   readonly updateForm: string;
   /** A field and value the model refuses (its 422), when any field can be invalid. */
   readonly invalid:
-    | { readonly field: string; readonly json: string; readonly form: string }
+    | {
+        readonly field: string;
+        readonly json: string;
+        readonly form: string;
+        /** The value has the field's TypeScript type, so the typed client can send it. */
+        readonly typed: boolean;
+      }
     | undefined;
   /** Records to create before the tests (parent, referenced records). */
   readonly fixtures: readonly TestFixture[];
@@ -109,6 +115,7 @@ export function testSamples(
       field: bad.name,
       json: literal(bad.type.invalid),
       form: formText(bad.type.invalid),
+      typed: typeof bad.type.invalid === "string" && /^(string|Date)\b/.test(bad.type.tsType),
     },
     fixtures,
   };

@@ -1,5 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import { fileURLToPath } from "node:url";
+import { currentEnv } from "../../app/environment.js";
+import { announceStartupNotices } from "../../app/startup-notices.js";
 import type { Output } from "../output.js";
 
 /**
@@ -9,6 +11,8 @@ import type { Output } from "../output.js";
  * broken app does not restart forever. SIGTERM/SIGINT drain every worker, then resolve with 0.
  */
 export function superviseWorkers(count: number, out: Output): Promise<number> {
+  // The primary prints the start-up notices; the workers inherit the marker and stay quiet.
+  announceStartupNotices(currentEnv());
   cluster.setupPrimary({
     exec: fileURLToPath(new URL("./worker.js", import.meta.url)),
     args: [],
