@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { describe, expect, it } from "vitest";
 import { App } from "../app/app.js";
+import { createClient } from "../client/create-client.js";
 import { session } from "../middleware/session/index.js";
 import { Resource } from "../resources/resource.js";
 import { testClient } from "../testing/test-client.js";
@@ -150,6 +151,16 @@ describe("tokenAuthentication (API apps)", () => {
     const res = await testClient(apiApp()).get("/notes", { headers });
     expect(res.status).toBe(status);
     if (status === 200) expect(await res.json()).toEqual({ user: "ada" });
+  });
+
+  it("is sent by the typed client given a token", async () => {
+    const app = apiApp();
+    const document = app.openApiDocument();
+    type Notes = { notes: { list(): Promise<{ status: number }> } };
+    const client = (token?: string) =>
+      createClient<unknown>({ fetch: app.fetch, document, ...(token && { token }) }) as Notes;
+    expect((await client(issued.token).notes.list()).status).toBe(200);
+    expect((await client().notes.list()).status).toBe(401);
   });
 
   it("declares the bearer scheme in the OpenAPI document", () => {

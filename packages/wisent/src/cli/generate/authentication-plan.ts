@@ -5,8 +5,9 @@ import { IMPORTS_MARKER, RESOURCES_MARKER } from "./resource-plan.js";
 /** The key of `wisent generate authentication` in .wisent/generated.json. */
 export const AUTHENTICATION_RECORD = "authentication";
 
-/** What to generate: a web app's sign-in with sessions. */
+/** What to generate: a web app's sign-in with sessions, or an API app's access tokens. */
 export interface AuthenticationRequest {
+  readonly api: boolean;
   readonly command: string;
   /** The migrations' file names, or the time to name them by. */
   readonly migrations: readonly string[] | Date;
@@ -43,6 +44,32 @@ const WEB: readonly [FileGroup, string][] = [
   ["tests", "web/src/actions/passwords.test.ts.eta"],
 ];
 
+const API: readonly [FileGroup, string][] = [
+  ["model", "shared/src/models/user.ts.eta"],
+  ["model", "api/src/models/access-token.ts.eta"],
+  ["migration", "shared/migrations/__users__.ts.eta"],
+  ["migration", "api/migrations/__access_tokens__.ts.eta"],
+  ["actions", "api/src/authentication.ts.eta"],
+  ["actions", "api/src/actions/tokens.ts.eta"],
+  ["actions", "api/src/actions/users.ts.eta"],
+  ["tests", "shared/src/models/user.test.ts.eta"],
+  ["tests", "api/src/actions/tokens.test.ts.eta"],
+];
+
+const API_LINES = {
+  imports: [
+    'import { CreateToken, RevokeToken } from "./actions/tokens.js";',
+    'import { UsersResource } from "./actions/users.js";',
+    'import { signedInOnly, signedInUser } from "./authentication.js";',
+  ],
+  use: "app.use(signedInUser);",
+  resources: [
+    'export const user = app.singleton("/user", new UsersResource(), { only: ["create", "show"], authenticate: ["show"] });',
+    'app.post("/tokens", CreateToken);',
+    'app.group("/tokens/current").use(signedInOnly).delete("/", RevokeToken);',
+  ],
+};
+
 const WEB_LINES = {
   imports: [
     'import { PasswordsResource } from "./actions/passwords.js";',
@@ -63,24 +90,27 @@ const WEB_LINES = {
  * every inserted line. `generate` writes it, `destroy` removes it, so they cannot drift.
  *
  * @example
- * authenticationPlan({ command: "wisent generate authentication", migrations: new Date() })
+ * authenticationPlan({ api: false, command: "wisent generate authentication", migrations: new Date() })
  *   .files.map((f) => f.path); // ["src/models/user.ts", "migrations/..._create_users.ts", ...]
  */
 export function authenticationPlan(request: AuthenticationRequest): AuthenticationPlan {
   const migrations = Array.isArray(request.migrations)
     ? request.migrations
-    : [migrationFileName("create_users", request.migrations as Date)];
+    : ["create_users", "create_access_tokens"].map((name, i) =>
+        migrationFileName(name, new Date((request.migrations as Date).getTime() + i * 1000)),
+      );
   const place = (template: string): string =>
     template
       .replace(/^[a-z]+\//, "")
       .replace(/\.eta$/, "")
-      .replace("__users__.ts", migrations[0]!);
-  const files = WEB.map(([group, template]) => ({
+      .replace("__users__.ts", migrations[0]!)
+      .replace("__access_tokens__.ts", migrations[1] ?? "");
+  const files = (request.api ? API : WEB).map(([group, template]) => ({
     template,
     path: place(template),
     group,
   }));
-  const lines = WEB_LINES;
+  const lines = request.api ? API_LINES : WEB_LINES;
   const edits: AppEdit[] = [
     ...lines.imports.map((line) => ({ path: "src/app.ts", marker: IMPORTS_MARKER, line })),
     { path: "src/app.ts", marker: FIRST_ROUTE_MARKER, line: lines.use },

@@ -1,5 +1,5 @@
 /**
- * Slow: `wisent generate authentication` in a real app made by `wisent new --dev`: the app must
+ * Slow: `wisent generate authentication` in real apps made by `wisent new --dev` (web and API): each must
  * type-check, lint clean and pass its generated tests (sign-up, sign-in, sign-out, reset, rate
  * limits, no account discovery) on SQLite and PostgreSQL; `wisent routes` shows the routes and
  * their helpers; `wisent destroy authentication -y` gives back the app byte for byte.
@@ -44,6 +44,29 @@ async function wisent(dir: string, args: string[]): Promise<string> {
   const code = await runCli(args, io);
   expect(code, stdout() + stderr()).toBe(0);
   return stdout();
+}
+
+/** Migrates the app's test database (SQLite, or `DATABASE_URL`) and runs the app's own tests. */
+async function migrateAndTest(dir: string, env: Record<string, string> = {}) {
+  const migrate = await inApp(dir, BIN, ["migrate"], { GO_ENV: "test", ...env });
+  expect(migrate.code, migrate.output).toBe(0);
+  return inApp(dir, tool.vitest, ["run"], env);
+}
+
+/** Runs `body` with a fresh PostgreSQL database's URL, dropped afterwards. */
+async function withPostgres(body: (url: string) => Promise<void>): Promise<void> {
+  const server = "postgres://postgres@127.0.0.1:5432";
+  const name = `wisent_auth_${process.pid}_${Date.now()}`;
+  const admin = await import("../../data/database.js");
+  const db = admin.database(`${server}/test`);
+  const { sql } = await import("kysely");
+  await sql.raw(`create database ${name}`).execute(db.kysely);
+  try {
+    await body(`${server}/${name}`);
+  } finally {
+    await sql.raw(`drop database ${name}`).execute(db.kysely);
+    await db.close();
+  }
 }
 
 /** The app's own files: no databases, no development secret, no build made by `wisent migrate`. */
@@ -108,7 +131,7 @@ describe("wisent generate authentication in a web app", { timeout: SLOW }, () =>
       ["POST", "/passwords", "passwordsPath"],
       ["GET", "/passwords/{password_id}/edit", "editPasswordPath"],
       ["PUT", "/passwords/{password_id}", "passwordPath"],
-    ]) {
+    ] as const) {
       const row = `${method}\\s*\\|[^|]*\\|\\s*${path.replace(/[{}]/g, "\\$&")}/?\\s*\\|[^|]*\\|\\s*${helper}\\s`;
       expect(routes).toMatch(new RegExp(row));
     }
@@ -122,34 +145,60 @@ describe("wisent generate authentication in a web app", { timeout: SLOW }, () =>
   });
 
   it("passes its generated tests on SQLite", async () => {
-    const migrate = await inApp(app, BIN, ["migrate"], { GO_ENV: "test" });
-    expect(migrate.code, migrate.output).toBe(0);
-    const result = await inApp(app, tool.vitest, ["run"]);
+    const result = await migrateAndTest(app);
     expect(result.code, result.output).toBe(0);
-    expect(result.output).not.toMatch(/failed|skipped/);
+    expect(result.output).toMatch(/Tests\s+26 passed/);
   });
 
   it("passes its generated tests on PostgreSQL", async () => {
-    const server = "postgres://postgres@127.0.0.1:5432";
-    const name = `wisent_auth_${process.pid}_${Date.now()}`;
-    const admin = await import("../../data/database.js");
-    const db = admin.database(`${server}/test`);
-    const { sql } = await import("kysely");
-    await sql.raw(`create database ${name}`).execute(db.kysely);
-    try {
-      const env = { DATABASE_URL: `${server}/${name}` };
-      const migrate = await inApp(app, BIN, ["migrate"], { GO_ENV: "test", ...env });
-      expect(migrate.code, migrate.output).toBe(0);
-      const result = await inApp(app, tool.vitest, ["run"], env);
+    await withPostgres(async (url) => {
+      const result = await migrateAndTest(app, { DATABASE_URL: url });
       expect(result.code, result.output).toBe(0);
-    } finally {
-      await sql.raw(`drop database ${name}`).execute(db.kysely);
-      await db.close();
-    }
+      expect(result.output).toMatch(/Tests\s+26 passed/);
+    });
   });
 
   it("is undone by wisent destroy authentication -y, byte for byte", async () => {
     await wisent(app, ["destroy", "authentication", "-y"]);
     expect(sourceTree(app)).toEqual(before);
+  });
+});
+
+describe("wisent generate authentication in an API app", { timeout: SLOW }, () => {
+  let api: string;
+  let fresh: Record<string, string>;
+  beforeAll(async () => {
+    await wisent(root, ["new", "inventory", "--api", "--dev", "--skip-install"]);
+    api = join(root, "inventory");
+    symlinkSync(join(REPO, "node_modules"), join(api, "node_modules"), "dir");
+    fresh = sourceTree(api);
+    await wisent(api, ["g", "auth"]);
+  }, SLOW);
+
+  it("generates access tokens: no templates, no sessions", async () => {
+    expect(existsSync(join(api, "src/actions/tokens.ts"))).toBe(true);
+    expect(existsSync(join(api, "src/templates"))).toBe(false);
+    const routes = await wisent(api, ["routes"]);
+    expect(routes).toMatch(/POST\s*\|[^|]*\|\s*\/tokens\/?\s/);
+    expect(routes).toMatch(/DELETE\s*\|[^|]*\|\s*\/tokens\/current\/?\s/);
+  });
+
+  it("type-checks, lints clean and passes its tests on SQLite and PostgreSQL", async () => {
+    const tsc = await inApp(api, tool.tsc, ["--noEmit"]);
+    expect(tsc.output).toBe("");
+    const biome = await inApp(api, tool.biome, ["check", "."]);
+    expect(biome.code, biome.output).toBe(0);
+    const sqlite = await migrateAndTest(api);
+    expect(sqlite.code, sqlite.output).toBe(0);
+    expect(sqlite.output).toMatch(/Tests\s+13 passed/);
+    await withPostgres(async (url) => {
+      const result = await migrateAndTest(api, { DATABASE_URL: url });
+      expect(result.code, result.output).toBe(0);
+    });
+  });
+
+  it("is undone by wisent d auth -y, byte for byte", async () => {
+    await wisent(api, ["d", "auth", "-y"]);
+    expect(sourceTree(api)).toEqual(fresh);
   });
 });

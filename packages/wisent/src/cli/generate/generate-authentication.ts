@@ -40,9 +40,10 @@ export interface GenerateAuthenticationResult {
 }
 
 /**
- * Generates sign-up, sign-in, sign-out and password reset into the web app in `appDir`: a User
+ * Generates sign-up, sign-in, sign-out and password reset into the web app in `appDir` (a User
  * model and migration, handlers, templates, locale messages and tests, their lines in src/app.ts
- * and the layout's account links; records what it wrote for `destroy authentication`.
+ * and the layout's account links), or into an API app access tokens (`POST /tokens`,
+ * `DELETE /tokens/current`, `Authorization: Bearer`); records what it wrote for `destroy`.
  *
  * @example
  * generateAuthentication("/path/to/shop");
@@ -52,11 +53,6 @@ export function generateAuthentication(
   options: GenerateAuthenticationOptions = {},
 ): GenerateAuthenticationResult {
   const app = readAppProject(appDir);
-  if (app.api) {
-    throw new UsageError(
-      "this is an API app: access tokens (POST /tokens, Authorization: Bearer) are not generated yet; wisent generate authentication makes sign-in for web apps",
-    );
-  }
   const records = readRecords(appDir);
   if (!options.force && records[AUTHENTICATION_RECORD]) {
     throw new UsageError(
@@ -71,16 +67,28 @@ export function generateAuthentication(
       "src/models/user.ts exists already: authentication makes its own User model (destroy the user resource first)",
     );
   }
-  const earlier = readdirSync(join(appDir, "migrations"), { withFileTypes: true })
-    .map((e) => e.name)
-    .find((name) => /^\d{14}_create_users\.ts$/.test(name));
-  if (earlier && !options.force) {
-    throw new UsageError(`migrations/${earlier} creates the users table already`);
+  const existing = readdirSync(join(appDir, "migrations"));
+  const earlier = ["users", "access_tokens"].map((table) =>
+    existing.find((name) => new RegExp(`^\\d{14}_create_${table}\\.ts$`).test(name)),
+  );
+  if (earlier.some(Boolean) && !options.force) {
+    throw new UsageError(`migrations/${earlier.find(Boolean)} creates its table already`);
   }
-  const plan = authenticationPlan({
+  const fresh = authenticationPlan({
+    api: app.api,
     command: AUTHENTICATION_COMMAND,
-    migrations: earlier ? [earlier] : migrationTime(appDir, options.now ?? new Date()),
+    migrations: migrationTime(appDir, options.now ?? new Date()),
   });
+  // --force over an earlier run keeps its migrations' names.
+  const plan = earlier.some(Boolean)
+    ? authenticationPlan({
+        api: app.api,
+        command: AUTHENTICATION_COMMAND,
+        migrations: fresh.files
+          .filter((f) => f.group === "migration")
+          .map((f, i) => earlier[i] ?? f.path.replace(/^migrations\//, "")),
+      })
+    : fresh;
   const rendered = new Map(
     plan.files.map((f) => [f.path, renderTemplate(f.template, plan.data, TEMPLATES)]),
   );
@@ -126,7 +134,11 @@ export function generateAuthentication(
     [AUTHENTICATION_RECORD]: {
       name: AUTHENTICATION_RECORD,
       attributes: [],
-      migration: plan.files.find((f) => f.group === "migration")!.path.replace(/^migrations\//, ""),
+      // Comma-separated when there are two (an API app's users and access_tokens).
+      migration: plan.files
+        .filter((f) => f.group === "migration")
+        .map((f) => f.path.replace(/^migrations\//, ""))
+        .join(","),
       files,
     },
   });
@@ -163,24 +175,30 @@ export async function destroyAuthentication(
       "nothing to destroy: this app has no authentication made by wisent generate authentication",
     );
   }
-  const plan = authenticationPlan({ command: "", migrations: [record.migration] });
+  const migrationFiles = record.migration.split(",");
+  const plan = authenticationPlan({ api: app.api, command: "", migrations: migrationFiles });
   const actions: FileAction[] = [];
-  const migration = record.migration.replace(/\.ts$/, "");
-  const ran = options.database ? await options.database.applied(migration) : false;
+  // Newest first: access_tokens refers to users.
+  const migrations = migrationFiles.map((f) => f.replace(/\.ts$/, "")).reverse();
+  const ran: string[] = [];
+  for (const name of migrations) {
+    if (options.database && (await options.database.applied(name))) ran.push(name);
+  }
   const present = plan.files.filter((f) => existsSync(join(appDir, f.path)));
   if (options.dryRun) {
-    if (ran) actions.push({ verb: "revert", path: migration });
+    for (const name of ran) actions.push({ verb: "revert", path: name });
     for (const f of present) actions.push({ verb: "remove", path: f.path });
     return { actions };
   }
   let keepMigration = false;
-  if (ran) {
+  for (const name of ran) {
     const revert =
-      options.yes ||
-      (await options.confirm?.(revertPrompt(migration, options.database!.url))) === true;
+      !keepMigration &&
+      (options.yes ||
+        (await options.confirm?.(revertPrompt(name, options.database!.url))) === true);
     if (revert) {
-      await options.database!.revert(migration);
-      actions.push({ verb: "revert", path: migration });
+      await options.database!.revert(name);
+      actions.push({ verb: "revert", path: name });
     } else keepMigration = true;
   }
   const kept: string[] = [];
