@@ -94,6 +94,24 @@ describe("requireAuthentication and app.resource's authenticate", () => {
     expect(signedIn).not.toBe("");
   });
 
+  it("signs out a session whose user is gone", async () => {
+    let exists = true;
+    const app = new App({ name: "notes" });
+    app.use(session({ secret: SECRET }));
+    app.use(authentication({ load: (_c, id) => (exists && id === ADA.id ? ADA : undefined) }));
+    app.post("/session", (c) => {
+      signIn(c, ADA);
+      return c.text("in");
+    });
+    app.get("/me", (c) => c.text(c.currentUser()?.id ?? "nobody"));
+    const client = testClient(app, { sessionSecret: SECRET });
+    await client.post("/session", { csrf: false });
+    expect(await (await client.get("/me")).text()).toBe("ada");
+    exists = false;
+    expect(await (await client.get("/me")).text()).toBe("nobody");
+    expect((await client.session()).user_id).toBeUndefined();
+  });
+
   it("fails loudly when no authentication middleware ran", async () => {
     const app = new App({ name: "bare" });
     const guarded = app.group("/guarded");

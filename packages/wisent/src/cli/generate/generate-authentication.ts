@@ -67,7 +67,8 @@ export function generateAuthentication(
       "src/models/user.ts exists already: authentication makes its own User model (destroy the user resource first)",
     );
   }
-  const existing = readdirSync(join(appDir, "migrations"));
+  const folder = join(appDir, "migrations");
+  const existing = existsSync(folder) ? readdirSync(folder) : [];
   const earlier = ["users", "access_tokens"].map((table) =>
     existing.find((name) => new RegExp(`^\\d{14}_create_${table}\\.ts$`).test(name)),
   );
