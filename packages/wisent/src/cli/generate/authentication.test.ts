@@ -147,14 +147,14 @@ describe("wisent generate authentication in a web app", { timeout: SLOW }, () =>
   it("passes its generated tests on SQLite", async () => {
     const result = await migrateAndTest(app);
     expect(result.code, result.output).toBe(0);
-    expect(result.output).toMatch(/Tests\s+26 passed/);
+    expect(result.output).toMatch(/Tests\s+27 passed/);
   });
 
   it("passes its generated tests on PostgreSQL", async () => {
     await withPostgres(async (url) => {
       const result = await migrateAndTest(app, { DATABASE_URL: url });
       expect(result.code, result.output).toBe(0);
-      expect(result.output).toMatch(/Tests\s+26 passed/);
+      expect(result.output).toMatch(/Tests\s+27 passed/);
     });
   });
 
