@@ -28,6 +28,7 @@ export const EXTERNAL = [
   "mysql2",
   "fast-xml-parser",
   "ioredis",
+  "nodemailer",
   "esbuild",
   "tsx",
   "tsx/*",

@@ -12,6 +12,8 @@ export { type PathFormat, pathFormatOf } from "./app/path-format.js";
 export { RouteBuilder } from "./app/route-builder.js";
 export type { WisentRuntime } from "./app/runtime.js";
 export type { StaticFilesOptions } from "./app/static-files.js";
+// Authentication: password hashing, c.currentUser(), requireAuthentication(), tokens, mail.
+export * from "./auth/index.js";
 export {
   addColumn,
   addIndex,

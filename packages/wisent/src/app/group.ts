@@ -1,4 +1,5 @@
 import type { Handler, MiddlewareHandler } from "hono";
+import { requireAuthentication, requiresAuthentication } from "../auth/require-authentication.js";
 import type { ResourceSpec } from "../client/resource-spec.js";
 import { routeNameForPath } from "../naming/index.js";
 import {
@@ -242,8 +243,13 @@ export class Group<
     // shallow: the routes on one record leave the parent's member path (Rails' `shallow: true`).
     const memberRoot = opts.shallow ? joinPaths(this.#shallowBase, path) : collection;
     const stem = routeNameForPath(collection, { collection: true }).replace(/Path$/, "");
-    const paths = this.#mapRoutes(resource, handlers, routes, stem, (route) =>
-      joinPaths(route.member ? memberRoot : collection, route.subpath),
+    const paths = this.#mapRoutes(
+      resource,
+      handlers,
+      routes,
+      stem,
+      (route) => joinPaths(route.member ? memberRoot : collection, route.subpath),
+      opts.authenticate,
     );
     const member = joinPaths(memberRoot, `{${paramKey}}`);
     // Type-level names are checked against the runtime namer in typed-names.test.ts.
@@ -288,8 +294,13 @@ export class Group<
       patch: opts.patch ?? this.core.settings.patch,
     });
     const stem = routeNameForPath(root).replace(/Path$/, "");
-    const paths = this.#mapRoutes(resource, handlers, routes, stem, (route) =>
-      joinPaths(root, route.subpath),
+    const paths = this.#mapRoutes(
+      resource,
+      handlers,
+      routes,
+      stem,
+      (route) => joinPaths(root, route.subpath),
+      opts.authenticate,
     );
     return new ResourceGroup(
       this.core,
@@ -312,8 +323,16 @@ export class Group<
     routes: readonly ResourceRoute[],
     stem: string,
     fullPath: (route: ResourceRoute) => string,
+    authenticate: ResourceOptions["authenticate"],
   ): Record<string, UntypedPathHelper> {
     const stack = this.#resourceStack(resource);
+    // One guard for the resource's secured routes: `true` secures every route, a list its operations.
+    const guarded = authenticate ? [...stack, requireAuthentication()] : stack;
+    const secured = (route: ResourceRoute) =>
+      authenticate === true ||
+      (Array.isArray(authenticate) &&
+        route.operation !== undefined &&
+        authenticate.includes(route.operation));
     const defaults = Resource.prototype as unknown as Record<string, unknown>;
     const paths: Record<string, UntypedPathHelper> = {};
     for (const route of routes) {
@@ -328,7 +347,7 @@ export class Group<
       const handler: Handler = (c) => fn.call(resource, c);
       this.#add(route.method, full, handler, {
         display: `${resource.handlerName}.${route.action}`,
-        stack,
+        stack: secured(route) ? guarded : stack,
         name,
         resource: {
           operation: route.operation,
@@ -385,6 +404,7 @@ export class Group<
       },
       ...(how.resource && { resource: how.resource }),
       ...(how.internal && { internal: true }),
+      ...(requiresAuthentication(how.stack ?? this.#stack) && { authenticated: true }),
     };
     this.core.registry.add(record);
     const middleware = [...(how.stack ?? this.#stack)];

@@ -37,6 +37,8 @@ export interface RouteRecord {
   readonly resource?: ResourceRouteMeta;
   /** Set on routes that describe the app rather than serve it (the OpenAPI document). */
   readonly internal?: boolean;
+  /** Set on routes behind `requireAuthentication()`: secured in the OpenAPI document. */
+  readonly authenticated?: boolean;
 }
 
 /** A path helper looked up by name at run time. */

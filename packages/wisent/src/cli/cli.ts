@@ -48,6 +48,26 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/destroy.js")).run,
   },
   {
+    words: ["generate", "authentication"],
+    aliases: [
+      ["g", "auth"],
+      ["g", "authentication"],
+      ["generate", "auth"],
+    ],
+    summary: "generate sign-up, sign-in, sign-out and password reset (User model, tests)",
+    load: async () => (await import("./commands/authentication.js")).generate,
+  },
+  {
+    words: ["destroy", "authentication"],
+    aliases: [
+      ["d", "auth"],
+      ["d", "authentication"],
+      ["destroy", "auth"],
+    ],
+    summary: "remove what generate authentication made",
+    load: async () => (await import("./commands/authentication.js")).destroy,
+  },
+  {
     words: ["generate", "migration"],
     aliases: [
       ["g", "migration"],

@@ -18,8 +18,13 @@ export interface ClientOptions {
   readonly document?: OperationsDocument;
   /** Where the app serves its document (`app.openapi(...)`); default `/openapi.json`. */
   readonly openapiPath?: string;
-  /** Headers sent with every request (e.g. `Authorization`). */
+  /** Headers sent with every request (e.g. `Accept-Language`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * An access token (from `POST /tokens` in an app made with `wisent g auth --api`), sent as
+   * `Authorization: Bearer <token>` with every request.
+   */
+  readonly token?: string;
 }
 
 interface OperationRoute {
@@ -106,7 +111,10 @@ export function createClient<M>(target: string | ClientOptions): Client<M> {
   const options: ClientOptions = typeof target === "string" ? { baseUrl: target } : target;
   const base = (options.baseUrl ?? "http://localhost").replace(/\/+$/, "");
   const send: FetchFn = options.fetch ?? ((request) => fetch(request));
-  const headers = options.headers ?? {};
+  const headers = {
+    ...options.headers,
+    ...(options.token !== undefined && { authorization: `Bearer ${options.token}` }),
+  };
   let operations: Promise<Operations> | undefined = options.document
     ? Promise.resolve(operationsOf(options.document))
     : undefined;

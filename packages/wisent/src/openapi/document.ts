@@ -1,5 +1,6 @@
 import type { RouteRecord } from "../app/route-registry.js";
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "../data/pagination.js";
+import { sessionCookieName } from "../middleware/session/session.js";
 import { pascalize } from "../naming/index.js";
 import type { Operation } from "../resources/mapping.js";
 import type { ResourceModel } from "../resources/resource.js";
@@ -186,6 +187,7 @@ export function openApiDocument(
         },
       };
     }
+    if (record.authenticated) secure(operation, info.api);
     paths[path] ??= {};
     paths[path]![record.method.toLowerCase()] = operation;
     for (const alias of record.aliases) {
@@ -198,13 +200,52 @@ export function openApiDocument(
     }
   }
   const shared = sharedComponents(MAX_PER_PAGE, DEFAULT_PER_PAGE);
+  const secured = records.some((r) => r.authenticated && !r.internal);
   return {
     openapi: "3.1.0",
     info: { title: info.title, version: info.version },
     servers: [{ url: info.host }],
     tags: [...tags].map(([name, description]) => ({ name, description })),
     paths,
-    components: { ...shared, schemas: { ...shared.schemas, ...names.schemas } },
+    components: {
+      ...shared,
+      schemas: { ...shared.schemas, ...names.schemas },
+      ...(secured && { securitySchemes: securitySchemes(info) }),
+    },
+  };
+}
+
+/** The scheme of secured operations: a bearer token in an API app, else the session cookie. */
+const schemeName = (api: boolean) => (api ? "bearerAuth" : "sessionCookie");
+
+function securitySchemes(info: OpenApiInfo): Record<string, unknown> {
+  return info.api
+    ? {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: "An access token from POST /tokens: `Authorization: Bearer <token>`",
+        },
+      }
+    : {
+        sessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: sessionCookieName(info.title),
+          description: "The session cookie set by signing in",
+        },
+      };
+}
+
+/** Marks an operation behind `requireAuthentication()`: its scheme, and its 401. */
+function secure(operation: Record<string, unknown>, api: boolean): void {
+  operation.security = [{ [schemeName(api)]: [] }];
+  operation.responses = {
+    ...(operation.responses as Record<string, unknown>),
+    "401": {
+      description: "Not signed in (no valid credentials)",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    },
   };
 }
 

@@ -14,6 +14,12 @@ interface SharedOptions {
    * `member: { publish: "post" }` -> `POST /widgets/{widget_id}/publish`, `publishWidgetPath`.
    */
   readonly member?: DeclaredRoutes;
+  /**
+   * Signed-in users only (`requireAuthentication()` on these routes): `true` for every
+   * operation, or a list (`["create", "update", "destroy"]`). HTML requests without a user are
+   * sent to sign in, JSON and XML ones get 401; the OpenAPI document marks them as secured.
+   */
+  readonly authenticate?: boolean | readonly Operation[];
   /** Update answers PATCH too (default: the app's `patch` setting, else PUT only, as the spec's table). */
   readonly patch?: boolean;
 }

@@ -80,7 +80,7 @@ export function revertPrompt(migration: string, url: string): string {
 }
 
 /** Removes now-empty folders from `dir` up to (not including) `stop`. */
-function pruneEmptyFolders(appDir: string, dir: string, stop: string): void {
+export function pruneEmptyFolders(appDir: string, dir: string, stop: string): void {
   let current = dir;
   while (current !== stop && current.startsWith(stop)) {
     const full = join(appDir, current);

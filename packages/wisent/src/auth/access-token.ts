@@ -1,0 +1,65 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Context, MiddlewareHandler } from "hono";
+import { type CurrentUser, setCurrentUser } from "./current-user.js";
+
+/**
+ * A new access token: `token` is shown to the client once, only `digest` (its SHA-256, hex) is
+ * stored. 32 random bytes leave nothing to guess, so a fast hash is enough (no salt, no scrypt):
+ * the digest is looked up directly.
+ *
+ * @example
+ * const { token, digest } = newAccessToken();
+ * await AccessToken.create(tx, { user_id: user.id, token_digest: digest });
+ * return c.json({ token }, 201);
+ */
+export function newAccessToken(): { token: string; digest: string } {
+  const token = randomBytes(32).toString("base64url");
+  return { token, digest: accessTokenDigest(token) };
+}
+
+/** The stored form of a token: its SHA-256, hex. */
+export function accessTokenDigest(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerToken(c: Context): string | undefined {
+  const header = c.req.header("authorization");
+  const match = header ? /^Bearer[ \t]+([\w.~+/-]+=*)[ \t]*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+const DIGEST = Symbol("wisent.accessTokenDigest");
+type Marked = Context & { [DIGEST]?: string };
+
+/** The digest of the token this request was authenticated with (to revoke it), or undefined. */
+export function currentTokenDigest(c: Context): string | undefined {
+  return (c as Marked)[DIGEST];
+}
+
+/** Options of {@link tokenAuthentication}. */
+export interface TokenAuthenticationOptions {
+  /** Finds the user of a token digest; undefined when no live token has it. */
+  load(c: Context, digest: string): Promise<CurrentUser | undefined> | CurrentUser | undefined;
+}
+
+/**
+ * Loads the user of an `Authorization: Bearer` token for `c.currentUser()` (an API app's
+ * counterpart of `authentication()`): the token's SHA-256 is what `load` looks up.
+ *
+ * @example
+ * app.use(tokenAuthentication({ load: async (c, digest) => userOfToken(await c.tx(), digest) }));
+ */
+export function tokenAuthentication(options: TokenAuthenticationOptions): MiddlewareHandler {
+  return async (c, next) => {
+    const token = bearerToken(c);
+    let user: CurrentUser | undefined;
+    if (token !== undefined) {
+      const digest = accessTokenDigest(token);
+      user = await options.load(c, digest);
+      if (user !== undefined) (c as Marked)[DIGEST] = digest;
+    }
+    setCurrentUser(c, user);
+    await next();
+  };
+}

@@ -1,0 +1,94 @@
+import type { Transporter } from "nodemailer";
+import { currentEnv, isProductionLike } from "../app/environment.js";
+import { requireDependency } from "../base/require-dependency.js";
+import { type Logger, sharedLogger } from "../http/logger.js";
+
+/** One mail to send. */
+export interface MailMessage {
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly html?: string;
+  /** Default the mailer's `from`. */
+  readonly from?: string;
+}
+
+/** Sends mail. */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+/** Options of {@link mailer}. */
+export interface MailerOptions {
+  /** The sender; default `MAIL_FROM`, else `no-reply@localhost`. */
+  readonly from?: string;
+  /** `smtp://user:pass@host:587`; default `SMTP_URL` (required in production-like environments). */
+  readonly smtpUrl?: string;
+  /** Default `GO_ENV`, else `NODE_ENV`, else development. */
+  readonly env?: string;
+  /** Where development prints its mail; default the app's logger. */
+  readonly logger?: Logger;
+}
+
+const captured: (MailMessage & { from: string })[] = [];
+
+/**
+ * The mail sent in the test environment, oldest first (nothing leaves the process there).
+ * @example expect(sentMail().at(-1)?.to).toBe("ada@example.com");
+ */
+export function sentMail(): readonly (MailMessage & { from: string })[] {
+  return captured;
+}
+
+/** Forgets the captured mail (between tests). */
+export function clearSentMail(): void {
+  captured.length = 0;
+}
+
+/**
+ * A mailer through nodemailer: SMTP from `SMTP_URL` in production (and wherever it is set); in
+ * development each mail is printed to the log (with its links, to click); in tests captured for
+ * {@link sentMail}. The transport is made on first send.
+ *
+ * @example
+ * const mail = mailer();
+ * await mail.send({ to: user.email, subject: "Reset your password", text: `Open ${link}` });
+ */
+export function mailer(options: MailerOptions = {}): Mailer {
+  const env = options.env ?? currentEnv();
+  const from = options.from ?? process.env.MAIL_FROM ?? "no-reply@localhost";
+  let transport: Transporter | undefined;
+  // Loaded on the first mail sent: an app that sends none never loads nodemailer.
+  const createTransport = (how: string | { jsonTransport: true }): Transporter =>
+    requireDependency<typeof import("nodemailer")>("nodemailer").createTransport(how as never);
+  const smtp = () => {
+    const url = options.smtpUrl ?? process.env.SMTP_URL;
+    if (!url) {
+      throw new Error(
+        `mailer: SMTP_URL is not set (smtp://user:password@host:587): ${env} sends real mail`,
+      );
+    }
+    transport ??= createTransport(url);
+    return transport;
+  };
+  const smtpWanted = isProductionLike(env) || Boolean(options.smtpUrl ?? process.env.SMTP_URL);
+  return {
+    async send(message) {
+      const mail = { ...message, from: message.from ?? from };
+      if (env === "test" && !options.smtpUrl) {
+        captured.push(mail);
+        return;
+      }
+      if (smtpWanted) {
+        await smtp().sendMail(mail);
+        return;
+      }
+      // Development: built by nodemailer as it would be sent, then printed rather than sent.
+      transport ??= createTransport({ jsonTransport: true });
+      await transport.sendMail(mail);
+      (options.logger ?? sharedLogger()).info({
+        msg: `mail to ${mail.to}: ${mail.subject}\n\n${mail.text}`,
+      });
+    },
+  };
+}

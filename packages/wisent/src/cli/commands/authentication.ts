@@ -1,0 +1,91 @@
+import { type CommandHelp, formatHelp, guard, parseCommandArgs } from "../args.js";
+import {
+  destroyAuthentication,
+  generateAuthentication,
+} from "../generate/generate-authentication.js";
+import type { CliIO } from "../io.js";
+import { Output } from "../output.js";
+import { appDatabase } from "./destroy.js";
+
+export const generateHelp: CommandHelp = {
+  usage: "wisent generate authentication [options]   (alias: wisent g auth)",
+  summary:
+    "Generates sign-up, sign-in, sign-out and password reset into the web app in this folder: a\nUser model and migration (email, password_digest), sessions, registrations and passwords\nhandlers, templates, locale messages and tests, declared in src/app.ts. Passwords are hashed\nwith scrypt; sign-in and reset are rate-limited; reset links are mailed (SMTP_URL). In an API\napp: access tokens instead (POST /user, POST /tokens, DELETE /tokens/current, Bearer).",
+  options: [
+    ["-d, --dry-run", "print the files; write nothing"],
+    ["-f, --force", "overwrite files that exist"],
+  ],
+  examples: [
+    ["wisent g auth", "then: wisent migrate, and sign up at /registration/new"],
+    [
+      'app.resource("/widgets", new WidgetsResource(), { authenticate: true })',
+      "then protect a resource (in src/app.ts)",
+    ],
+  ],
+};
+
+/** `wisent generate authentication` (`wisent g auth`). */
+export async function generate(argv: string[], io: CliIO): Promise<number> {
+  return guard(io, generateHelp, async () => {
+    const { values } = parseCommandArgs(
+      argv,
+      { "dry-run": { type: "boolean", short: "d" }, force: { type: "boolean", short: "f" } },
+      0,
+    );
+    if (values.help) {
+      io.stdout.write(formatHelp(generateHelp));
+      return 0;
+    }
+    const dryRun = values["dry-run"] === true;
+    const result = generateAuthentication(io.cwd, { dryRun, force: values.force === true });
+    const out = new Output(io);
+    for (const action of result.actions) out.action(action.verb, action.path);
+    if (dryRun) {
+      out.hint("dry run: nothing was written");
+      return 0;
+    }
+    out.hint(
+      result.plan.request.api
+        ? "generated access tokens; next: wisent migrate, then POST /user and POST /tokens"
+        : "generated authentication; next: wisent migrate, then sign up at /registration/new",
+    );
+    return 0;
+  });
+}
+
+export const destroyHelp: CommandHelp = {
+  usage: "wisent destroy authentication [-y|--yes] [--dry-run]   (alias: wisent d auth)",
+  summary:
+    "Removes what generate authentication made, asking per file (y/n), and its lines in\nsrc/app.ts and the layout. When its migration has run, it is rolled back first (asked too).",
+  options: [
+    ["-y, --yes", "remove (and roll back) without asking"],
+    ["-d, --dry-run", "list what would be removed; change nothing"],
+  ],
+  examples: [["wisent d auth -y", "removes everything without asking"]],
+};
+
+/** `wisent destroy authentication` (`wisent d auth`). */
+export async function destroy(argv: string[], io: CliIO): Promise<number> {
+  return guard(io, destroyHelp, async () => {
+    const { values } = parseCommandArgs(
+      argv,
+      { yes: { type: "boolean", short: "y" }, "dry-run": { type: "boolean", short: "d" } },
+      0,
+    );
+    if (values.help) {
+      io.stdout.write(formatHelp(destroyHelp));
+      return 0;
+    }
+    const out = new Output(io);
+    const dryRun = values["dry-run"] === true;
+    const result = await destroyAuthentication(io.cwd, {
+      yes: values.yes === true,
+      dryRun,
+      database: appDatabase(io, out),
+      confirm: async (question) => /^y(es)?$/i.test((await io.prompt(question)).trim()),
+    });
+    for (const action of result.actions) out.action(action.verb, action.path);
+    if (dryRun) out.hint("dry run: nothing was removed");
+    return 0;
+  });
+}

@@ -1,0 +1,204 @@
+/**
+ * Slow: `wisent generate authentication` in real apps made by `wisent new --dev` (web and API): each must
+ * type-check, lint clean and pass its generated tests (sign-up, sign-in, sign-out, reset, rate
+ * limits, no account discovery) on SQLite and PostgreSQL; `wisent routes` shows the routes and
+ * their helpers; `wisent destroy authentication -y` gives back the app byte for byte.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../cli.js";
+import { memoryIO } from "../io.js";
+import { cleanEnv } from "../test-support/clean-env.js";
+import { tree } from "./test-support/fixture-app.js";
+
+const run = promisify(execFile);
+const REPO = new URL("../../../../../", import.meta.url).pathname;
+const BIN = join(REPO, "packages/wisent/dist/cli/main.js");
+const SLOW = 300_000;
+const tool = {
+  tsc: join(REPO, "node_modules/typescript/bin/tsc"),
+  biome: join(REPO, "node_modules/@biomejs/biome/bin/biome"),
+  vitest: join(REPO, "node_modules/vitest/vitest.mjs"),
+};
+
+async function inApp(dir: string, file: string, args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [file, ...args], {
+      cwd: dir,
+      env: cleanEnv(env),
+      maxBuffer: 10 * 1024 * 1024,
+    });
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? 1, output: (e.stdout ?? "") + (e.stderr ?? "") };
+  }
+}
+
+async function wisent(dir: string, args: string[]): Promise<string> {
+  const { io, stdout, stderr } = memoryIO({ cwd: dir });
+  const code = await runCli(args, io);
+  expect(code, stdout() + stderr()).toBe(0);
+  return stdout();
+}
+
+/** Migrates the app's test database (SQLite, or `DATABASE_URL`) and runs the app's own tests. */
+async function migrateAndTest(dir: string, env: Record<string, string> = {}) {
+  const migrate = await inApp(dir, BIN, ["migrate"], { GO_ENV: "test", ...env });
+  expect(migrate.code, migrate.output).toBe(0);
+  return inApp(dir, tool.vitest, ["run"], env);
+}
+
+/** Runs `body` with a fresh PostgreSQL database's URL, dropped afterwards. */
+async function withPostgres(body: (url: string) => Promise<void>): Promise<void> {
+  const server = "postgres://postgres@127.0.0.1:5432";
+  const name = `wisent_auth_${process.pid}_${Date.now()}`;
+  const admin = await import("../../data/database.js");
+  const db = admin.database(`${server}/test`);
+  const { sql } = await import("kysely");
+  await sql.raw(`create database ${name}`).execute(db.kysely);
+  try {
+    await body(`${server}/${name}`);
+  } finally {
+    await sql.raw(`drop database ${name}`).execute(db.kysely);
+    await db.close();
+  }
+}
+
+/** The app's own files: no databases, no development secret, no build made by `wisent migrate`. */
+function sourceTree(dir: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(tree(dir)).filter(
+      ([path]) => !/^(db\/.*\.sqlite.*|tmp\/.*|dist\/.*)$/.test(path),
+    ),
+  );
+}
+
+let root: string;
+let app: string;
+let before: Record<string, string>;
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "wisent-auth-"));
+  await wisent(root, ["new", "club", "--dev", "--skip-install"]);
+  app = join(root, "club");
+  symlinkSync(join(REPO, "node_modules"), join(app, "node_modules"), "dir");
+  before = sourceTree(app);
+  await wisent(app, ["g", "auth"]);
+}, SLOW);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("wisent generate authentication in a web app", { timeout: SLOW }, () => {
+  it("writes the model, migration, handlers, templates, locales and tests", () => {
+    for (const path of [
+      "src/models/user.ts",
+      "src/authentication.ts",
+      "src/actions/sessions.tsx",
+      "src/actions/registrations.tsx",
+      "src/actions/passwords.tsx",
+      "src/templates/sessions/new.tsx",
+      "src/templates/passwords/edit.tsx",
+      "src/locales/authentication.en-US.json",
+      "src/actions/sessions.test.ts",
+      "src/actions/passwords.test.ts",
+    ]) {
+      expect(existsSync(join(app, path)), path).toBe(true);
+    }
+    expect(readFileSync(join(app, "src/app.ts"), "utf8")).toContain("app.use(signedInUser);");
+    expect(readFileSync(join(app, "src/templates/layout.tsx"), "utf8")).toContain(
+      "<AccountLinks />",
+    );
+  });
+
+  it("refuses to run twice, and in an app without src/app.ts", async () => {
+    const { io, stderr } = memoryIO({ cwd: app });
+    expect(await runCli(["g", "auth"], io)).not.toBe(0);
+    expect(stderr()).toContain("authentication exists already");
+  });
+
+  it("shows the routes and their helpers in wisent routes", async () => {
+    const routes = await wisent(app, ["routes"]);
+    for (const [method, path, helper] of [
+      ["GET", "/session/new", "newSessionPath"],
+      ["POST", "/session", "sessionPath"],
+      ["DELETE", "/session", "sessionPath"],
+      ["GET", "/registration/new", "newRegistrationPath"],
+      ["POST", "/registration", "registrationPath"],
+      ["GET", "/passwords/new", "newPasswordsPath"],
+      ["POST", "/passwords", "passwordsPath"],
+      ["GET", "/passwords/{password_id}/edit", "editPasswordPath"],
+      ["PUT", "/passwords/{password_id}", "passwordPath"],
+    ] as const) {
+      const row = `${method}\\s*\\|[^|]*\\|\\s*${path.replace(/[{}]/g, "\\$&")}/?\\s*\\|[^|]*\\|\\s*${helper}\\s`;
+      expect(routes).toMatch(new RegExp(row));
+    }
+  });
+
+  it("type-checks and lints clean", async () => {
+    const tsc = await inApp(app, tool.tsc, ["--noEmit"]);
+    expect(tsc.output).toBe("");
+    const biome = await inApp(app, tool.biome, ["check", "."]);
+    expect(biome.code, biome.output).toBe(0);
+  });
+
+  it("passes its generated tests on SQLite", async () => {
+    const result = await migrateAndTest(app);
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toMatch(/Tests\s+27 passed/);
+  });
+
+  it("passes its generated tests on PostgreSQL", async () => {
+    await withPostgres(async (url) => {
+      const result = await migrateAndTest(app, { DATABASE_URL: url });
+      expect(result.code, result.output).toBe(0);
+      expect(result.output).toMatch(/Tests\s+27 passed/);
+    });
+  });
+
+  it("is undone by wisent destroy authentication -y, byte for byte", async () => {
+    await wisent(app, ["destroy", "authentication", "-y"]);
+    expect(sourceTree(app)).toEqual(before);
+  });
+});
+
+describe("wisent generate authentication in an API app", { timeout: SLOW }, () => {
+  let api: string;
+  let fresh: Record<string, string>;
+  beforeAll(async () => {
+    await wisent(root, ["new", "inventory", "--api", "--dev", "--skip-install"]);
+    api = join(root, "inventory");
+    symlinkSync(join(REPO, "node_modules"), join(api, "node_modules"), "dir");
+    fresh = sourceTree(api);
+    await wisent(api, ["g", "auth"]);
+  }, SLOW);
+
+  it("generates access tokens: no templates, no sessions", async () => {
+    expect(existsSync(join(api, "src/actions/tokens.ts"))).toBe(true);
+    expect(existsSync(join(api, "src/templates"))).toBe(false);
+    const routes = await wisent(api, ["routes"]);
+    expect(routes).toMatch(/POST\s*\|[^|]*\|\s*\/tokens\/?\s/);
+    expect(routes).toMatch(/DELETE\s*\|[^|]*\|\s*\/tokens\/current\/?\s/);
+  });
+
+  it("type-checks, lints clean and passes its tests on SQLite and PostgreSQL", async () => {
+    const tsc = await inApp(api, tool.tsc, ["--noEmit"]);
+    expect(tsc.output).toBe("");
+    const biome = await inApp(api, tool.biome, ["check", "."]);
+    expect(biome.code, biome.output).toBe(0);
+    const sqlite = await migrateAndTest(api);
+    expect(sqlite.code, sqlite.output).toBe(0);
+    expect(sqlite.output).toMatch(/Tests\s+13 passed/);
+    await withPostgres(async (url) => {
+      const result = await migrateAndTest(api, { DATABASE_URL: url });
+      expect(result.code, result.output).toBe(0);
+    });
+  });
+
+  it("is undone by wisent d auth -y, byte for byte", async () => {
+    await wisent(api, ["d", "auth", "-y"]);
+    expect(sourceTree(api)).toEqual(fresh);
+  });
+});

@@ -1,0 +1,247 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { readAppProject } from "./app-project.js";
+import { editTemplates, insertAppLines, removeAppLines } from "./app-registration.js";
+import {
+  AUTHENTICATION_RECORD,
+  type AuthenticationPlan,
+  authenticationPlan,
+} from "./authentication-plan.js";
+import { type MigrationControl, pruneEmptyFolders, revertPrompt } from "./destroy-resource.js";
+import { formatWithAppBiome } from "./format-files.js";
+import type { FileAction } from "./generate-resource.js";
+import { migrationTime } from "./generate-resource.js";
+import { contentHash, readRecords, writeRecords } from "./generated-record.js";
+import { renderTemplate } from "./render.js";
+import { UsageError } from "./usage-error.js";
+
+/** The authentication templates (packages/wisent/templates/authentication), from src/ and dist/. */
+const TEMPLATES = fileURLToPath(new URL("../../../templates/authentication/", import.meta.url));
+
+/** The command line, for the files' headers. */
+export const AUTHENTICATION_COMMAND = "wisent generate authentication";
+
+/** Options of {@link generateAuthentication}. */
+export interface GenerateAuthenticationOptions {
+  readonly dryRun?: boolean;
+  readonly force?: boolean;
+  /** Names the migration (default: now). */
+  readonly now?: Date;
+  /** Run the app's Biome over the written files (default true). */
+  readonly format?: boolean;
+  readonly biome?: string;
+}
+
+/** What generate authentication did (or, in a dry run, would do). */
+export interface GenerateAuthenticationResult {
+  readonly plan: AuthenticationPlan;
+  readonly actions: readonly FileAction[];
+}
+
+/**
+ * Generates sign-up, sign-in, sign-out and password reset into the web app in `appDir` (a User
+ * model and migration, handlers, templates, locale messages and tests, their lines in src/app.ts
+ * and the layout's account links), or into an API app access tokens (`POST /tokens`,
+ * `DELETE /tokens/current`, `Authorization: Bearer`); records what it wrote for `destroy`.
+ *
+ * @example
+ * generateAuthentication("/path/to/shop");
+ */
+export function generateAuthentication(
+  appDir: string,
+  options: GenerateAuthenticationOptions = {},
+): GenerateAuthenticationResult {
+  const app = readAppProject(appDir);
+  const records = readRecords(appDir);
+  if (!options.force && records[AUTHENTICATION_RECORD]) {
+    throw new UsageError(
+      'authentication exists already: run "wisent destroy authentication" first, or add --force',
+    );
+  }
+  const taken = Object.entries(records).find(
+    ([key, r]) => key !== AUTHENTICATION_RECORD && "src/models/user.ts" in r.files,
+  );
+  if (taken || (!options.force && existsSync(join(appDir, "src/models/user.ts")))) {
+    throw new UsageError(
+      "src/models/user.ts exists already: authentication makes its own User model (destroy the user resource first)",
+    );
+  }
+  const folder = join(appDir, "migrations");
+  const existing = existsSync(folder) ? readdirSync(folder) : [];
+  const earlier = ["users", "access_tokens"].map((table) =>
+    existing.find((name) => new RegExp(`^\\d{14}_create_${table}\\.ts$`).test(name)),
+  );
+  if (earlier.some(Boolean) && !options.force) {
+    throw new UsageError(`migrations/${earlier.find(Boolean)} creates its table already`);
+  }
+  const fresh = authenticationPlan({
+    api: app.api,
+    command: AUTHENTICATION_COMMAND,
+    migrations: migrationTime(appDir, options.now ?? new Date()),
+  });
+  // --force over an earlier run keeps its migrations' names.
+  const plan = earlier.some(Boolean)
+    ? authenticationPlan({
+        api: app.api,
+        command: AUTHENTICATION_COMMAND,
+        migrations: fresh.files
+          .filter((f) => f.group === "migration")
+          .map((f, i) => earlier[i] ?? f.path.replace(/^migrations\//, "")),
+      })
+    : fresh;
+  const rendered = new Map(
+    plan.files.map((f) => [f.path, renderTemplate(f.template, plan.data, TEMPLATES)]),
+  );
+  const actions: FileAction[] = [];
+  const conflicts: string[] = [];
+  for (const [path, contents] of rendered) {
+    const target = join(appDir, path);
+    if (!existsSync(target)) actions.push({ verb: "create", path });
+    else if (readFileSync(target, "utf8") === contents) actions.push({ verb: "identical", path });
+    else if (options.force) actions.push({ verb: "force", path });
+    else conflicts.push(path);
+  }
+  if (conflicts.length > 0) {
+    throw new UsageError(`${conflicts.join(", ")} exist already: add --force to overwrite`);
+  }
+  const registered = insertAppLines(
+    app.appSource,
+    plan.edits.filter((e) => e.path === "src/app.ts"),
+  );
+  if (registered.changed) actions.push({ verb: "update", path: "src/app.ts" });
+  const linked = editTemplates(appDir, plan.edits, insertAppLines);
+  for (const path of linked.keys()) actions.push({ verb: "update", path });
+  if (options.dryRun) return { plan, actions };
+
+  for (const [path, contents] of rendered) {
+    const target = join(appDir, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, contents);
+  }
+  if (registered.changed) writeFileSync(join(appDir, "src/app.ts"), registered.source);
+  for (const [path, source] of linked) writeFileSync(join(appDir, path), source);
+  if (options.format !== false) {
+    formatWithAppBiome(
+      appDir,
+      [...rendered.keys(), ...(registered.changed ? ["src/app.ts"] : []), ...linked.keys()],
+      options.biome,
+    );
+  }
+  const files: Record<string, string> = {};
+  for (const path of rendered.keys()) files[path] = contentHash(readFileSync(join(appDir, path)));
+  writeRecords(appDir, {
+    ...records,
+    [AUTHENTICATION_RECORD]: {
+      name: AUTHENTICATION_RECORD,
+      attributes: [],
+      // Comma-separated when there are two (an API app's users and access_tokens).
+      migration: plan.files
+        .filter((f) => f.group === "migration")
+        .map((f) => f.path.replace(/^migrations\//, ""))
+        .join(","),
+      files,
+    },
+  });
+  return { plan, actions };
+}
+
+/** Options of {@link destroyAuthentication}. */
+export interface DestroyAuthenticationOptions {
+  readonly yes?: boolean;
+  readonly dryRun?: boolean;
+  /** Asks about one file (or the migration's rollback); true to go ahead. */
+  readonly confirm?: (question: string) => Promise<boolean>;
+  /** Whether the migration has run, and rolling it back (see `destroy resource`). */
+  readonly database?: MigrationControl;
+}
+
+/**
+ * Removes what {@link generateAuthentication} made (from the same manifest): its files (asking
+ * per file unless `yes`; an edited file is named in the question), its lines in src/app.ts and
+ * the layout, and its record. A migration that has run is rolled back first.
+ *
+ * @example
+ * await destroyAuthentication("/path/to/shop", { yes: true });
+ */
+export async function destroyAuthentication(
+  appDir: string,
+  options: DestroyAuthenticationOptions = {},
+): Promise<{ actions: FileAction[] }> {
+  const app = readAppProject(appDir);
+  const records = readRecords(appDir);
+  const record = records[AUTHENTICATION_RECORD];
+  if (!record) {
+    throw new UsageError(
+      "nothing to destroy: this app has no authentication made by wisent generate authentication",
+    );
+  }
+  const migrationFiles = record.migration.split(",");
+  const plan = authenticationPlan({ api: app.api, command: "", migrations: migrationFiles });
+  const actions: FileAction[] = [];
+  // Newest first: access_tokens refers to users.
+  const migrations = migrationFiles.map((f) => f.replace(/\.ts$/, "")).reverse();
+  const ran: string[] = [];
+  for (const name of migrations) {
+    if (options.database && (await options.database.applied(name))) ran.push(name);
+  }
+  const present = plan.files.filter((f) => existsSync(join(appDir, f.path)));
+  if (options.dryRun) {
+    for (const name of ran) actions.push({ verb: "revert", path: name });
+    for (const f of present) actions.push({ verb: "remove", path: f.path });
+    return { actions };
+  }
+  let keepMigration = false;
+  for (const name of ran) {
+    const revert =
+      !keepMigration &&
+      (options.yes ||
+        (await options.confirm?.(revertPrompt(name, options.database!.url))) === true);
+    if (revert) {
+      await options.database!.revert(name);
+      actions.push({ verb: "revert", path: name });
+    } else keepMigration = true;
+  }
+  const kept: string[] = [];
+  for (const file of present) {
+    if (keepMigration && file.group === "migration") {
+      kept.push(file.path);
+      actions.push({ verb: "skip", path: `${file.path} (kept: it has run)` });
+      continue;
+    }
+    const edited = record.files[file.path] !== contentHash(readFileSync(join(appDir, file.path)));
+    const question = `remove ${file.path}${edited ? " (edited since it was generated)" : ""}? (y/n) `;
+    if (!options.yes && (await options.confirm?.(question)) !== true) {
+      kept.push(file.path);
+      actions.push({ verb: "skip", path: file.path });
+      continue;
+    }
+    rmSync(join(appDir, file.path));
+    pruneEmptyFolders(appDir, dirname(file.path), "src");
+    actions.push({ verb: "remove", path: file.path });
+  }
+  const handlersGone = !plan.files.some((f) => f.group === "actions" && kept.includes(f.path));
+  if (handlersGone) {
+    const unregistered = removeAppLines(
+      app.appSource,
+      plan.edits.filter((e) => e.path === "src/app.ts"),
+    );
+    if (unregistered.changed) {
+      writeFileSync(join(appDir, "src/app.ts"), unregistered.source);
+      actions.push({ verb: "update", path: "src/app.ts" });
+    }
+    for (const [path, source] of editTemplates(appDir, plan.edits, removeAppLines)) {
+      writeFileSync(join(appDir, path), source);
+      actions.push({ verb: "update", path });
+    }
+  }
+  const rest = { ...records };
+  if (kept.length === 0) delete rest[AUTHENTICATION_RECORD];
+  else
+    rest[AUTHENTICATION_RECORD] = {
+      ...record,
+      files: Object.fromEntries(Object.entries(record.files).filter(([p]) => kept.includes(p))),
+    };
+  writeRecords(appDir, rest);
+  return { actions };
+}
