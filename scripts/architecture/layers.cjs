@@ -20,13 +20,13 @@ const PINNED = [
 
 /** Lowest first: [name, folders under src]. src/index.ts (the package's barrel) is above all. */
 const LAYERS = [
-  ["foundation", ["base", "crypto", "naming"]],
+  ["foundation", ["base", "crypto", "naming", "jsx"]],
   ["resources", ["resources"]],
   ["routes", ["routes"]],
   ["http-data", ["http", "data"]],
   ["client-openapi", ["client", "openapi"]],
   ["middleware", ["middleware"]],
-  ["app", ["app"]],
+  ["app", ["app", "auth"]],
   ["testing", ["testing"]],
   ["cli", ["cli"]],
   ["barrel", []],

@@ -13,7 +13,6 @@ import { cors } from "hono/cors";
 import type { Router } from "hono/router";
 import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
-import { sharedLogger } from "../http/logger.js";
 import { headResponse } from "../http/plain-response.js";
 import { nodeHeaders } from "../http/request-header.js";
 import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";

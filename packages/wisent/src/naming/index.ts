@@ -13,6 +13,7 @@ export { names, singularNames } from "./names.js";
 export { paramKeyFromClassName } from "./param-key.js";
 export type { RouteNameOptions } from "./route-name.js";
 export { pathName, routeNameForPath } from "./route-name.js";
+export { sessionCookieName } from "./session-cookie-name.js";
 export { validateResourceName } from "./validate.js";
 export type { WordSpan } from "./words.js";
 export { splitWords, wordSpans } from "./words.js";

@@ -1,7 +1,6 @@
 import type { RouteRecord } from "../app/route-registry.js";
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "../data/pagination.js";
-import { sessionCookieName } from "../middleware/session/session.js";
-import { pascalize } from "../naming/index.js";
+import { pascalize, sessionCookieName } from "../naming/index.js";
 import type { Operation } from "../resources/mapping.js";
 import type { ResourceModel } from "../resources/resource.js";
 import { ERROR_STATUSES, errorResponseName, sharedComponents } from "./error-components.js";

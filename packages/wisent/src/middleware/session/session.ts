@@ -6,7 +6,10 @@ import { currentEnv, isProductionLike } from "../../app/environment.js";
 import { preferNoStore } from "../../http/cache-control.js";
 import { sharedLogger } from "../../http/logger.js";
 import { requestCookie } from "../../http/request-cookie.js";
-import { underscore } from "../../naming/index.js";
+import { sessionCookieName } from "../../naming/session-cookie-name.js";
+
+export { sessionCookieName };
+
 import {
   openedSessionJson,
   type SessionData,
@@ -366,15 +369,3 @@ async function writeSession(c: Context, current: Session, writer: SessionWriter)
     ...(cookie.maxAge === undefined ? {} : { maxAge: cookie.maxAge }),
   });
 }
-
-/** `_<app>_session` with the app name in snake case (`MyShop` -> `_my_shop_session`). */
-export function sessionCookieName(appName: string): string {
-  let name = cookieNames.get(appName);
-  if (name === undefined) {
-    name = `_${underscore(appName)}_session`;
-    cookieNames.set(appName, name);
-  }
-  return name;
-}
-
-const cookieNames = new Map<string, string>();
