@@ -5,7 +5,7 @@
  * back to the page that asked), and checks that the password never reached the server's log.
  * Skipped only with WISENT_SKIP_BROWSER=1.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserTestsSkipped, launchChromium, SKIP_BROWSER_ENV } from "../support/chromium.js";
-import { freePort, waitForServer } from "../support/server.js";
+import { type ServerProcess, startWisent } from "../support/server.js";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const cli = join(repo, "packages/wisent/dist/cli/main.js");
@@ -21,10 +21,9 @@ const PASSWORD = "a browser-typed passphrase";
 const EMAIL = "ada@example.com";
 
 let root = "";
-let server: ChildProcess | undefined;
+let server: ServerProcess | undefined;
 let browser: Browser | undefined;
 let base = "";
-let log = "";
 const problems: string[] = [];
 
 function wisent(cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
@@ -59,22 +58,14 @@ run("generated authentication in Chromium", () => {
     };
     delete env.NODE_ENV;
     wisent(app, ["migrate"], env);
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [cli, "start", "--port", String(port)], {
-      cwd: app,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    server.stdout?.on("data", (chunk) => (log += String(chunk)));
-    server.stderr?.on("data", (chunk) => (log += String(chunk)));
-    await waitForServer(base, { child: server, timeoutMs: 60_000 });
+    server = await startWisent(app, { cli, env: { ...env, NODE_ENV: undefined } });
+    base = server.url;
     browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
-    server?.kill("SIGTERM");
+    await server?.stop();
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
@@ -111,6 +102,7 @@ run("generated authentication in Chromium", () => {
   });
 
   it("writes no password to the server's log", () => {
+    const log = server!.output();
     expect(log).toContain("/session");
     expect(log).not.toContain(PASSWORD);
     expect(log).not.toContain(encodeURIComponent(PASSWORD));
