@@ -2,15 +2,20 @@
  * `npm run tour`: runs README.md's tour exactly as printed, the way a new user types it after
  * `npm ci` at the repository root, and checks each command's output against what the README shows.
  *
- * - The commands are the `$ ` lines of the fenced blocks under "## The tour", in order, run by
- *   bash in the folder the earlier `cd`s left (a leading `cd X && ...` moves it for what follows).
+ * - The commands are the `$ ` lines of the fenced blocks under "## The tour" (up to its first
+ *   "### ") and then under "## Your first week", in order, run by bash in the folder the earlier
+ *   `cd`s left (a leading `cd X && ...` moves it for what follows).
+ * - A command whose printed output has an `error:` line must fail (exit non-zero); every other
+ *   command must exit 0.
  * - A server command (`npm run dev`, `npm run demo`, `npm start`, `npx wisent start|dev`) runs in
  *   the background until its "listening on" line, and stays up for the commands after it until the
  *   next server command or the end; then it gets SIGINT, as Ctrl-C would send.
  * - Output check: every line the README prints after a command (but `...` lines) must appear in
- *   the real output, in order, once ids, timestamps, durations and spacing are normalised.
+ *   the real output, in order, once ids, timestamps, durations, pids, the folders of absolute
+ *   paths and spacing are normalised.
  * - `npm ci` at the front of a command is skipped when node_modules is there (CI has just run it).
- * - The folder the tour's `wisent new` makes (`blog/`) must not exist before and is removed after;
+ * - The folder the tour's `wisent new` makes (`blog/`) must not exist before and is removed after
+ *   the first week, which goes on in it;
  *   the shop's development database is set aside meanwhile, as a fresh clone has none.
  *
  * Exits 1 naming the first command that failed or whose output differs.
@@ -26,12 +31,21 @@ const SERVER = /^(\w+=\S+\s+)*(npm run (dev|demo)|npm start|npx wisent (start|de
 const COMMAND_TIMEOUT_MS = 300_000;
 const SERVER_TIMEOUT_MS = 120_000;
 
-/** The tour's steps: `{ command, expected: string[] }` in README order. */
-export function tourSteps(readme) {
-  const start = readme.indexOf("\n## The tour");
-  if (start < 0) throw new Error('README.md has no "## The tour" section');
-  // The tour ends where the next section (or sub-section: "### Routing") begins.
-  const next = /\n#{2,3} /g;
+/**
+ * The sections run, in order, in the same `blog` app: the first week goes on where the tour
+ * stopped. `until` is where a section ends: the tour at its first sub-section ("### Routing", whose
+ * blocks are reference, not steps), the first week at the next "## ".
+ */
+const SECTIONS = [
+  { heading: "## The tour", until: /\n#{2,3} /g },
+  { heading: "## Your first week", until: /\n## /g },
+];
+
+/** The steps of one README section: `{ command, expected: string[] }` in README order. */
+export function sectionSteps(readme, heading, until) {
+  const start = readme.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`README.md has no "${heading}" section`);
+  const next = new RegExp(until.source, "g");
   next.lastIndex = start + 1;
   const end = next.exec(readme)?.index ?? -1;
   const section = readme.slice(start, end < 0 ? undefined : end);
@@ -56,13 +70,28 @@ export function tourSteps(readme) {
   return steps;
 }
 
-/** What may differ between two runs: ids, times, durations, ports of temp servers, spacing. */
+/** Every step the runner takes: the tour's, then the first week's. */
+export function tourSteps(readme) {
+  return SECTIONS.flatMap(({ heading, until }) => sectionSteps(readme, heading, until));
+}
+
+/** A step the README shows failing (an `error:` line) must exit non-zero, and is no server. */
+export function expectsFailure(step) {
+  return step.expected.some((line) => line.startsWith("error:"));
+}
+
+/**
+ * What may differ between two runs: ids, times, durations, pids, ports of temp servers, spacing,
+ * and the folders of absolute paths (/tmp/x/blog/migrations -> <dir>/migrations).
+ */
 export function normalise(line) {
   return stripVTControlCharacters(line)
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "<uuid>")
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
     .replace(/\b\d{14}_/g, "<stamp>_")
+    .replace(/\bpid \d+/g, "pid <pid>")
     .replace(/\b\d+(\.\d+)?\s?(ms|s)\b/g, "<duration>")
+    .replace(/(?<![\w.])(\/[\w.@+-]+)+\/(?=[\w.@+-])/g, "<dir>/")
     .replace(/\s+/g, " ")
     .trim();
 }
@@ -156,7 +185,7 @@ async function main() {
         command = cd[2] ?? "true";
       }
       let output;
-      if (SERVER.test(command)) {
+      if (SERVER.test(command) && !expectsFailure(step)) {
         await stopServer(server);
         server = startServer(command, cwd, env, step.expected);
         output = (await server.up).output;
@@ -170,8 +199,9 @@ async function main() {
         });
         output = `${result.stdout}${result.stderr}`;
         process.stdout.write(output);
-        if (result.status !== 0) {
-          fail(`\`${step.command}\` exited ${result.status ?? result.signal}`);
+        if ((result.status !== 0) !== expectsFailure(step)) {
+          const wanted = expectsFailure(step) ? ", but README.md shows it failing" : "";
+          fail(`\`${step.command}\` exited ${result.status ?? result.signal}${wanted}`);
           return;
         }
       }
