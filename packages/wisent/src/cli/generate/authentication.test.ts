@@ -4,54 +4,14 @@
  * limits, no account discovery) on SQLite and PostgreSQL; `wisent routes` shows the routes and
  * their helpers; `wisent destroy authentication -y` gives back the app byte for byte.
  */
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { memoryIO } from "../io.js";
-import { cleanEnv } from "../test-support/clean-env.js";
 import { tree } from "./test-support/fixture-app.js";
-
-const run = promisify(execFile);
-const REPO = new URL("../../../../../", import.meta.url).pathname;
-const BIN = join(REPO, "packages/wisent/dist/cli/main.js");
-const SLOW = 300_000;
-const tool = {
-  tsc: join(REPO, "node_modules/typescript/bin/tsc"),
-  biome: join(REPO, "node_modules/@biomejs/biome/bin/biome"),
-  vitest: join(REPO, "node_modules/vitest/vitest.mjs"),
-};
-
-async function inApp(dir: string, file: string, args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [file, ...args], {
-      cwd: dir,
-      env: cleanEnv(env),
-      maxBuffer: 10 * 1024 * 1024,
-    });
-    return { code: 0, output: stdout + stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? 1, output: (e.stdout ?? "") + (e.stderr ?? "") };
-  }
-}
-
-async function wisent(dir: string, args: string[]): Promise<string> {
-  const { io, stdout, stderr } = memoryIO({ cwd: dir });
-  const code = await runCli(args, io);
-  expect(code, stdout() + stderr()).toBe(0);
-  return stdout();
-}
-
-/** Migrates the app's test database (SQLite, or `DATABASE_URL`) and runs the app's own tests. */
-async function migrateAndTest(dir: string, env: Record<string, string> = {}) {
-  const migrate = await inApp(dir, BIN, ["migrate"], { GO_ENV: "test", ...env });
-  expect(migrate.code, migrate.output).toBe(0);
-  return inApp(dir, tool.vitest, ["run"], env);
-}
+import { inApp, migrateAndTest, newApp, SLOW, tool, wisent } from "./test-support/generated-app.js";
 
 /** Runs `body` with a fresh PostgreSQL database's URL, dropped afterwards. */
 async function withPostgres(body: (url: string) => Promise<void>): Promise<void> {
@@ -83,9 +43,7 @@ let app: string;
 let before: Record<string, string>;
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "wisent-auth-"));
-  await wisent(root, ["new", "club", "--dev", "--skip-install"]);
-  app = join(root, "club");
-  symlinkSync(join(REPO, "node_modules"), join(app, "node_modules"), "dir");
+  app = await newApp(root, "club");
   before = sourceTree(app);
   await wisent(app, ["g", "auth"]);
 }, SLOW);
@@ -168,9 +126,7 @@ describe("wisent generate authentication in an API app", { timeout: SLOW }, () =
   let api: string;
   let fresh: Record<string, string>;
   beforeAll(async () => {
-    await wisent(root, ["new", "inventory", "--api", "--dev", "--skip-install"]);
-    api = join(root, "inventory");
-    symlinkSync(join(REPO, "node_modules"), join(api, "node_modules"), "dir");
+    api = await newApp(root, "inventory", ["--api"]);
     fresh = sourceTree(api);
     await wisent(api, ["g", "auth"]);
   }, SLOW);

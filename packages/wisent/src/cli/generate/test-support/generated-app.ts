@@ -1,5 +1,5 @@
 /**
- * Apps for the `--tests=full` suites (full-tests-web, full-tests-api): made by `wisent new --dev`
+ * Apps for the slow generator suites (full-tests-web, full-tests-api, authentication): made by `wisent new --dev`
  * with this checkout's node_modules, and the tools run inside them as from a person's shell.
  */
 import { execFile } from "node:child_process";
@@ -67,11 +67,12 @@ export async function inApp(
   }
 }
 
-/** Runs the CLI in `dir`, expecting success. */
-export async function wisent(dir: string, args: string[]): Promise<void> {
+/** Runs the CLI in `dir`, expecting success: what it printed. */
+export async function wisent(dir: string, args: string[]): Promise<string> {
   const { io, stdout, stderr } = memoryIO({ cwd: dir });
   const code = await runCli(args, io);
   expect(code, stdout() + stderr()).toBe(0);
+  return stdout();
 }
 
 /** `wisent new NAME --dev` in `root`, with this checkout's node_modules linked. */
