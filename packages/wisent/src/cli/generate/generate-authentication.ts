@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readAppProject } from "./app-project.js";
@@ -9,12 +9,12 @@ import {
   authenticationPlan,
 } from "./authentication-plan.js";
 import { type MigrationControl, pruneEmptyFolders, revertPrompt } from "./destroy-resource.js";
-import { formatWithAppBiome } from "./format-files.js";
 import type { FileAction } from "./generate-resource.js";
 import { migrationTime } from "./generate-resource.js";
 import { contentHash, readRecords, writeRecords } from "./generated-record.js";
 import { renderTemplate } from "./render.js";
 import { UsageError } from "./usage-error.js";
+import { writeGenerated } from "./write-generated.js";
 
 /** The authentication templates (packages/wisent/templates/authentication), from src/ and dist/. */
 const TEMPLATES = fileURLToPath(new URL("../../../templates/authentication/", import.meta.url));
@@ -114,22 +114,7 @@ export function generateAuthentication(
   for (const path of linked.keys()) actions.push({ verb: "update", path });
   if (options.dryRun) return { plan, actions };
 
-  for (const [path, contents] of rendered) {
-    const target = join(appDir, path);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, contents);
-  }
-  if (registered.changed) writeFileSync(join(appDir, "src/app.ts"), registered.source);
-  for (const [path, source] of linked) writeFileSync(join(appDir, path), source);
-  if (options.format !== false) {
-    formatWithAppBiome(
-      appDir,
-      [...rendered.keys(), ...(registered.changed ? ["src/app.ts"] : []), ...linked.keys()],
-      options.biome,
-    );
-  }
-  const files: Record<string, string> = {};
-  for (const path of rendered.keys()) files[path] = contentHash(readFileSync(join(appDir, path)));
+  const files = writeGenerated(appDir, { rendered, registered, linked }, options);
   writeRecords(appDir, {
     ...records,
     [AUTHENTICATION_RECORD]: {

@@ -1,11 +1,10 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { type Names, names, singularNames } from "../../naming/index.js";
 import type { ActionVerb } from "../output.js";
 import { declaresResource, declaresVariable, readAppProject } from "./app-project.js";
 import { editTemplates, insertAppLines } from "./app-registration.js";
 import { type Attribute, parseAttributes } from "./attributes.js";
-import { formatWithAppBiome } from "./format-files.js";
 import {
   contentHash,
   type GeneratedRecords,
@@ -19,6 +18,7 @@ import { appVariable, type FixtureModel } from "./template-data.js";
 import { referenceVar } from "./test-samples.js";
 import { testStyle } from "./test-style.js";
 import { UsageError } from "./usage-error.js";
+import { writeGenerated } from "./write-generated.js";
 
 /** What `wisent generate resource` was asked. */
 export interface GenerateOptions {
@@ -303,23 +303,7 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     : [];
   if (options.dryRun) return { plan, actions, reused };
 
-  for (const [path, contents] of rendered) {
-    const target = join(appDir, path);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, contents);
-  }
-  if (registered.changed) writeFileSync(join(appDir, "src/app.ts"), registered.source);
-  for (const [path, source] of linked) writeFileSync(join(appDir, path), source);
-  if (options.format !== false) {
-    formatWithAppBiome(
-      appDir,
-      [...rendered.keys(), ...(registered.changed ? ["src/app.ts"] : []), ...linked.keys()],
-      options.biome,
-    );
-  }
-
-  const files: Record<string, string> = {};
-  for (const path of rendered.keys()) files[path] = contentHash(readFileSync(join(appDir, path)));
+  const files = writeGenerated(appDir, { rendered, registered, linked }, options);
   // A parent's page got a link: its recorded hash follows, so the parent does not look edited.
   const rehashed = { ...records };
   for (const path of linked.keys()) {

@@ -1,0 +1,45 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { formatWithAppBiome } from "./format-files.js";
+import { contentHash } from "./generated-record.js";
+
+/** What a generator writes into an app: new files, the edited src/app.ts, edited templates. */
+export interface GeneratedWrites {
+  /** New files by app-relative path. */
+  readonly rendered: ReadonlyMap<string, string>;
+  /** src/app.ts with the generator's lines in it, when they changed it. */
+  readonly registered: { readonly source: string; readonly changed: boolean };
+  /** Existing templates that got a link, by app-relative path. */
+  readonly linked: ReadonlyMap<string, string>;
+}
+
+/**
+ * Writes a generator's files into `appDir`, formats them with the app's own biome (unless
+ * `format` is false), and returns the content hash of each new file, for the generated record
+ * that `destroy` checks. Shared by `generate resource` and `generate authentication`.
+ *
+ * @example const files = writeGenerated(appDir, { rendered, registered, linked }, options);
+ */
+export function writeGenerated(
+  appDir: string,
+  { rendered, registered, linked }: GeneratedWrites,
+  options: { readonly format?: boolean; readonly biome?: string },
+): Record<string, string> {
+  for (const [path, contents] of rendered) {
+    const target = join(appDir, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, contents);
+  }
+  if (registered.changed) writeFileSync(join(appDir, "src/app.ts"), registered.source);
+  for (const [path, source] of linked) writeFileSync(join(appDir, path), source);
+  if (options.format !== false) {
+    formatWithAppBiome(
+      appDir,
+      [...rendered.keys(), ...(registered.changed ? ["src/app.ts"] : []), ...linked.keys()],
+      options.biome,
+    );
+  }
+  const files: Record<string, string> = {};
+  for (const path of rendered.keys()) files[path] = contentHash(readFileSync(join(appDir, path)));
+  return files;
+}
