@@ -12,22 +12,10 @@
  *   - zod validation (the app's schema), 422 `{"errors": ...}` with the same messages.
  */
 import { createHash, randomUUID } from "node:crypto";
-import BetterSqlite3 from "better-sqlite3";
-import { paginationHeaders, uuidv7 } from "wisent";
+import { paginationHeaders } from "wisent";
+import { db, findWidget as findRow, insertWidget, paginate, stampWidget } from "./store.mjs";
 import { Widget } from "./widget.mjs";
 
-const file = process.env.DATABASE_FILE;
-if (!file) throw new Error("DATABASE_FILE is not set");
-const db = new BetterSqlite3(file, { timeout: 5000 });
-db.pragma("journal_mode = WAL");
-db.pragma("synchronous = NORMAL");
-
-const byId = db.prepare('select * from "widgets" where "id" = ?');
-const page = db.prepare('select * from "widgets" order by "id" limit ? offset ?');
-const count = db.prepare('select count(*) as "count" from "widgets"');
-const insert = db.prepare(
-  'insert into "widgets" ("title", "description", "id", "created_at", "updated_at") values (?, ?, ?, ?, ?)',
-);
 const begin = db.prepare("begin");
 const commit = db.prepare("commit");
 const rollback = db.prepare("rollback");
@@ -73,22 +61,10 @@ const fromRow = (row) =>
     updated_at: new Date(row.updated_at).toISOString(),
   };
 
-export const findWidget = (id) => fromRow(byId.get(id));
+export const findWidget = (id) => fromRow(findRow(id));
 
 export function listWidgets(query, url) {
-  const n = Math.min(100, Math.max(1, Number.parseInt(query.per_page, 10) || 20));
-  const p = Math.max(1, Number.parseInt(query.page, 10) || 1);
-  const offset = (p - 1) * n;
-  const rows = page.all(n, offset).map(fromRow);
-  const total = rows.length === n ? count.get().count : offset + rows.length;
-  const paginator = {
-    page: p,
-    per_page: n,
-    offset,
-    total_entries_size: total,
-    current_entries_size: rows.length,
-    total_pages: Math.ceil(total / n),
-  };
+  const { rows, paginator } = paginate(query, fromRow);
   return { rows, headers: paginationHeaders(paginator, url) };
 }
 
@@ -96,15 +72,8 @@ export function listWidgets(query, url) {
 export function createWidget(tx, input) {
   const result = Widget.validate(input);
   if (!result.ok) return { status: 422, body: result.errors };
-  const now = new Date();
-  const stamp = now.toISOString();
-  const widget = {
-    ...result.data,
-    id: uuidv7(now.getTime()),
-    created_at: stamp,
-    updated_at: stamp,
-  };
-  tx.write(() => insert.run(widget.title, widget.description, widget.id, stamp, stamp));
+  const widget = stampWidget(result.data);
+  tx.write(() => insertWidget(widget));
   return { status: 201, body: widget };
 }
 
