@@ -11,7 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { memoryIO } from "../io.js";
 import { tree } from "./test-support/fixture-app.js";
-import { inApp, migrateAndTest, newApp, SLOW, tool, wisent } from "./test-support/generated-app.js";
+import {
+  expectTypeChecksAndLints,
+  migrateAndTest,
+  newApp,
+  SLOW,
+  wisent,
+} from "./test-support/generated-app.js";
 
 /** Runs `body` with a fresh PostgreSQL database's URL, dropped afterwards. */
 async function withPostgres(body: (url: string) => Promise<void>): Promise<void> {
@@ -96,10 +102,7 @@ describe("wisent generate authentication in a web app", { timeout: SLOW }, () =>
   });
 
   it("type-checks and lints clean", async () => {
-    const tsc = await inApp(app, tool.tsc, ["--noEmit"]);
-    expect(tsc.output).toBe("");
-    const biome = await inApp(app, tool.biome, ["check", "."]);
-    expect(biome.code, biome.output).toBe(0);
+    await expectTypeChecksAndLints(app);
   });
 
   it("passes its generated tests on SQLite", async () => {
@@ -140,10 +143,7 @@ describe("wisent generate authentication in an API app", { timeout: SLOW }, () =
   });
 
   it("type-checks, lints clean and passes its tests on SQLite and PostgreSQL", async () => {
-    const tsc = await inApp(api, tool.tsc, ["--noEmit"]);
-    expect(tsc.output).toBe("");
-    const biome = await inApp(api, tool.biome, ["check", "."]);
-    expect(biome.code, biome.output).toBe(0);
+    await expectTypeChecksAndLints(api);
     const sqlite = await migrateAndTest(api);
     expect(sqlite.code, sqlite.output).toBe(0);
     expect(sqlite.output).toMatch(/Tests\s+13 passed/);

@@ -12,11 +12,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   EVERY_TYPE,
-  inApp,
+  expectTypeChecksAndLints,
   migrateAndTest,
   newApp,
   SLOW,
-  tool,
   wisent,
 } from "./test-support/generated-app.js";
 
@@ -78,10 +77,7 @@ describe("wisent g r --tests=full in a web app", { timeout: SLOW }, () => {
   });
 
   it("type-checks and lints clean", async () => {
-    const tsc = await inApp(app, tool.tsc, ["--noEmit"]);
-    expect(tsc.output).toBe("");
-    const biome = await inApp(app, tool.biome, ["check", "."]);
-    expect(biome.code, biome.output).toBe(0);
+    await expectTypeChecksAndLints(app);
   });
 
   it("passes its generated tests on SQLite", async () => {

@@ -14,7 +14,7 @@ import { migrationTime } from "./generate-resource.js";
 import { contentHash, readRecords, writeRecords } from "./generated-record.js";
 import { renderTemplate } from "./render.js";
 import { UsageError } from "./usage-error.js";
-import { writeGenerated } from "./write-generated.js";
+import { plannedActions, writeGenerated } from "./write-generated.js";
 
 /** The authentication templates (packages/wisent/templates/authentication), from src/ and dist/. */
 const TEMPLATES = fileURLToPath(new URL("../../../templates/authentication/", import.meta.url));
@@ -93,18 +93,7 @@ export function generateAuthentication(
   const rendered = new Map(
     plan.files.map((f) => [f.path, renderTemplate(f.template, plan.data, TEMPLATES)]),
   );
-  const actions: FileAction[] = [];
-  const conflicts: string[] = [];
-  for (const [path, contents] of rendered) {
-    const target = join(appDir, path);
-    if (!existsSync(target)) actions.push({ verb: "create", path });
-    else if (readFileSync(target, "utf8") === contents) actions.push({ verb: "identical", path });
-    else if (options.force) actions.push({ verb: "force", path });
-    else conflicts.push(path);
-  }
-  if (conflicts.length > 0) {
-    throw new UsageError(`${conflicts.join(", ")} exist already: add --force to overwrite`);
-  }
+  const actions = plannedActions(appDir, rendered, options.force);
   const registered = insertAppLines(
     app.appSource,
     plan.edits.filter((e) => e.path === "src/app.ts"),

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Names, names, singularNames } from "../../naming/index.js";
-import type { ActionVerb } from "../output.js";
 import { declaresResource, declaresVariable, readAppProject } from "./app-project.js";
 import { editTemplates, insertAppLines } from "./app-registration.js";
 import { type Attribute, parseAttributes } from "./attributes.js";
@@ -18,7 +17,9 @@ import { appVariable, type FixtureModel } from "./template-data.js";
 import { referenceVar } from "./test-samples.js";
 import { testStyle } from "./test-style.js";
 import { UsageError } from "./usage-error.js";
-import { writeGenerated } from "./write-generated.js";
+import { type FileAction, plannedActions, writeGenerated } from "./write-generated.js";
+
+export type { FileAction };
 
 /** What `wisent generate resource` was asked. */
 export interface GenerateOptions {
@@ -46,12 +47,6 @@ export interface GenerateOptions {
   readonly format?: boolean;
   /** The Biome binary to format with (default the app's `node_modules/.bin/biome`). */
   readonly biome?: string;
-}
-
-/** One line of the report: `create src/models/widget.ts`. */
-export interface FileAction {
-  readonly verb: ActionVerb;
-  readonly path: string;
 }
 
 /** What generate did (or, in a dry run, would do). */
@@ -271,20 +266,7 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
   }
 
   const rendered = renderPlan(plan);
-  const actions: FileAction[] = [];
-  const conflicts: string[] = [];
-  for (const [path, contents] of rendered) {
-    const target = join(appDir, path);
-    if (!existsSync(target)) actions.push({ verb: "create", path });
-    else if (readFileSync(target, "utf8") === contents) actions.push({ verb: "identical", path });
-    else if (options.force) actions.push({ verb: "force", path });
-    else conflicts.push(path);
-  }
-  if (conflicts.length > 0) {
-    throw new UsageError(
-      `${conflicts.join(", ")} exist${conflicts.length === 1 ? "s" : ""} already: add --force to overwrite`,
-    );
-  }
+  const actions = plannedActions(appDir, rendered, options.force);
   const registered = insertAppLines(
     app.appSource,
     plan.edits.filter((e) => e.path === "src/app.ts"),

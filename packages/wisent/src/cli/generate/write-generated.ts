@@ -1,7 +1,44 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { ActionVerb } from "../output.js";
 import { formatWithAppBiome } from "./format-files.js";
 import { contentHash } from "./generated-record.js";
+import { UsageError } from "./usage-error.js";
+
+/** One line of the report: `create src/models/widget.ts`. */
+export interface FileAction {
+  readonly verb: ActionVerb;
+  readonly path: string;
+}
+
+/**
+ * What writing `rendered` into `appDir` would do to each file: create, identical, or force
+ * (with `force`); throws naming every file that differs when not forced. Shared by
+ * `generate resource` and `generate authentication`, before anything is written.
+ *
+ * @example const actions = plannedActions(appDir, rendered, options.force);
+ */
+export function plannedActions(
+  appDir: string,
+  rendered: ReadonlyMap<string, string>,
+  force: boolean | undefined,
+): FileAction[] {
+  const actions: FileAction[] = [];
+  const conflicts: string[] = [];
+  for (const [path, contents] of rendered) {
+    const target = join(appDir, path);
+    if (!existsSync(target)) actions.push({ verb: "create", path });
+    else if (readFileSync(target, "utf8") === contents) actions.push({ verb: "identical", path });
+    else if (force) actions.push({ verb: "force", path });
+    else conflicts.push(path);
+  }
+  if (conflicts.length > 0) {
+    throw new UsageError(
+      `${conflicts.join(", ")} exist${conflicts.length === 1 ? "s" : ""} already: add --force to overwrite`,
+    );
+  }
+  return actions;
+}
 
 /** What a generator writes into an app: new files, the edited src/app.ts, edited templates. */
 export interface GeneratedWrites {

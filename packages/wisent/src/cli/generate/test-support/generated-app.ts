@@ -67,6 +67,14 @@ export async function inApp(
   }
 }
 
+/** `tsc --noEmit` and `biome check .` in the app, as its developer runs them: both pass clean. */
+export async function expectTypeChecksAndLints(dir: string): Promise<void> {
+  const tsc = await inApp(dir, tool.tsc, ["--noEmit"]);
+  expect(tsc.output).toBe("");
+  const biome = await inApp(dir, tool.biome, ["check", "."]);
+  expect(biome.code, biome.output).toBe(0);
+}
+
 /** Runs the CLI in `dir`, expecting success: what it printed. */
 export async function wisent(dir: string, args: string[]): Promise<string> {
   const { io, stdout, stderr } = memoryIO({ cwd: dir });
