@@ -23,7 +23,14 @@ import { API_APP, apiApp, SHOP } from "./lib/apps.mjs";
 import { fmtRatio, pairRatio, spread } from "./lib/report.mjs";
 import { cpuSeconds, startServer } from "./lib/servers.mjs";
 import { runWrk, writeScript } from "./lib/wrk.mjs";
-import { seedFiles, startVariant, variantEnv, variantNamed, workloads } from "./throughput.mjs";
+import {
+  BEHIND_PROXY,
+  seedFiles,
+  startVariant,
+  variantEnv,
+  variantNamed,
+  workloads,
+} from "./throughput.mjs";
 
 const dirs = process.argv.slice(2, 4).map((d) => resolve(d));
 if (dirs.length !== 2) {
@@ -65,7 +72,7 @@ try {
   let cookie = "";
   if (names.some((name) => name.startsWith("html"))) {
     const first = await fetch(`${variants.at(-1).server.url}/widgets`, {
-      headers: { Accept: "text/html" },
+      headers: { Accept: "text/html", ...BEHIND_PROXY },
     });
     await first.text();
     cookie = (first.headers.getSetCookie()[0] ?? "").split(";")[0];

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { seedWidgets } from "./lib/seed.mjs";
 import { residentMiB } from "./lib/servers.mjs";
 import { runWrk, writeScript } from "./lib/wrk.mjs";
-import { startVariant, variantEnv, variantNamed, workloads } from "./throughput.mjs";
+import { BEHIND_PROXY, startVariant, variantEnv, variantNamed, workloads } from "./throughput.mjs";
 
 /** Runs the mixed script until `target` requests in total have been answered. */
 async function loadUntil(server, script, done, target) {
@@ -29,7 +29,9 @@ export async function memory() {
     const file = join(dir, "app.sqlite");
     const ids = await seedWidgets(`sqlite:${file}`);
     server = await startVariant(web, { env: variantEnv(file) });
-    const first = await fetch(`${server.url}/widgets`, { headers: { Accept: "text/html" } });
+    const first = await fetch(`${server.url}/widgets`, {
+      headers: { Accept: "text/html", ...BEHIND_PROXY },
+    });
     await first.text();
     const cookie = first.headers.getSetCookie()[0].split(";")[0];
     const [, , , , htmlShow] = workloads(ids, cookie);

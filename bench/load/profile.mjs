@@ -6,10 +6,12 @@
  * KEEP_PROFILE=1 keeps the .cpuprofile (its folder is printed) for a closer look.
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { SourceMap } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runWrk, writeScript } from "./lib/wrk.mjs";
 import {
+  BEHIND_PROXY,
   seedFiles,
   startVariant,
   VARIANTS,
@@ -37,7 +39,9 @@ const server = await startVariant(variant, {
 });
 let cookie = "";
 if (variant.name === "wisent-web") {
-  const res = await fetch(`${server.url}/widgets`, { headers: { Accept: "text/html" } });
+  const res = await fetch(`${server.url}/widgets`, {
+    headers: { Accept: "text/html", ...BEHIND_PROXY },
+  });
   await res.text();
   cookie = (res.headers.getSetCookie()[0] ?? "").split(";")[0];
 }
@@ -76,6 +80,29 @@ const group = (url) => {
   if (url.startsWith("node:")) return url;
   return url.replace(/^file:\/\/.*?\/(bench|examples)\//, "$1/");
 };
+// A built app (`wisent start` serves dist/, minified): its frames are read through the source
+// map, so a row names the .ts file and line instead of a minified name in one long line.
+const maps = new Map();
+const sourceMapOf = (url) => {
+  if (!maps.has(url)) {
+    let map = null;
+    try {
+      map = new SourceMap(JSON.parse(readFileSync(new URL(`${url}.map`), "utf8")));
+    } catch {}
+    maps.set(url, map);
+  }
+  return maps.get(url);
+};
+const original = ({ url, lineNumber, columnNumber }) => {
+  const map = url?.startsWith("file:") && url.includes("/dist/") ? sourceMapOf(url) : null;
+  const entry = map?.findEntry(lineNumber, columnNumber);
+  if (!entry?.originalSource) return null;
+  const file = entry.originalSource.replace(
+    /^.*?\/(node_modules|packages\/wisent\/src|src)\//,
+    "$1/",
+  );
+  return `${file}:${entry.originalLine + 1}`;
+};
 const byGroup = new Map();
 const byFn = new Map();
 for (const [id, t] of dt) {
@@ -84,7 +111,8 @@ for (const [id, t] of dt) {
   const g = group(url);
   const pkg = g.startsWith("wisent/") ? "wisent" : g.startsWith("node:") ? "node: internals" : g;
   byGroup.set(pkg, (byGroup.get(pkg) ?? 0) + t);
-  const key = `${functionName || "(anonymous)"} ${g}${url ? `:${lineNumber + 1}` : ""}`;
+  const mapped = original(node.callFrame);
+  const key = `${functionName || "(anonymous)"} ${mapped ?? `${g}${url ? `:${lineNumber + 1}` : ""}`}`;
   byFn.set(key, (byFn.get(key) ?? 0) + t);
 }
 const pct = (t) => `${((t / total) * 100).toFixed(1)}%`;

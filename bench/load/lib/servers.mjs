@@ -5,6 +5,12 @@ import { createServer } from "node:net";
 import { onCore, SERVER_CORE } from "./cpus.mjs";
 
 /** A free TCP port on 127.0.0.1 (so a bench never probes a server another run left behind). */
+/**
+ * Every request arrives as a deployed app gets it, through a TLS-terminating proxy: the Wisent
+ * apps run in production, where force-SSL redirects plain HTTP. The peers ignore the header.
+ */
+export const BEHIND_PROXY = { "X-Forwarded-Proto": "https" };
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -77,7 +83,7 @@ export async function startServer(
       throw new Error(`${argv.join(" ")} did not answer within 20 s:\n${stdout}${stderr}`);
     }
     try {
-      const res = await fetch(url + probePath);
+      const res = await fetch(url + probePath, { headers: BEHIND_PROXY });
       await res.arrayBuffer();
       if (isReady) break;
     } catch {

@@ -34,7 +34,8 @@ await app.register(helmet, {
   crossOriginResourcePolicy: { policy: "same-origin" },
   originAgentCluster: false,
   referrerPolicy: false,
-  strictTransportSecurity: false,
+  // Wisent runs in production here, where force-SSL sends HSTS (two years, as Rails).
+  strictTransportSecurity: { maxAge: 63_072_000, includeSubDomains: true },
   xDnsPrefetchControl: false,
   xDownloadOptions: false,
   xFrameOptions: { action: "deny" },

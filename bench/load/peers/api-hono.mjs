@@ -26,7 +26,8 @@ app.use(
     crossOriginResourcePolicy: "same-origin",
     originAgentCluster: false,
     referrerPolicy: false,
-    strictTransportSecurity: false,
+    // Wisent runs in production here, where force-SSL sends HSTS (two years, as Rails).
+    strictTransportSecurity: "max-age=63072000; includeSubDomains",
     xDnsPrefetchControl: false,
     xDownloadOptions: false,
     xFrameOptions: "DENY",

@@ -2,6 +2,7 @@ import { Context } from "hono";
 import { describe, expect, it } from "vitest";
 import { App } from "../app/app.js";
 import { phased } from "../app/compose.js";
+import { forceSSL } from "../middleware/force-ssl/force-ssl.js";
 import { paramLogger } from "../middleware/param-logger/param-logger.js";
 import { securityHeaders } from "../middleware/security-headers/security-headers.js";
 import { Resource } from "../resources/resource.js";
@@ -43,11 +44,15 @@ class WidgetsResource extends Resource {
   }
 }
 
-/** An app with the headers middleware, a probe of the fast path, and an after-step that may fail. */
-function app() {
+/**
+ * An app with the headers middleware, a probe of the fast path, and an after-step that may fail;
+ * `production` adds force-SSL (and so HSTS) as a production app has it.
+ */
+function app({ production = false } = {}) {
   const seen: boolean[] = [];
   const a = new App({ name: "shop", api: true });
   a.use(securityHeaders());
+  if (production) a.use(forceSSL({ enabled: true }));
   a.use(paramLogger({ logger: silentLogger }));
   a.use(
     phased({
@@ -62,7 +67,7 @@ function app() {
 }
 
 const get = (a: App, query = "", accept = "application/json") =>
-  a.fetch(new Request(`http://localhost/widgets${query}`, { headers: { accept } }));
+  a.fetch(new Request(`https://localhost/widgets${query}`, { headers: { accept } }));
 
 function expectWisentHeaders(res: Response) {
   expect(res.headers.get("content-security-policy")).toContain("default-src 'self'");
@@ -144,6 +149,28 @@ describe("response headers of Wisent's middleware", () => {
     const res = await get(a, query);
     expect(res.status).toBe(status);
     expectWisentHeaders(res);
+  });
+
+  it("take force-SSL's HSTS into the same plain object, JSON keeping its data set (production)", async () => {
+    const { app: a, seen } = app({ production: true });
+    const hsts = "max-age=63072000; includeSubDomains";
+    for (const [query, accept] of [
+      ["", "application/json"],
+      ["?paged=1", "application/xml"],
+      ["?page=1", "text/html"],
+    ] as const) {
+      const res = await get(a, query, accept);
+      expect(res.headers.get("strict-transport-security")).toBe(hsts);
+      expect(res.headers.get("content-security-policy")).toContain(
+        accept === "text/html" ? "default-src 'self'" : "default-src 'none'",
+      );
+      expect(res.headers.get("referrer-policy") === null).toBe(accept !== "text/html");
+    }
+    // Every answer made with every part: no copy of the Response to add a header afterwards.
+    expect(seen).toEqual([true, true, true]);
+    for (const query of ["?redirect=1", "?own=1", "?missing=1", "?custom=1"]) {
+      expect((await get(a, query)).headers.get("strict-transport-security")).toBe(hsts);
+    }
   });
 
   it("keep the incoming request id", async () => {

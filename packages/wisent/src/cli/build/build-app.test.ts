@@ -115,6 +115,10 @@ describe("wisent build", { timeout: SLOW }, () => {
     expect(server).not.toMatch(/from\s*"(wisent|hono)"/);
     expect(server).toContain('"better-sqlite3"');
     expect(server).not.toContain("Database.prototype.prepare");
+    // Names kept as written (route names in logs, the adapter's class), without esbuild's
+    // keepNames helper, which renamed every closure as it was made, on every request.
+    expect(server).toMatch(/PostsResource=class\b|class PostsResource\b/);
+    expect(server).not.toMatch(/"name",\{value(:\w+)?,configurable:!0\}/);
   });
 
   it("fails with the file, line and message when a source does not compile", () => {

@@ -76,10 +76,13 @@ export async function buildApp(cwd: string): Promise<BuildResult> {
     entryPoints: entries.map((file) => ({ in: file, out: file.slice(4, -3) })),
     outdir: out,
     bundle: true,
-    // Half the bytes for V8 to compile at every start (its largest single cost in a CPU profile of
-    // the shop's start); the source maps keep stack traces on the .ts lines, keepNames the names.
-    minify: true,
-    keepNames: true,
+    // Whitespace and syntax minified: a third fewer bytes for V8 to read at every start (its
+    // largest single cost in a CPU profile of the shop's start). Identifiers are kept, so class
+    // and function names (route names in logs, adapter detection) need no esbuild `keepNames`,
+    // whose `__name()` call on every closure created cost ~12 us of a JSON show under load
+    // (bench/load/profile.mjs); the source maps keep stack traces on the .ts lines.
+    minifyWhitespace: true,
+    minifySyntax: true,
     external: EXTERNAL_PACKAGES,
     banner: { js: REQUIRE_SHIM },
   });

@@ -4,6 +4,11 @@ import { isProduction } from "../../app/environment.js";
 import { outsideHealthChecks } from "../../app/health-check.js";
 import { configuredAppUrl, requestHost, requestScheme, requestTarget } from "../../http/app-url.js";
 import { HttpError } from "../../http/http-error.js";
+import {
+  addResponseHeaders,
+  editResponseHeaders,
+  hasAllResponseHeaders,
+} from "../../http/response-headers.js";
 
 /** Options of {@link forceSSL}. */
 export interface ForceSSLOptions {
@@ -53,8 +58,13 @@ export function forceSSL(options: ForceSSLOptions = {}): MiddlewareHandler {
   const enabled = options.enabled ?? isProduction();
   const hsts = hstsValue(options.hsts ?? true);
   if (!enabled) return passThrough;
+  // One fixed part for every format, handed to c.respond's plain headers: setting it on the made
+  // response instead (c.header after the handler) copied the Response and cost a JSON answer its
+  // lean header set in production (bench/load, JSON show: 20 headers instead of 14).
+  const part = hsts ? Object.freeze({ "strict-transport-security": hsts }) : undefined;
   const redirect = phased({
     before: (c) => {
+      if (part) addResponseHeaders(c, part);
       if (isSecureRequest(c)) return undefined;
       const host = configuredAppUrl()?.host ?? requestHost(c);
       if (host === undefined) throw new HttpError(400, "invalid Host header");
@@ -63,7 +73,9 @@ export function forceSSL(options: ForceSSLOptions = {}): MiddlewareHandler {
     },
     after: hsts
       ? (c) => {
-          c.header("Strict-Transport-Security", hsts);
+          // Answers c.respond made already carry it (the part above); others get it here.
+          if (hasAllResponseHeaders(c)) return;
+          editResponseHeaders(c, (headers) => headers.set("strict-transport-security", hsts));
         }
       : undefined,
   });
