@@ -21,6 +21,7 @@ const app = Fastify({
   logger: false,
   disableRequestLogging: true,
   genReqId: requestId,
+  trustProxy: true,
   keepAliveTimeout: 5_000,
   routerOptions: { ignoreTrailingSlash: true },
 });
@@ -73,7 +74,8 @@ const json = (reply, status, value, etag) => {
 };
 
 app.get("/widgets", (request, reply) => {
-  const url = `http://${request.headers.host}${request.url}`;
+  // Behind the TLS proxy (trustProxy): the links name the scheme the client used.
+  const url = `${request.protocol}://${request.headers.host}${request.url}`;
   const { rows, headers } = listWidgets(request.query, url);
   reply.headers(headers);
   return json(reply, 200, rows, true);

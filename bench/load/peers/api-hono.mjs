@@ -62,7 +62,10 @@ const json = (c, status, value, etag) => {
 };
 
 app.get("/widgets", (c) => {
-  const { rows, headers } = listWidgets(c.req.query(), c.req.url);
+  // Behind the TLS proxy: the links name the scheme the client used.
+  const https = c.req.header("x-forwarded-proto") === "https";
+  const url = https ? c.req.url.replace(/^http:/, "https:") : c.req.url;
+  const { rows, headers } = listWidgets(c.req.query(), url);
   for (const name in headers) c.header(name, headers[name]);
   return json(c, 200, rows, true);
 });
