@@ -122,9 +122,10 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     // The built package (reached through "wisent" and by the benches) is not source; the
     // fixtures break every rule on purpose (scripts/architecture/layers.test.ts cruises them).
-    // bench/load/apps/generated/ is made by the CLI at every load bench run (git-ignored).
+    // bench/load/apps/generated/ is made by the CLI at every load bench run, bench/results/ holds
+    // builds and app copies laid out for A/B runs (both git-ignored).
     exclude: {
-      path: "^packages/wisent/dist/|^scripts/architecture/fixtures/|^bench/load/apps/generated/",
+      path: "^packages/wisent/dist/|^scripts/architecture/fixtures/|^bench/load/apps/generated/|^bench/results/",
     },
     enhancedResolveOptions: {
       exportsFields: ["exports"],

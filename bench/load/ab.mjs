@@ -13,7 +13,9 @@
  * A dir that also holds `app/` (examples/shop as of that commit: `git archive rev examples/shop`)
  * serves that web app instead, for BENCH_WORKLOADS html-index,html-show.
  * Environment:
- * BENCH_ROUNDS (7), BENCH_SECONDS (3), BENCH_WARMUP (2), BENCH_WORKLOADS (json-show,json-list).
+ * BENCH_ROUNDS (7), BENCH_SECONDS (3), BENCH_WARMUP (2), BENCH_WORKLOADS (json-show,json-list),
+ * BENCH_NODE_OPTIONS_A / BENCH_NODE_OPTIONS_B (NODE_OPTIONS of one side's server: the same build
+ * twice, one with a V8 flag, prices the flag).
  */
 import { copyFileSync, cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -64,7 +66,10 @@ try {
     const file = join(tmp, `build-${i}.sqlite`);
     copyFileSync(base({ app: web ? SHOP : API_APP }), file);
     const cli = buildCli(dir);
-    const server = await startServer(cli, { env: variantEnv(file), args: ["start"], cwd: app });
+    // BENCH_NODE_OPTIONS_A/_B: runtime flags for one side (to price a V8 flag on one build).
+    const nodeOptions = process.env[`BENCH_NODE_OPTIONS_${"AB"[i]}`];
+    const env = { ...variantEnv(file), ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) };
+    const server = await startServer(cli, { env, args: ["start"], cwd: app });
     variants.push({ name: `${"AB"[i]}: ${basename(dir)}`, server });
   }
   servers.push(...variants.map((v) => v.server));

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { absoluteRequestUrl } from "../http/app-url.js";
+import { BoundedMemo } from "../http/bounded-memo.js";
 import type { Paginator } from "./pagination.js";
 
 const BASE = "http://wisent.invalid";
@@ -32,6 +33,16 @@ function pageUrls(url: string | URL, pages: readonly number[]): string[] {
  * urlOf(2); // "/widgets?per_page=5&page=2"
  */
 export function pageUrlsOf(url: string | URL): (page: number) => string {
+  return typeof url === "string" ? pageUrlMakers.get(url, pageUrlMaker) : pageUrlMaker(url);
+}
+
+/**
+ * The page-URL maker of each list URL seen lately: a list is asked for by the same few URLs, and
+ * both its headers and its page's paginator need one (a URL parse, two URLSearchParams).
+ */
+const pageUrlMakers = new BoundedMemo<string, (page: number) => string>(500);
+
+function pageUrlMaker(url: string | URL): (page: number) => string {
   const absolute = url instanceof URL || /^[a-z][a-z0-9+.-]*:\/\//i.test(url);
   // A relative URL is a path, never an authority: a request-target of `//1.2.3.256/widgets` is
   // the path `/1.2.3.256/widgets` here, so a hostile one neither throws nor links off-site.

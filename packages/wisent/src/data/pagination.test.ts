@@ -138,4 +138,11 @@ describe("pageUrl against URL's own searchParams.set", () => {
       expect(urlOf(page)).toBe(reference(url, page));
     }
   });
+
+  it("parses a list URL once for its headers and its paginator alike", () => {
+    // Both ask for the same URL's maker: the second gets the first's, with no parse of its own.
+    const url = "https://shop.test/widgets?per_page=5&q=a";
+    expect(pageUrlsOf(url)).toBe(pageUrlsOf(url));
+    expect(pageUrlsOf(new URL(url))).not.toBe(pageUrlsOf(new URL(url)));
+  });
 });

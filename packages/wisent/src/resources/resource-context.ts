@@ -6,9 +6,9 @@ import type { Context, Env, HonoRequest } from "hono";
  * (`Argument of type '"postid"' is not assignable to parameter of type '"post_id"'`), where
  * Hono's own `param(key: string)` would accept it and answer `undefined`.
  */
-// biome-ignore lint/suspicious/noExplicitAny: any path, as Hono's own `Context` defaults
-// `never`: the validated-input slot of HonoRequest, unused by resources; any other choice makes
-// this interface unassignable to Hono's `Context`.
+// `any` path, as Hono's own `Context` defaults; `never`: the validated-input slot of HonoRequest,
+// unused by resources; any other choice makes this interface unassignable to Hono's `Context`.
+// biome-ignore lint/suspicious/noExplicitAny: see above
 export interface ParamRequest<Keys extends string> extends HonoRequest<any, never> {
   /** The value of the path parameter `name` (always present on the routes that declare it). */
   param<N extends Keys>(name: N): string;
