@@ -2,13 +2,11 @@
 // every shape gets a deliberate answer (never a 500, never a reset), refused requests' bodies
 // are read before the answer, and idle or trickling connections are closed by the server.
 import { connect, type Socket } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServerProcess } from "../support/server.js";
-import { sqliteDatabase, type TestDatabase } from "./support/databases.js";
+import { describe, expect, it } from "vitest";
 import { report } from "./support/figures.js";
 import { send } from "./support/http.js";
 import { exchange, statusLines } from "./support/raw-exchange.js";
-import { startShop } from "./support/shop.js";
+import { useShopOnSqlite } from "./support/shop.js";
 
 const LIMIT = 1024 * 1024;
 
@@ -88,22 +86,12 @@ const REFUSED: [string, string, number][] = [
 ];
 
 describe("hostile but legal HTTP at the example shop", () => {
-  let db: TestDatabase;
-  let server: ServerProcess;
-
-  beforeAll(async () => {
-    db = await sqliteDatabase();
-    server = await startShop({ databaseUrl: db.url });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await db?.drop();
-  });
+  const shop = useShopOnSqlite();
 
   it.each(SHAPES)(
     "%s gets a deliberate answer",
     async (_what, request, bodyBytes, status, has, hasNot) => {
-      const seen = await exchange(server.port, request, bodyBytes);
+      const seen = await exchange(shop.server.port, request, bodyBytes);
       expect(seen.reset).toBe(false);
       expect(seen.status).toBe(status);
       if (has) expect(seen.output.toLowerCase()).toContain(has.toLowerCase());
@@ -112,13 +100,13 @@ describe("hostile but legal HTTP at the example shop", () => {
   );
 
   it("answers OPTIONS with 204 and the Allow of the routes that really match", async () => {
-    const options = await send(server.url, "/widgets", { method: "OPTIONS" });
+    const options = await send(shop.server.url, "/widgets", { method: "OPTIONS" });
     expect(options.status).toBe(204);
     expect(options.headers.allow).toBe("GET, POST, HEAD, OPTIONS");
-    const member = await send(server.url, "/widgets/abc", { method: "OPTIONS" });
+    const member = await send(shop.server.url, "/widgets/abc", { method: "OPTIONS" });
     expect(member.headers.allow).toBe("GET, PUT, DELETE, HEAD, OPTIONS");
     // `new` is its own route, not an id: no PUT or DELETE.
-    const onNew = await send(server.url, "/widgets/new", { method: "PATCH" });
+    const onNew = await send(shop.server.url, "/widgets/new", { method: "PATCH" });
     expect(onNew.status).toBe(405);
     expect(onNew.headers.allow).toBe("GET, HEAD, OPTIONS");
   });
@@ -135,7 +123,7 @@ describe("hostile but legal HTTP at the example shop", () => {
           "Connection: close",
         ]);
         // A second request on the same connection, sent after the body: answered too.
-        const seen = await exchange(server.port, request, size);
+        const seen = await exchange(shop.server.port, request, size);
         if (seen.reset) resets++;
         expect(seen.status, `${requestLine} with ${size} bytes`).toBe(status);
         answered++;
@@ -155,14 +143,14 @@ describe("hostile but legal HTTP at the example shop", () => {
       ) +
       body +
       head("GET /widgets.json HTTP/1.1", ["Connection: close"]);
-    const seen = await exchange(server.port, pipelined);
+    const seen = await exchange(shop.server.port, pipelined);
     expect(seen.reset).toBe(false);
     expect(statusLines(seen.output)).toEqual([404, 200]);
   });
 
   it("sends 100 Continue only when the request will be read", async () => {
     const over = await exchange(
-      server.port,
+      shop.server.port,
       head("POST /widgets.json HTTP/1.1", [
         "Content-Type: application/json",
         `Content-Length: ${LIMIT + 1}`,
@@ -171,7 +159,7 @@ describe("hostile but legal HTTP at the example shop", () => {
     );
     expect(statusLines(over.output)).toEqual([413]);
     const within = await exchange(
-      server.port,
+      shop.server.port,
       head("POST /widgets.json HTTP/1.1", [
         "Content-Type: application/json",
         "Content-Length: 2",
@@ -189,7 +177,7 @@ describe("hostile but legal HTTP at the example shop", () => {
     const closed: Promise<void>[] = [];
     const timers: NodeJS.Timeout[] = [];
     for (let i = 0; i < 300; i++) {
-      const socket = connect(server.port, "127.0.0.1");
+      const socket = connect(shop.server.port, "127.0.0.1");
       socket.on("error", () => {});
       socket.resume();
       sockets.push(socket);
@@ -201,7 +189,7 @@ describe("hostile but legal HTTP at the example shop", () => {
       }
     }
     try {
-      const normal = await send(server.url, "/widgets.json");
+      const normal = await send(shop.server.url, "/widgets.json");
       expect(normal.status).toBe(200);
       // Node's default headersTimeout (60 s) would keep them past this test's timeout.
       await Promise.all(closed);
@@ -209,7 +197,7 @@ describe("hostile but legal HTTP at the example shop", () => {
       for (const timer of timers) clearInterval(timer);
       for (const socket of sockets) socket.destroy();
     }
-    const after = await send(server.url, "/widgets.json");
+    const after = await send(shop.server.url, "/widgets.json");
     expect(after.status).toBe(200);
   }, 40_000);
 });

@@ -2,44 +2,32 @@
 // at the app: methods with bodies, bodies at and over the limit, forged, invalid and duplicated
 // Hosts, trickled headers, sockets the client closes early, malformed HTTP. Zero 5xx, zero resets
 // for the requests within the limits (they must see their answer), no crash, memory bounded.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { logLines, type ServerProcess } from "../support/server.js";
-import { sqliteDatabase, type TestDatabase } from "./support/databases.js";
+import { describe, expect, it } from "vitest";
+import { logLines } from "../support/server.js";
 import { report, SOAK } from "./support/figures.js";
 import { generateRequest } from "./support/fuzz-requests.js";
 import { pool, send, sendJson } from "./support/http.js";
 import { Prng } from "./support/prng.js";
 import { rawRequest } from "./support/raw-exchange.js";
-import { startShop } from "./support/shop.js";
+import { useShopOnSqlite } from "./support/shop.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
 const REQUESTS = SOAK ? 50_000 : 5_000;
 
 describe(`fuzz: ${REQUESTS} generated requests (seed ${SEED})`, () => {
-  let db: TestDatabase;
-  let server: ServerProcess;
-
-  beforeAll(async () => {
-    // The example shop exactly as the CLI made it, started as a user starts it.
-    db = await sqliteDatabase();
-    server = await startShop({ databaseUrl: db.url });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await db?.drop();
-  });
+  const shop = useShopOnSqlite();
 
   it(
     "gets no 5xx, never crashes the server and keeps its memory bounded",
     async () => {
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) {
-        const r = await sendJson(server.url, "POST", "/widgets", { title: `seed ${i}` });
+        const r = await sendJson(shop.server.url, "POST", "/widgets", { title: `seed ${i}` });
         ids.push((JSON.parse(r.body) as { id: string }).id);
       }
       const rng = new Prng(SEED);
       const requests = Array.from({ length: REQUESTS }, () => generateRequest(rng, ids));
-      const rssBefore = server.rssKb();
+      const rssBefore = shop.server.rssKb();
       const statuses: Record<string, number> = {};
       const serverErrors: string[] = [];
       const withinUnanswered: string[] = [];
@@ -49,14 +37,14 @@ describe(`fuzz: ${REQUESTS} generated requests (seed ${SEED})`, () => {
         const request = requests[i]!;
         let status: number | string;
         if (request.kind === "raw") {
-          const seen = await rawRequest(server.port, request.bytes, request.sending);
+          const seen = await rawRequest(shop.server.port, request.bytes, request.sending);
           status =
             seen.status ||
             (seen.closedByClient ? "client closed" : seen.reset ? "ECONNRESET" : "closed");
         } else {
           try {
             status = (
-              await send(server.url, request.path, {
+              await send(shop.server.url, request.path, {
                 method: request.method,
                 headers: request.headers,
                 ...(request.body ? { body: request.body } : {}),
@@ -76,11 +64,11 @@ describe(`fuzz: ${REQUESTS} generated requests (seed ${SEED})`, () => {
           withinUnanswered.push(`#${i} ${request.label} -> ${status}`);
         if (typeof status === "number" && status >= 500)
           serverErrors.push(`#${i} ${request.label} -> ${status}`);
-        if (i % 250 === 0) peakRss = Math.max(peakRss, server.rssKb());
+        if (i % 250 === 0) peakRss = Math.max(peakRss, shop.server.rssKb());
       });
-      const rssAfter = server.rssKb();
-      const alive = await send(server.url, "/");
-      const unhandled = logLines(server).filter(
+      const rssAfter = shop.server.rssKb();
+      const alive = await send(shop.server.url, "/");
+      const unhandled = logLines(shop.server).filter(
         (l) => l.msg === "unhandled error" || l.level === "error",
       );
 
@@ -100,7 +88,7 @@ describe(`fuzz: ${REQUESTS} generated requests (seed ${SEED})`, () => {
       expect(withinUnanswered.slice(0, 20)).toEqual([]);
       expect(resets.within).toBe(0);
       expect(unhandled.slice(0, 5)).toEqual([]);
-      expect(server.child.exitCode).toBeNull();
+      expect(shop.server.child.exitCode).toBeNull();
       expect(alive.status).toBe(200);
       // Bounded: the bodies are capped at 1 MiB and nothing is kept per request.
       expect(rssAfter).toBeLessThan(rssBefore + 256 * 1024);

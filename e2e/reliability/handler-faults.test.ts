@@ -1,24 +1,13 @@
 // A handler that throws after writing, and ones that return something other than a Response:
 // one 500 each, the server keeps serving, and that request's transaction is rolled back.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { logLines, type ServerProcess } from "../support/server.js";
-import { sqliteDatabase, type TestDatabase } from "./support/databases.js";
+import { describe, expect, it } from "vitest";
+import { logLines } from "../support/server.js";
 import { report } from "./support/figures.js";
 import { send, sendJson } from "./support/http.js";
-import { startShop } from "./support/shop.js";
+import { useShopOnSqlite } from "./support/shop.js";
 
 describe("handler faults", () => {
-  let db: TestDatabase;
-  let server: ServerProcess;
-
-  beforeAll(async () => {
-    db = await sqliteDatabase();
-    server = await startShop({ databaseUrl: db.url, faults: true });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await db?.drop();
-  });
+  const shop = useShopOnSqlite({ faults: true });
 
   it.each([
     ["throws after writing", "/faults/throw"],
@@ -28,10 +17,10 @@ describe("handler faults", () => {
     "a handler that %s answers 500 once, rolls back and the server keeps serving",
     async (_, path) => {
       const title = `fault ${path}`;
-      const json = await sendJson(server.url, "POST", path, { title });
+      const json = await sendJson(shop.server.url, "POST", path, { title });
       expect(json.status).toBe(500);
       expect(JSON.parse(json.body)).toEqual({ error: "Internal Server Error", code: 500 });
-      const html = await send(server.url, path, {
+      const html = await send(shop.server.url, path, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "text/html" },
         body: JSON.stringify({ title }),
@@ -40,12 +29,14 @@ describe("handler faults", () => {
       expect(html.body).toContain("<h1>500 Internal Server Error</h1>");
       expect(html.body).not.toContain("fault:");
 
-      const after = await sendJson(server.url, "POST", "/widgets", { title: `after ${path}` });
+      const after = await sendJson(shop.server.url, "POST", "/widgets", { title: `after ${path}` });
       expect(after.status).toBe(201);
-      const titles = (await db.rows("widgets")).map((r) => r.title);
+      const titles = (await shop.db.rows("widgets")).map((r) => r.title);
       expect(titles).not.toContain(title);
       expect(titles).toContain(`after ${path}`);
-      const errors = logLines(server).filter((l) => l.msg === "unhandled error" && l.path === path);
+      const errors = logLines(shop.server).filter(
+        (l) => l.msg === "unhandled error" && l.path === path,
+      );
       expect(errors).toHaveLength(2);
       report(`handler fault: ${path}`, {
         answers: [json.status, html.status],
@@ -57,7 +48,7 @@ describe("handler faults", () => {
   );
 
   it("keeps one process alive through all of them (same pid, still answering)", async () => {
-    expect(server.child.exitCode).toBeNull();
-    expect((await sendJson(server.url, "GET", "/widgets")).status).toBe(200);
+    expect(shop.server.child.exitCode).toBeNull();
+    expect((await sendJson(shop.server.url, "GET", "/widgets")).status).toBe(200);
   });
 });

@@ -11,7 +11,7 @@ import {
 } from "./support/databases.js";
 import { report } from "./support/figures.js";
 import { send, sendJson } from "./support/http.js";
-import { startShop } from "./support/shop.js";
+import { startShop, useShopOnSqlite } from "./support/shop.js";
 
 const postgres = await sharedPostgresAvailable();
 
@@ -172,16 +172,7 @@ describe.each([
 });
 
 describe("static files: path traversal", () => {
-  let db: TestDatabase;
-  let server: ServerProcess;
-  beforeAll(async () => {
-    db = await sqliteDatabase();
-    server = await startShop({ databaseUrl: db.url });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await db?.drop();
-  });
+  const shop = useShopOnSqlite();
 
   // public/ is examples/shop/public; ../src/app.ts, ../package.json and ../../../package.json (the
   // repository's) sit above it.
@@ -211,7 +202,7 @@ describe("static files: path traversal", () => {
   it("refuses every /../ and encoded variant and serves only what is in public/", async () => {
     const statuses: Record<number, number> = {};
     for (const path of ATTEMPTS) {
-      const reply = await send(server.url, path);
+      const reply = await send(shop.server.url, path);
       statuses[reply.status] = (statuses[reply.status] ?? 0) + 1;
       expect([400, 404], `${path} -> ${reply.status}`).toContain(reply.status);
       expect(reply.body).not.toContain("new App(");
@@ -219,7 +210,7 @@ describe("static files: path traversal", () => {
       expect(reply.body).not.toContain("wisent-monorepo");
       expect(reply.body).not.toContain("root:x:0:0");
     }
-    const css = await send(server.url, "/assets/application.css");
+    const css = await send(shop.server.url, "/assets/application.css");
     expect(css.status).toBe(200);
     expect(css.headers["content-type"]).toMatch(/^text\/css/);
     report("static path traversal", { attempts: ATTEMPTS.length, statuses });

@@ -1,34 +1,22 @@
 // 10,000 requests over keep-alive connections leave no growth in open file descriptors.
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServerProcess } from "../support/server.js";
-import { sqliteDatabase, type TestDatabase } from "./support/databases.js";
+import { describe, expect, it } from "vitest";
 import { report, SOAK } from "./support/figures.js";
 import { keepAliveAgent, pool, type SendOptions, send } from "./support/http.js";
-import { startShop } from "./support/shop.js";
+import { useShopOnSqlite } from "./support/shop.js";
 
 const REQUESTS = SOAK ? 200_000 : 10_000;
 const CONNECTIONS = 10;
 
 describe(`${REQUESTS} keep-alive requests`, () => {
-  let db: TestDatabase;
-  let server: ServerProcess;
-
-  beforeAll(async () => {
-    db = await sqliteDatabase();
-    server = await startShop({ databaseUrl: db.url });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await db?.drop();
-  });
+  const shop = useShopOnSqlite();
 
   /** Once clients have gone, the server's descriptors settle; wait (bounded) for that. */
   async function settledFds(atMost: number): Promise<number> {
-    let fds = server.fdCount();
+    let fds = shop.server.fdCount();
     for (let i = 0; i < 100 && fds > atMost; i++) {
       await sleep(100);
-      fds = server.fdCount();
+      fds = shop.server.fdCount();
     }
     return fds;
   }
@@ -36,14 +24,14 @@ describe(`${REQUESTS} keep-alive requests`, () => {
   it(
     "leave no growth in open file descriptors",
     async () => {
-      const created = await send(server.url, "/widgets", {
+      const created = await send(shop.server.url, "/widgets", {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json" },
         body: JSON.stringify({ title: "kept" }),
       });
       const id = (JSON.parse(created.body) as { id: string }).id;
       // A browser keeps its session cookie; without one every HTML page would seal a new session.
-      const home = await send(server.url, "/");
+      const home = await send(shop.server.url, "/");
       const cookie = String(home.headers["set-cookie"]?.[0]).split(";")[0]!;
       const mix: [string, SendOptions][] = [
         ["/widgets.json", {}],
@@ -71,21 +59,21 @@ describe(`${REQUESTS} keep-alive requests`, () => {
           // (with the session cookie csrf() would ask for the token header).
           const headers =
             options.method === "POST" ? options.headers : { ...options.headers, cookie };
-          const reply = await send(server.url, path, { ...options, headers, agent });
+          const reply = await send(shop.server.url, path, { ...options, headers, agent });
           statuses[reply.status] = (statuses[reply.status] ?? 0) + 1;
-          if (i % 500 === 0) peak = Math.max(peak, server.fdCount());
+          if (i % 500 === 0) peak = Math.max(peak, shop.server.fdCount());
         });
         agent.destroy();
         return { statuses, peak };
       };
 
-      const before = server.fdCount();
+      const before = shop.server.fdCount();
       await run(500); // warm-up: lazy modules, the database connection, statement cache
       const baseline = await settledFds(before);
-      const rssBefore = server.rssKb();
+      const rssBefore = shop.server.rssKb();
       const { statuses, peak } = await run(REQUESTS);
       const after = await settledFds(baseline);
-      const rssAfter = server.rssKb();
+      const rssAfter = shop.server.rssKb();
 
       expect(Object.keys(statuses).filter((s) => Number(s) >= 500)).toEqual([]);
       expect(statuses[404]).toBe(Math.ceil((REQUESTS - 5) / mix.length));

@@ -1,13 +1,11 @@
 // Security headers on HTML responses, and pages that satisfy the Content-Security-Policy they are
 // sent with (no inline scripts or handlers, everything from the app's own origin). The
 // real-browser check of the CSP comes with the example app.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServerProcess } from "../support/server.js";
+import { describe, expect, it } from "vitest";
 import { Browser, tokenFrom } from "./support/browser.js";
-import { sqliteDatabase, type TestDatabase } from "./support/databases.js";
 import { report } from "./support/figures.js";
 import { type Reply, send } from "./support/http.js";
-import { startShop } from "./support/shop.js";
+import { useShopOnSqlite } from "./support/shop.js";
 
 function directives(reply: Reply): Record<string, string[]> {
   const header = String(reply.headers["content-security-policy"] ?? "");
@@ -45,20 +43,10 @@ function cspViolations(html: string): string[] {
 }
 
 describe("security headers and CSP-clean pages", () => {
-  let db: TestDatabase;
-  let server: ServerProcess;
-
-  beforeAll(async () => {
-    db = await sqliteDatabase();
-    server = await startShop({ databaseUrl: db.url });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await db?.drop();
-  });
+  const shop = useShopOnSqlite();
 
   it("sends CSP, nosniff, Referrer-Policy and frame-ancestors on every HTML page, and the pages satisfy the CSP", async () => {
-    const browser = new Browser(server.url);
+    const browser = new Browser(shop.server.url);
     const form = await browser.get("/widgets/new");
     const created = await browser.post("/widgets", {
       authenticity_token: tokenFrom(form.body),
@@ -105,7 +93,7 @@ describe("security headers and CSP-clean pages", () => {
     expect(checked["404 POST (no token)"]).toBe(404);
     expect(checked["405 POST on a record (no token)"]).toBe(405);
     // The data-method/data-confirm script is a file from the app's origin, served with nosniff.
-    const script = await send(server.url, "/assets/application.js");
+    const script = await send(shop.server.url, "/assets/application.js");
     expect(script.status).toBe(200);
     expect(script.headers["content-type"]).toMatch(/javascript/);
     expect(script.body).toContain("data-method");

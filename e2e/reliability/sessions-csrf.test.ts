@@ -1,34 +1,24 @@
 // Sessions: a tampered, truncated or other-secret cookie gives a fresh session. CSRF: missing,
 // wrong, other-session and cross-origin tokens are refused with 403.
 import { defaults, seal } from "iron-webcrypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServerProcess } from "../support/server.js";
+import { afterAll, describe, expect, it } from "vitest";
 import { Browser, tokenFrom } from "./support/browser.js";
-import { sqliteDatabase, type TestDatabase } from "./support/databases.js";
 import { report } from "./support/figures.js";
 import { send } from "./support/http.js";
-import { startShop } from "./support/shop.js";
+import { useShopOnSqlite } from "./support/shop.js";
 
 const COOKIE = "_shop_session";
 
 describe("sessions and CSRF against the running app", () => {
-  let db: TestDatabase;
-  let server: ServerProcess;
+  const shop = useShopOnSqlite();
   const refusals: Record<string, number> = {};
-
-  beforeAll(async () => {
-    db = await sqliteDatabase();
-    server = await startShop({ databaseUrl: db.url });
-  });
-  afterAll(async () => {
+  afterAll(() => {
     report("sessions and CSRF", refusals);
-    await server?.stop();
-    await db?.drop();
   });
 
   /** A browser that created a widget: its session holds a flash and a CSRF secret. */
   async function signedIn() {
-    const browser = new Browser(server.url);
+    const browser = new Browser(shop.server.url);
     const form = await browser.get("/widgets/new");
     const token = tokenFrom(form.body);
     const created = await browser.post("/widgets", { authenticity_token: token, title: "mine" });
@@ -59,7 +49,7 @@ describe("sessions and CSRF against the running app", () => {
   it("gives a fresh, empty session for a tampered, truncated or other-secret cookie", async () => {
     const { cookie } = await signedIn();
     for (const [label, forged] of await forgedCookies(cookie)) {
-      const page = await send(server.url, "/widgets/new", {
+      const page = await send(shop.server.url, "/widgets/new", {
         headers: { cookie: `${COOKIE}=${forged}` },
       });
       expect(page.status, label).toBe(200);
@@ -116,14 +106,14 @@ describe("sessions and CSRF against the running app", () => {
     expect(
       (await a.browser.post("/widgets", { title: "ok" }, { "x-csrf-token": a.token })).status,
     ).toBe(303);
-    const titles = (await db.rows("widgets")).map((r) => r.title);
+    const titles = (await shop.db.rows("widgets")).map((r) => r.title);
     expect(titles.filter((t) => t === "t")).toEqual([]);
   });
 
   it("refuses cross-origin JSON and XML writes (403) but takes same-origin ones", async () => {
     const { browser } = await signedIn();
     const post = (type: string, body: string, headers: Record<string, string>) =>
-      send(server.url, "/widgets", {
+      send(shop.server.url, "/widgets", {
         method: "POST",
         headers: {
           "content-type": type,
@@ -155,9 +145,9 @@ describe("sessions and CSRF against the running app", () => {
       refusals[`cross-origin: ${label}`] = status;
     }
     const same = await post("application/json", JSON.stringify({ title: "same" }), {
-      origin: server.url,
+      origin: shop.server.url,
     });
     expect(same.status).toBe(201);
-    expect((await db.rows("widgets")).some((r) => r.title === "cross")).toBe(false);
+    expect((await shop.db.rows("widgets")).some((r) => r.title === "cross")).toBe(false);
   });
 });

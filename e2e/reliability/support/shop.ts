@@ -8,6 +8,7 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { afterAll, beforeAll } from "vitest";
 import {
   EXAMPLE_SHOP,
   type ServerProcess,
@@ -15,6 +16,7 @@ import {
   startWisent,
   WISENT_CLI,
 } from "../../support/server.js";
+import { sqliteDatabase, type TestDatabase } from "./databases.js";
 
 const FAULTS_ENTRY = fileURLToPath(new URL("../shop-with-faults/server.mjs", import.meta.url));
 
@@ -55,4 +57,43 @@ export async function startShop(options: ShopOptions): Promise<ServerProcess> {
       DRAIN_TIMEOUT_MS: options.drainTimeoutMs ? String(options.drainTimeoutMs) : undefined,
     },
   });
+}
+
+/** The shop of {@link useShopOnSqlite}, read inside tests (once `beforeAll` has started it). */
+export interface ShopUnderTest {
+  readonly server: ServerProcess;
+  readonly db: TestDatabase;
+}
+
+/**
+ * The shop on a fresh, migrated SQLite database for the enclosing `describe`: started in
+ * `beforeAll`, stopped and its database dropped in `afterAll`.
+ *
+ * @example
+ * const shop = useShopOnSqlite({ faults: true });
+ * it("answers", async () => expect((await send(shop.server.url, "/")).status).toBe(200));
+ */
+export function useShopOnSqlite(options: Omit<ShopOptions, "databaseUrl"> = {}): ShopUnderTest {
+  let db: TestDatabase | undefined;
+  let server: ServerProcess | undefined;
+  beforeAll(async () => {
+    db = await sqliteDatabase();
+    server = await startShop({ ...options, databaseUrl: db.url });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await db?.drop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the shop is not started (read it inside a test)");
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get db() {
+      return started(db);
+    },
+  };
 }
