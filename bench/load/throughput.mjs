@@ -57,7 +57,9 @@ const ALL_VARIANTS = [
 /** `BENCH_VARIANTS=floor,hono,wisent-api` (and `BENCH_WORKLOADS=json-show`) narrow a run while tuning. */
 const only = (list, env) => {
   const names = (env ?? "").split(",").filter(Boolean);
-  return names.length === 0 ? list : list.filter((item) => names.includes(item.name));
+  return names.length === 0
+    ? list.filter((item) => !item.optional)
+    : list.filter((item) => names.includes(item.name));
 };
 export const VARIANTS = only(ALL_VARIANTS, process.env.BENCH_VARIANTS);
 /** A variant by name, whatever BENCH_VARIANTS says (for the other phases). */
@@ -110,6 +112,18 @@ export function workloads(ids, cookie) {
       paths: showPaths,
       headers: html,
       html: true,
+      expect: [200, "html"],
+    },
+    // A first visit: no cookie, so the web app makes a session and its CSRF secret and seals
+    // them into a Set-Cookie (the peers have no sessions). Run only when named in
+    // BENCH_WORKLOADS (it prices the session's sealing, bench/load/ab.mjs).
+    {
+      name: "html-first-visit",
+      label: "HTML show, first visit (session sealed)",
+      paths: showPaths,
+      headers: { Accept: HTML_ACCEPT, ...BEHIND_PROXY },
+      html: true,
+      optional: true,
       expect: [200, "html"],
     },
   ];

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Resource } from "../resources/resource.js";
 import "../http/respond.js";
 import { securityHeaders } from "../middleware/security-headers/security-headers.js";
+import { session } from "../middleware/session/session.js";
+import { unsealSession } from "../middleware/session/session-codec.js";
+import { resolveSessionPasswords } from "../middleware/session/session-secrets.js";
 import { App } from "./app.js";
 import type { RunningServer } from "./listen.js";
 import { realRequestBuilt } from "./node-request.js";
@@ -184,5 +187,81 @@ describe("Wisent's Node listener", () => {
     const { status, headers } = parse(raw);
     expect(status).toBe(line.startsWith("POST") ? 404 : 405);
     expect(headers.connection).toBe("close");
+  });
+});
+
+describe("a first visit's session cookie", () => {
+  const SECRET = "a-listener-test-secret-of-32-characters-or-more";
+  let server: RunningServer;
+  beforeAll(async () => {
+    const app = new App({ name: "shop" });
+    app.use(securityHeaders());
+    // An after-step above the session's that sets a header through Hono once the cookie is on.
+    app.use(async (c, next) => {
+      await next();
+      if (c.req.query("late")) c.header("X-Late", "1");
+    });
+    app.use(session({ secret: SECRET }));
+    app.get("/visit", (c) => {
+      c.get("session").set("visits", 1);
+      return c.respond(200, { html: () => "welcome" });
+    });
+    server = await app.listen({ port: 0, handleSignals: false });
+  });
+  afterAll(() => server?.close());
+
+  it("joins c.respond's plain answer: one writeHead, no copy of the Response, no-store", async () => {
+    const calls = { writeHead: 0, setHeader: 0 };
+    const proto = ServerResponse.prototype as unknown as Record<
+      string,
+      (...a: unknown[]) => unknown
+    >;
+    const { writeHead, setHeader } = proto;
+    proto.writeHead = function (this: unknown, ...args: unknown[]) {
+      calls.writeHead++;
+      return writeHead!.apply(this, args);
+    };
+    proto.setHeader = function (this: unknown, ...args: unknown[]) {
+      calls.setHeader++;
+      return setHeader!.apply(this, args);
+    };
+    let raw: string;
+    try {
+      raw = await exchange(
+        server.port,
+        ["GET /visit HTTP/1.1\r\nHost: a.test\r\nAccept: text/html\r\n\r\n"],
+        { until: /welcome$/ },
+      );
+    } finally {
+      proto.writeHead = writeHead!;
+      proto.setHeader = setHeader!;
+    }
+    // Set on the made Response through Hono, the cookie cost a copy through a body stream, which
+    // @hono/node-server's writer then wrote with a setHeader per field.
+    expect(calls).toEqual({ writeHead: 1, setHeader: 0 });
+    const { status, headers, body } = parse(raw);
+    expect(status).toBe(200);
+    expect(body).toBe("welcome");
+    expect(headers["cache-control"]).toBe("no-store");
+    const cookie = headers["set-cookie"]!;
+    expect(cookie).toMatch(/^_shop_session=Fe26\.2\*[^;]+; Path=\/; HttpOnly; SameSite=Lax$/);
+    const sealed = cookie.slice("_shop_session=".length, cookie.indexOf(";"));
+    const passwords = resolveSessionPasswords({ secret: SECRET });
+    expect(await unsealSession(decodeURIComponent(sealed), passwords)).toMatchObject({ visits: 1 });
+  });
+
+  it("keeps the cookie and no-store when a later step sets a header through Hono", async () => {
+    const raw = await exchange(
+      server.port,
+      ["GET /visit?late=1 HTTP/1.1\r\nHost: a.test\r\nAccept: text/html\r\n\r\n"],
+      { until: /welcome$/ },
+    );
+    const { status, headers } = parse(raw);
+    expect(status).toBe(200);
+    expect(headers["x-late"]).toBe("1");
+    expect(headers["cache-control"]).toBe("no-store");
+    expect(headers["set-cookie"]).toMatch(/^_shop_session=Fe26\.2\*/);
+    // One Set-Cookie line, not the cookie twice.
+    expect(raw.match(/^set-cookie:/gim)).toHaveLength(1);
   });
 });

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Context } from "hono";
+import { addPlainField, plainFieldOf } from "./plain-response.js";
 import { editResponseHeaders } from "./response-headers.js";
 
 /** The default of every dynamic answer (`securityHeaders()` sends it). */
@@ -18,6 +19,14 @@ export const NO_STORE = "no-store";
  * but the default): for answers that set the session cookie or carry a CSRF token.
  */
 export function preferNoStore(c: Context): void {
+  // A plain answer of c.respond keeps its plain headers (no Headers built, no copy).
+  const plain = plainFieldOf(c.res, "cache-control");
+  if (plain !== undefined) {
+    const { value } = plain;
+    if (value === NO_STORE || (value !== undefined && value !== DEFAULT_CACHE_CONTROL)) return;
+    addPlainField(c.res, "cache-control", NO_STORE, true);
+    return;
+  }
   const current = c.res.headers.get("cache-control");
   if (current === NO_STORE || (current !== null && current !== DEFAULT_CACHE_CONTROL)) return;
   editResponseHeaders(c, (headers) => headers.set("cache-control", NO_STORE));

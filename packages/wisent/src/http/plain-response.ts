@@ -10,15 +10,18 @@ import type { ServerResponse } from "node:http";
 interface Plain extends Response {
   [STATUS]: number;
   [BODY]: string | null;
-  [FIELDS]: Record<string, string>;
+  [FIELDS]: Record<string, string | string[]>;
   /** Someone read `headers` (and may have changed them): the plain object is no longer the truth. */
   [TOUCHED]: boolean;
+  /** Names of the fields added or set since the response was made (see {@link addPlainField}). */
+  [ADDED]?: Set<string>;
 }
 
 const STATUS = Symbol("wisent.status");
 const BODY = Symbol("wisent.body");
 const FIELDS = Symbol("wisent.fields");
 const TOUCHED = Symbol("wisent.headersTouched");
+const ADDED = Symbol("wisent.addedFields");
 
 type PlainClass = new (body: string | null, init: ResponseInit) => Plain;
 
@@ -31,8 +34,22 @@ function plainClass(): PlainClass {
     base = Response;
     PlainResponse = class extends base {
       override get headers(): Headers {
-        (this as unknown as Plain)[TOUCHED] = true;
-        return super.headers;
+        const plain = this as unknown as Plain;
+        const headers = super.headers;
+        if (!plain[TOUCHED]) {
+          plain[TOUCHED] = true;
+          // The fields added since it was made, for whoever reads the headers from now on.
+          // The plain fields are the truth: a base Response that copied them when it was made
+          // lacks what was added since (one that keeps them has it already, hence the delete).
+          for (const name of plain[ADDED] ?? []) {
+            headers.delete(name);
+            const value = plain[FIELDS][name];
+            for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+              headers.append(name, one);
+            }
+          }
+        }
+        return headers;
       }
     } as unknown as PlainClass;
   }
@@ -67,6 +84,49 @@ function untouched(res: Response): Plain | undefined {
 }
 
 /**
+ * Adds a header field (lower-case name; a repeated one, such as `set-cookie`, is sent as many
+ * lines) to a {@link plainResponse} nobody has read the headers of, or with `replace` sets it:
+ * true when done, false when `res` is not one (then set it the usual way). Setting a header
+ * through Hono on a made response copies it through a body stream instead (bench/load
+ * html-first-visit: the session cookie).
+ *
+ * @example
+ * if (!addPlainField(c.res, "set-cookie", cookie)) c.header("Set-Cookie", cookie, { append: true });
+ */
+export function addPlainField(
+  res: Response,
+  name: string,
+  value: string,
+  replace = false,
+): boolean {
+  const plain = untouched(res);
+  if (plain === undefined) return false;
+  const fields = plain[FIELDS];
+  const had = fields[name];
+  fields[name] =
+    replace || had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+  const added = plain[ADDED] ?? new Set<string>();
+  added.add(name);
+  plain[ADDED] = added;
+  return true;
+}
+
+/**
+ * The value of field `name` (lower-case) of a {@link plainResponse} nobody has read the headers
+ * of, as `{ value }` (undefined when it has none; a repeated field's values joined by `, `), or
+ * undefined when `res` is not one.
+ */
+export function plainFieldOf(
+  res: Response,
+  name: string,
+): { value: string | undefined } | undefined {
+  const plain = untouched(res);
+  if (plain === undefined) return undefined;
+  const value = plain[FIELDS][name];
+  return { value: Array.isArray(value) ? value.join(", ") : value };
+}
+
+/**
  * Writes `res` to `outgoing` with one `writeHead` when it is a {@link plainResponse} whose
  * headers nobody has read since it was made (so the plain object is still the truth), with the
  * `Content-Length` of its body (also for HEAD, whose body Node leaves out); false (and nothing
@@ -97,5 +157,8 @@ export function headResponse(res: Response): Response {
   const fields = plain[FIELDS];
   const body = plain[BODY];
   if (body !== null) fields["content-length"] = String(Buffer.byteLength(body));
-  return plainResponse(null, plain[STATUS], fields);
+  // A repeated field (its values a list) is put right by the headers getter (ADDED).
+  const head = plainResponse(null, plain[STATUS], fields as Record<string, string>) as Plain;
+  if (plain[ADDED]) head[ADDED] = new Set(plain[ADDED]);
+  return head;
 }

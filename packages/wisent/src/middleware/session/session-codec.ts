@@ -1,19 +1,31 @@
-import { defaults, seal, unseal } from "iron-webcrypto";
+import { ironSeal, ironUnseal } from "./iron-seal.js";
 import type { SessionPassword } from "./session-secrets.js";
 
 /** Session contents: any JSON-serialisable values by key. */
 export type SessionData = Record<string, unknown>;
 
 /**
- * Seals session data into a cookie value (AES-256-CBC + HMAC-SHA256, via iron-webcrypto) with the
+ * Seals session data into a cookie value (Iron's format: AES-256-CBC + HMAC-SHA256) with the
  * first password; `maxAgeSeconds` also bounds how long the sealed value is accepted.
+ *
+ * @example
+ * const value = sealSessionNow({ user_id: 1 }, passwords, 14 * 86_400);
  */
+export function sealSessionNow(
+  data: SessionData,
+  passwords: readonly SessionPassword[],
+  maxAgeSeconds: number,
+): string {
+  return ironSeal(JSON.stringify(data), passwords[0]!, maxAgeSeconds * 1000);
+}
+
+/** {@link sealSessionNow}, as a promise (the API before sealing became synchronous). */
 export function sealSession(
   data: SessionData,
   passwords: readonly SessionPassword[],
   maxAgeSeconds: number,
 ): Promise<string> {
-  return seal(data, passwords[0]!, { ...defaults, ttl: maxAgeSeconds * 1000 });
+  return Promise.resolve().then(() => sealSessionNow(data, passwords, maxAgeSeconds));
 }
 
 /** How many opened cookies each password set remembers. */
@@ -24,9 +36,9 @@ const opened = new WeakMap<
 >();
 
 /**
- * Opening a sealed value costs a key derivation, an HMAC and a decryption (about half a
- * millisecond); a returning browser sends the same cookie on every request, so its opened
- * contents are remembered (per password set, bounded, until the seal's own expiry).
+ * Opening a sealed value costs two key derivations, an HMAC and a decryption; a returning
+ * browser sends the same cookie on every request, so its opened contents are remembered (per
+ * password set, bounded, until the seal's own expiry).
  */
 function cacheFor(passwords: readonly SessionPassword[]) {
   let cache = opened.get(passwords);
@@ -61,27 +73,49 @@ export function openedSessionJson(
   return hit.json;
 }
 
+const secretsByPasswords = new WeakMap<readonly SessionPassword[], Map<string, string>>();
+
+function secretsOf(passwords: readonly SessionPassword[]): Map<string, string> {
+  let secrets = secretsByPasswords.get(passwords);
+  if (!secrets) {
+    secrets = new Map(passwords.map(({ id, secret }) => [id, secret]));
+    secretsByPasswords.set(passwords, secrets);
+  }
+  return secrets;
+}
+
 /**
  * Opens a sealed cookie value with any of the passwords. Anything tampered, expired, sealed with
  * an unknown secret or not an object gives undefined (a fresh session), never an error.
+ *
+ * @example
+ * const data = unsealSessionNow(cookie, passwords) ?? {};
  */
-export async function unsealSession(
+export function unsealSessionNow(
   sealed: string,
   passwords: readonly SessionPassword[],
-): Promise<SessionData | undefined> {
-  const json = openedSessionJson(sealed, passwords);
-  if (json !== undefined) return JSON.parse(json) as SessionData;
-  const hash: Record<string, string> = {};
-  for (const { id, secret } of passwords) hash[id] = secret;
+): SessionData | undefined {
+  const remembered = openedSessionJson(sealed, passwords);
+  if (remembered !== undefined) return JSON.parse(remembered) as SessionData;
+  const json = ironUnseal(sealed, secretsOf(passwords));
+  if (json === undefined) return undefined;
   let data: unknown;
   try {
-    data = await unseal(sealed, hash, defaults);
+    data = JSON.parse(json);
   } catch {
     return undefined;
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) return undefined;
   const cache = cacheFor(passwords);
-  cache.set(sealed, { json: JSON.stringify(data), expires: expiryOf(sealed) });
+  cache.set(sealed, { json, expires: expiryOf(sealed) });
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return data as SessionData;
+}
+
+/** {@link unsealSessionNow}, as a promise (the API before opening became synchronous). */
+export function unsealSession(
+  sealed: string,
+  passwords: readonly SessionPassword[],
+): Promise<SessionData | undefined> {
+  return Promise.resolve().then(() => unsealSessionNow(sealed, passwords));
 }

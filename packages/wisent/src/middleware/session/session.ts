@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
-import { setCookie } from "hono/cookie";
+import { generateCookie } from "hono/cookie";
 import { phased } from "../../app/compose.js";
 import { currentEnv, isProductionLike } from "../../app/environment.js";
 import { preferNoStore } from "../../http/cache-control.js";
 import { sharedLogger } from "../../http/logger.js";
+import { addPlainField } from "../../http/plain-response.js";
 import { requestCookie } from "../../http/request-cookie.js";
 import { sessionCookieName } from "../../naming/session-cookie-name.js";
 
@@ -13,8 +14,8 @@ export { sessionCookieName };
 import {
   openedSessionJson,
   type SessionData,
-  sealSession,
-  unsealSession,
+  sealSessionNow,
+  unsealSessionNow,
 } from "./session-codec.js";
 import { resolveSessionPasswords, type SessionPassword } from "./session-secrets.js";
 
@@ -225,7 +226,7 @@ export function session(options: SessionOptions = {}): MiddlewareHandler {
       (c as Writable)[CAME_WITH_COOKIE] = true;
       const json = openedSessionJson(sealed, passwords);
       if (json !== undefined) return start(c, fromJson(json));
-      return unsealSession(sealed, passwords).then((data) => start(c, new Session(data ?? {})));
+      return start(c, new Session(unsealSessionNow(sealed, passwords) ?? {}));
     },
     after: (c) => {
       const current = c.get(OPENED);
@@ -289,8 +290,8 @@ function cookieBytes(name: string, value: string, cookie: CookieSettings): numbe
   return name.length + 1 + value.length + attributesLength(cookie);
 }
 
-function seal(current: Session, cookie: CookieSettings): Promise<string> {
-  return sealSession(current.toJSON(), cookie.passwords, cookie.maxAge ?? 0);
+function seal(current: Session, cookie: CookieSettings): string {
+  return sealSessionNow(current.toJSON(), cookie.passwords, cookie.maxAge ?? 0);
 }
 
 function tooLarge(name: string, bytes: number): Error {
@@ -303,13 +304,13 @@ function tooLarge(name: string, bytes: number): Error {
  * Seals `current`; when too large for a cookie, drops its pending flash messages (logging it)
  * and seals again. Undefined when it is too large even then.
  */
-async function sealToFit(
+function sealToFit(
   c: Context,
   name: string,
   current: Session,
   cookie: CookieSettings,
-): Promise<{ value: string; bytes: number; fits: boolean }> {
-  let value = await seal(current, cookie);
+): { value: string; bytes: number; fits: boolean } {
+  let value = seal(current, cookie);
   let bytes = cookieBytes(name, value, cookie);
   if (bytes <= MAX_COOKIE_BYTES) return { value, bytes, fits: true };
   if (current.get(FLASH_SESSION_KEY) !== undefined) {
@@ -318,7 +319,7 @@ async function sealToFit(
       msg: `session cookie ${name} would be ${bytes} bytes, over the browser limit of ${MAX_COOKIE_BYTES}: its flash messages were dropped`,
       request_id: c.get("requestId"),
     });
-    value = await seal(current, cookie);
+    value = seal(current, cookie);
     bytes = cookieBytes(name, value, cookie);
   }
   return { value, bytes, fits: bytes <= MAX_COOKIE_BYTES };
@@ -335,19 +336,25 @@ export function sessionFitsBeforeCommit(c: Context): Promise<void> | undefined {
   const writer = (c as Writable)[WRITER];
   const current = c.get(OPENED);
   if (!writer || !current?.changed) return undefined;
-  return sealToFit(c, writer.name, current, writer.cookie).then(({ value, bytes, fits }) => {
-    if (!fits) throw tooLarge(writer.name, bytes);
-    writer.sealed = { value, version: current.version };
-  });
+  let fitted: ReturnType<typeof sealToFit>;
+  try {
+    fitted = sealToFit(c, writer.name, current, writer.cookie);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  // A promise only when it fails: the transaction rolls back on its rejection.
+  if (!fitted.fits) return Promise.reject(tooLarge(writer.name, fitted.bytes));
+  writer.sealed = { value: fitted.value, version: current.version };
+  return undefined;
 }
 
-async function writeSession(c: Context, current: Session, writer: SessionWriter): Promise<void> {
+function writeSession(c: Context, current: Session, writer: SessionWriter): void {
   const { name, cookie } = writer;
   let value: string;
   if (writer.sealed && writer.sealed.version === current.version) {
     value = writer.sealed.value;
   } else {
-    const fitted = await sealToFit(c, name, current, cookie);
+    const fitted = sealToFit(c, name, current, cookie);
     if (!fitted.fits) {
       if (!writer.sealed) throw tooLarge(name, fitted.bytes);
       // Committed already: the success answer stands, with the cookie the browser has.
@@ -361,11 +368,15 @@ async function writeSession(c: Context, current: Session, writer: SessionWriter)
   }
   // A response that sets the session cookie is nobody else's: no cache keeps it.
   preferNoStore(c);
-  setCookie(c, name, value, {
+  const setCookie = generateCookie(name, value, {
     path: "/",
     httpOnly: true,
     sameSite: "Lax",
     secure: cookie.secure,
     ...(cookie.maxAge === undefined ? {} : { maxAge: cookie.maxAge }),
   });
+  // Onto the plain answer c.respond made when it can (see addPlainField), else through Hono.
+  if (!addPlainField(c.res, "set-cookie", setCookie)) {
+    c.header("Set-Cookie", setCookie, { append: true });
+  }
 }
