@@ -54,6 +54,29 @@ function parse(raw: string): { status: number; headers: Record<string, string>; 
   return { status: Number(statusLine!.split(" ")[1]), headers, body: raw.slice(end + 4) };
 }
 
+/** What `run` resolves to, and how often it made Node's ServerResponse `writeHead` and `setHeader`. */
+async function countingWrites<T>(
+  run: () => Promise<T>,
+): Promise<{ result: T; calls: { writeHead: number; setHeader: number } }> {
+  const calls = { writeHead: 0, setHeader: 0 };
+  const proto = ServerResponse.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const { writeHead, setHeader } = proto;
+  proto.writeHead = function (this: unknown, ...args: unknown[]) {
+    calls.writeHead++;
+    return writeHead!.apply(this, args);
+  };
+  proto.setHeader = function (this: unknown, ...args: unknown[]) {
+    calls.setHeader++;
+    return setHeader!.apply(this, args);
+  };
+  try {
+    return { result: await run(), calls };
+  } finally {
+    proto.writeHead = writeHead!;
+    proto.setHeader = setHeader!;
+  }
+}
+
 const seen: { built: boolean; method: string; url: string }[] = [];
 
 class WidgetsResource extends Resource<"widget_id"> {
@@ -98,29 +121,11 @@ describe("Wisent's Node listener", () => {
   });
 
   it("writes c.respond's answer with one writeHead and no setHeader, carrying only JSON's headers", async () => {
-    const calls = { writeHead: 0, setHeader: 0 };
-    const proto = ServerResponse.prototype as unknown as Record<
-      string,
-      (...a: unknown[]) => unknown
-    >;
-    const { writeHead, setHeader } = proto;
-    proto.writeHead = function (this: unknown, ...args: unknown[]) {
-      calls.writeHead++;
-      return writeHead!.apply(this, args);
-    };
-    proto.setHeader = function (this: unknown, ...args: unknown[]) {
-      calls.setHeader++;
-      return setHeader!.apply(this, args);
-    };
-    let raw: string;
-    try {
-      raw = await exchange(server.port, ["GET /widgets/7 HTTP/1.1\r\nHost: a.test\r\n\r\n"], {
+    const { result: raw, calls } = await countingWrites(() =>
+      exchange(server.port, ["GET /widgets/7 HTTP/1.1\r\nHost: a.test\r\n\r\n"], {
         until: /\}$/,
-      });
-    } finally {
-      proto.writeHead = writeHead!;
-      proto.setHeader = setHeader!;
-    }
+      }),
+    );
     expect(calls).toEqual({ writeHead: 1, setHeader: 0 });
     const { status, headers, body } = parse(raw);
     expect(status).toBe(200);
@@ -211,31 +216,11 @@ describe("a first visit's session cookie", () => {
   afterAll(() => server?.close());
 
   it("joins c.respond's plain answer: one writeHead, no copy of the Response, no-store", async () => {
-    const calls = { writeHead: 0, setHeader: 0 };
-    const proto = ServerResponse.prototype as unknown as Record<
-      string,
-      (...a: unknown[]) => unknown
-    >;
-    const { writeHead, setHeader } = proto;
-    proto.writeHead = function (this: unknown, ...args: unknown[]) {
-      calls.writeHead++;
-      return writeHead!.apply(this, args);
-    };
-    proto.setHeader = function (this: unknown, ...args: unknown[]) {
-      calls.setHeader++;
-      return setHeader!.apply(this, args);
-    };
-    let raw: string;
-    try {
-      raw = await exchange(
-        server.port,
-        ["GET /visit HTTP/1.1\r\nHost: a.test\r\nAccept: text/html\r\n\r\n"],
-        { until: /welcome$/ },
-      );
-    } finally {
-      proto.writeHead = writeHead!;
-      proto.setHeader = setHeader!;
-    }
+    const { result: raw, calls } = await countingWrites(() =>
+      exchange(server.port, ["GET /visit HTTP/1.1\r\nHost: a.test\r\nAccept: text/html\r\n\r\n"], {
+        until: /welcome$/,
+      }),
+    );
     // Set on the made Response through Hono, the cookie cost a copy through a body stream, which
     // @hono/node-server's writer then wrote with a setHeader per field.
     expect(calls).toEqual({ writeHead: 1, setHeader: 0 });
