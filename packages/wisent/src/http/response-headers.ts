@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { addPlainField } from "./plain-response.js";
 
 /**
  * Headers Wisent's middleware puts on every response (security headers, the request id), kept
@@ -79,6 +80,17 @@ export function addResponseHeaders(c: Context, part: Part): void {
 
 function trackedHeader(this: Tracked, ...args: Parameters<Context["header"]>): void {
   const state = this[STATE]!;
+  // Once c.respond's plain answer is made, a header set on it (an after-step's) joins its plain
+  // fields: through Hono it would copy the Response through a body stream (see addPlainField).
+  const [name, value, options] = args;
+  if (
+    state.complete !== undefined &&
+    state.complete === this.res &&
+    value !== undefined &&
+    addPlainField(state.complete, name.toLowerCase(), value, !options?.append)
+  ) {
+    return;
+  }
   state.touched = true;
   state.honoHeader!(...args);
 }
