@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readAppProject } from "./app-project.js";
-import { editTemplates, insertAppLines, removeAppLines } from "./app-registration.js";
+import { editTemplates, removeAppLines } from "./app-registration.js";
 import {
   AUTHENTICATION_RECORD,
   type AuthenticationPlan,
@@ -14,7 +14,7 @@ import { migrationTime } from "./generate-resource.js";
 import { contentHash, readRecords, writeRecords } from "./generated-record.js";
 import { renderTemplate } from "./render.js";
 import { UsageError } from "./usage-error.js";
-import { plannedActions, writeGenerated } from "./write-generated.js";
+import { plannedWrites, writeGenerated } from "./write-generated.js";
 
 /** The authentication templates (packages/wisent/templates/authentication), from src/ and dist/. */
 const TEMPLATES = fileURLToPath(new URL("../../../templates/authentication/", import.meta.url));
@@ -93,17 +93,16 @@ export function generateAuthentication(
   const rendered = new Map(
     plan.files.map((f) => [f.path, renderTemplate(f.template, plan.data, TEMPLATES)]),
   );
-  const actions = plannedActions(appDir, rendered, options.force);
-  const registered = insertAppLines(
+  const { writes, actions } = plannedWrites(
+    appDir,
     app.appSource,
-    plan.edits.filter((e) => e.path === "src/app.ts"),
+    rendered,
+    plan.edits,
+    options.force,
   );
-  if (registered.changed) actions.push({ verb: "update", path: "src/app.ts" });
-  const linked = editTemplates(appDir, plan.edits, insertAppLines);
-  for (const path of linked.keys()) actions.push({ verb: "update", path });
   if (options.dryRun) return { plan, actions };
 
-  const files = writeGenerated(appDir, { rendered, registered, linked }, options);
+  const files = writeGenerated(appDir, writes, options);
   writeRecords(appDir, {
     ...records,
     [AUTHENTICATION_RECORD]: {

@@ -2,7 +2,6 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Names, names, singularNames } from "../../naming/index.js";
 import { declaresResource, declaresVariable, readAppProject } from "./app-project.js";
-import { editTemplates, insertAppLines } from "./app-registration.js";
 import { type Attribute, parseAttributes } from "./attributes.js";
 import {
   contentHash,
@@ -17,7 +16,7 @@ import { appVariable, type FixtureModel } from "./template-data.js";
 import { referenceVar } from "./test-samples.js";
 import { testStyle } from "./test-style.js";
 import { UsageError } from "./usage-error.js";
-import { type FileAction, plannedActions, writeGenerated } from "./write-generated.js";
+import { type FileAction, plannedWrites, writeGenerated } from "./write-generated.js";
 
 export type { FileAction };
 
@@ -266,14 +265,13 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
   }
 
   const rendered = renderPlan(plan);
-  const actions = plannedActions(appDir, rendered, options.force);
-  const registered = insertAppLines(
+  const { writes, actions } = plannedWrites(
+    appDir,
     app.appSource,
-    plan.edits.filter((e) => e.path === "src/app.ts"),
+    rendered,
+    plan.edits,
+    options.force,
   );
-  if (registered.changed) actions.push({ verb: "update", path: "src/app.ts" });
-  const linked = editTemplates(appDir, plan.edits, insertAppLines);
-  for (const path of linked.keys()) actions.push({ verb: "update", path });
   // The model, its test and its migration stay with the model (destroy keeps them while used).
   const reused = reuseModel
     ? Object.keys(records[modelOwner!]!.files).filter(
@@ -285,10 +283,10 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     : [];
   if (options.dryRun) return { plan, actions, reused };
 
-  const files = writeGenerated(appDir, { rendered, registered, linked }, options);
+  const files = writeGenerated(appDir, writes, options);
   // A parent's page got a link: its recorded hash follows, so the parent does not look edited.
   const rehashed = { ...records };
-  for (const path of linked.keys()) {
+  for (const path of writes.linked.keys()) {
     for (const [other, r] of Object.entries(rehashed)) {
       if (path in r.files) {
         rehashed[other] = {

@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ActionVerb } from "../output.js";
+import { editTemplates, insertAppLines } from "./app-registration.js";
 import { formatWithAppBiome } from "./format-files.js";
 import { contentHash } from "./generated-record.js";
+import type { AppEdit } from "./resource-plan.js";
 import { UsageError } from "./usage-error.js";
 
 /** One line of the report: `create src/models/widget.ts`. */
@@ -38,6 +40,31 @@ export function plannedActions(
     );
   }
   return actions;
+}
+
+/**
+ * Everything a generator is about to write, and its report: the new files (see
+ * {@link plannedActions}), its lines in src/app.ts and its links in the app's templates, each
+ * edit an `update` line. Nothing is written yet (a dry run stops here).
+ *
+ * @example const { writes, actions } = plannedWrites(appDir, app.appSource, rendered, plan.edits, options.force);
+ */
+export function plannedWrites(
+  appDir: string,
+  appSource: string,
+  rendered: ReadonlyMap<string, string>,
+  edits: readonly AppEdit[],
+  force: boolean | undefined,
+): { writes: GeneratedWrites; actions: FileAction[] } {
+  const actions = plannedActions(appDir, rendered, force);
+  const registered = insertAppLines(
+    appSource,
+    edits.filter((e) => e.path === "src/app.ts"),
+  );
+  if (registered.changed) actions.push({ verb: "update", path: "src/app.ts" });
+  const linked = editTemplates(appDir, edits, insertAppLines);
+  for (const path of linked.keys()) actions.push({ verb: "update", path });
+  return { writes: { rendered, registered, linked }, actions };
 }
 
 /** What a generator writes into an app: new files, the edited src/app.ts, edited templates. */
