@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { fixtureApp, tree } from "../generate/test-support/fixture-app.js";
-import { memoryIO } from "../io.js";
+import { fixtureApp, runCommand, tree } from "../generate/test-support/fixture-app.js";
 import { destroy, generate } from "./authentication.js";
 import { run as generateResource } from "./generate.js";
 
@@ -10,12 +9,6 @@ const apps: string[] = [];
 afterEach(() => {
   for (const dir of apps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-async function cli(command: typeof generate, dir: string, argv: string[], input?: string) {
-  const io = memoryIO({ cwd: dir, input });
-  const code = await command(argv, io.io);
-  return { code, stdout: io.stdout(), stderr: io.stderr() };
-}
 
 function app(kind: "web" | "api") {
   const dir = fixtureApp(kind);
@@ -30,20 +23,20 @@ describe("wisent generate authentication / destroy authentication", () => {
   ] as const)("in a %s app: generate, then d auth -y gives the app back", async (kind, file) => {
     const dir = app(kind);
     const fresh = tree(dir);
-    const made = await cli(generate, dir, []);
+    const made = await runCommand(generate, dir, []);
     expect(made.code, made.stderr).toBe(0);
     expect(existsSync(join(dir, file))).toBe(true);
     expect(readFileSync(join(dir, "src/app.ts"), "utf8")).toContain("app.use(signedInUser);");
-    const gone = await cli(destroy, dir, ["-y"]);
+    const gone = await runCommand(destroy, dir, ["-y"]);
     expect(gone.code, gone.stderr).toBe(0);
     expect(tree(dir)).toEqual(fresh);
   });
 
   it("answered no to every question, destroy leaves every file", async () => {
     const dir = app("web");
-    await cli(generate, dir, []);
+    await runCommand(generate, dir, []);
     const before = tree(dir);
-    const { code, stdout } = await cli(destroy, dir, [], "n\n".repeat(30));
+    const { code, stdout } = await runCommand(destroy, dir, [], "n\n".repeat(30));
     expect(code).toBe(0);
     expect(stdout).toContain("remove src/actions/sessions.tsx? (y/n)");
     expect(tree(dir)).toEqual(before);
@@ -52,7 +45,7 @@ describe("wisent generate authentication / destroy authentication", () => {
   it("writes nothing in a dry run", async () => {
     const dir = app("web");
     const fresh = tree(dir);
-    const { code, stdout } = await cli(generate, dir, ["--dry-run"]);
+    const { code, stdout } = await runCommand(generate, dir, ["--dry-run"]);
     expect(code).toBe(0);
     expect(stdout).toContain("create  src/models/user.ts");
     expect(tree(dir)).toEqual(fresh);
@@ -61,26 +54,26 @@ describe("wisent generate authentication / destroy authentication", () => {
   it.each([
     [
       "twice",
-      async (dir: string) => void (await cli(generate, dir, [])),
+      async (dir: string) => void (await runCommand(generate, dir, [])),
       "authentication exists already",
     ],
     [
       "over a user resource's model",
-      async (dir: string) => void (await cli(generateResource, dir, ["user", "name"])),
+      async (dir: string) => void (await runCommand(generateResource, dir, ["user", "name"])),
       "src/models/user.ts exists already",
     ],
   ])("refuses to run %s, writing nothing", async (_name, before, message) => {
     const dir = app("web");
     await before(dir);
     const snapshot = tree(dir);
-    const { code, stderr } = await cli(generate, dir, []);
+    const { code, stderr } = await runCommand(generate, dir, []);
     expect(code).not.toBe(0);
     expect(stderr).toContain(message);
     expect(tree(dir)).toEqual(snapshot);
   });
 
   it("says when there is nothing to destroy", async () => {
-    const { code, stderr } = await cli(destroy, app("web"), ["-y"]);
+    const { code, stderr } = await runCommand(destroy, app("web"), ["-y"]);
     expect(code).not.toBe(0);
     expect(stderr).toContain("nothing to destroy");
   });

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { fixtureApp, listFiles, tree } from "../generate/test-support/fixture-app.js";
-import { memoryIO } from "../io.js";
+import { fixtureApp, listFiles, runCommand, tree } from "../generate/test-support/fixture-app.js";
 import { run as destroy } from "./destroy.js";
 import { run as generate } from "./generate.js";
 
@@ -10,17 +9,12 @@ const apps: string[] = [];
 afterEach(() => {
   for (const dir of apps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-async function cli(command: typeof generate, dir: string, argv: string[], input?: string) {
-  const io = memoryIO({ cwd: dir, input });
-  const code = await command(argv, io.io);
-  return { code, stdout: io.stdout(), stderr: io.stderr() };
-}
 /** A fixture app with `widget` generated, and the tree before it was. */
 async function appWithWidget() {
   const dir = fixtureApp("web");
   apps.push(dir);
   const fresh = tree(dir);
-  await cli(generate, dir, ["widget", "title", "description:nulls.Text"]);
+  await runCommand(generate, dir, ["widget", "title", "description:nulls.Text"]);
   return { dir, fresh };
 }
 
@@ -38,13 +32,13 @@ describe("wisent destroy resource", () => {
     ["a resource whose model another one reuses", [["admin/widget"]]],
   ])("answered no to every question, %s leaves every file as it was", async (_, more) => {
     const { dir } = await appWithWidget();
-    for (const argv of more) await cli(generate, dir, argv);
+    for (const argv of more) await runCommand(generate, dir, argv);
     // Back-dated, so a rewrite shows in the modification time even within the same millisecond.
     const past = new Date("2024-01-02T03:04:05Z");
     for (const path of listFiles(dir)) utimesSync(join(dir, path), past, past);
     const before = filesWithTimes(dir);
     expect(before.map((f) => f.path)).toContain(".wisent/generated.json");
-    const { code, stdout } = await cli(destroy, dir, ["widget"], "n\n".repeat(20));
+    const { code, stdout } = await runCommand(destroy, dir, ["widget"], "n\n".repeat(20));
     expect(code).toBe(0);
     expect(stdout).toContain("Remove src/actions/widgets.tsx? (y/N) ");
     expect(stdout).not.toMatch(/^ +(remove|update) /m);
@@ -53,7 +47,7 @@ describe("wisent destroy resource", () => {
 
   it("-y removes every generated file and the app.ts lines: the app is as before", async () => {
     const { dir, fresh } = await appWithWidget();
-    const { code, stdout } = await cli(destroy, dir, ["widget", "-y"]);
+    const { code, stdout } = await runCommand(destroy, dir, ["widget", "-y"]);
     expect(code).toBe(0);
     expect(stdout).toContain("      remove  src/templates/widgets/index.tsx\n");
     expect(stdout).toContain("      update  src/app.ts\n");
@@ -64,7 +58,7 @@ describe("wisent destroy resource", () => {
     const { dir } = await appWithWidget();
     // Order: 5 templates, actions, locale, model, migration, 2 tests.
     const answers = ["y", "y", "y", "y", "y", "n", "y", "y", "y", "y", "y"].join("\n");
-    const { code, stdout } = await cli(destroy, dir, ["widget"], `${answers}\n`);
+    const { code, stdout } = await runCommand(destroy, dir, ["widget"], `${answers}\n`);
     expect(code).toBe(0);
     expect(stdout).toContain("Remove src/templates/widgets/index.tsx? (y/N) ");
     expect(stdout).toContain("        skip  src/actions/widgets.tsx\n");
@@ -76,7 +70,7 @@ describe("wisent destroy resource", () => {
   it("names a file edited since generation in its prompt", async () => {
     const { dir } = await appWithWidget();
     writeFileSync(join(dir, "src/models/widget.ts"), "// mine now\n");
-    const { stdout } = await cli(destroy, dir, ["widget"], "n\n".repeat(11));
+    const { stdout } = await runCommand(destroy, dir, ["widget"], "n\n".repeat(11));
     expect(stdout).toContain("Remove src/models/widget.ts (edited since it was generated)? (y/N) ");
     expect(stdout).toContain("Remove src/actions/widgets.tsx? (y/N) ");
   });
@@ -84,7 +78,7 @@ describe("wisent destroy resource", () => {
   it("--dry-run lists and removes nothing", async () => {
     const { dir } = await appWithWidget();
     const before = tree(dir);
-    const { code, stdout } = await cli(destroy, dir, ["widget", "--dry-run"]);
+    const { code, stdout } = await runCommand(destroy, dir, ["widget", "--dry-run"]);
     expect(code).toBe(0);
     expect(stdout).toContain("remove  src/models/widget.ts");
     expect(stdout).toContain("update  src/app.ts");
@@ -93,34 +87,34 @@ describe("wisent destroy resource", () => {
 
   it("destroys a nested resource, but not a parent that still has one", async () => {
     const { dir } = await appWithWidget();
-    await cli(generate, dir, ["image", "caption", "--parent", "widget"]);
-    const refused = await cli(destroy, dir, ["widget", "-y"]);
+    await runCommand(generate, dir, ["image", "caption", "--parent", "widget"]);
+    const refused = await runCommand(destroy, dir, ["widget", "-y"]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("/widgets has a nested resource (widgetImages in src/app.ts)");
-    expect((await cli(destroy, dir, ["image", "-y"])).code).toBe(0);
+    expect((await runCommand(destroy, dir, ["image", "-y"])).code).toBe(0);
     expect(readFileSync(join(dir, "src/app.ts"), "utf8")).not.toContain("ImagesResource");
-    expect((await cli(destroy, dir, ["widget", "-y"])).code).toBe(0);
+    expect((await runCommand(destroy, dir, ["widget", "-y"])).code).toBe(0);
   });
 
   it("keeps a model another resource reuses", async () => {
     const { dir } = await appWithWidget();
-    const admin = await cli(generate, dir, ["admin/widget"]);
+    const admin = await runCommand(generate, dir, ["admin/widget"]);
     expect(admin.stdout).toContain("exists  src/models/widget.ts (reused)");
-    const widget = await cli(destroy, dir, ["widget", "-y"]);
+    const widget = await runCommand(destroy, dir, ["widget", "-y"]);
     expect(widget.stdout).toContain(
       "exists  src/models/widget.ts (kept: another resource uses it)",
     );
     expect(existsSync(join(dir, "src/models/widget.ts"))).toBe(true);
-    await cli(destroy, dir, ["admin/widget", "-y"]);
+    await runCommand(destroy, dir, ["admin/widget", "-y"]);
     expect(existsSync(join(dir, "src/models/widget.ts"))).toBe(false);
     expect(existsSync(join(dir, ".wisent"))).toBe(false);
   });
 
   it("exits 2 for a resource the app does not have, or no name", async () => {
     const { dir } = await appWithWidget();
-    const none = await cli(destroy, dir, ["gadget", "-y"]);
+    const none = await runCommand(destroy, dir, ["gadget", "-y"]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("nothing to destroy: the app has no /gadgets resource");
-    expect((await cli(destroy, dir, [])).code).toBe(2);
+    expect((await runCommand(destroy, dir, [])).code).toBe(2);
   });
 });

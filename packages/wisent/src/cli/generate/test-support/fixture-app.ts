@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } f
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type CliIO, memoryIO } from "../../io.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
 
@@ -31,4 +32,16 @@ export function fixtureApp(kind: "web" | "api"): string {
 /** The app's files and their contents. */
 export function tree(dir: string): Record<string, string> {
   return Object.fromEntries(listFiles(dir).map((f) => [f, readFileSync(join(dir, f), "utf8")]));
+}
+
+/** Runs a CLI command (`generate`, `destroy`, ...) in `dir` with in-memory IO; its exit code and output. */
+export async function runCommand(
+  command: (argv: string[], io: CliIO) => Promise<number>,
+  dir: string,
+  argv: string[],
+  input?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const io = memoryIO({ cwd: dir, input });
+  const code = await command(argv, io.io);
+  return { code, stdout: io.stdout(), stderr: io.stderr() };
 }
