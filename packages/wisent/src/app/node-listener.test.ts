@@ -197,6 +197,7 @@ describe("Wisent's Node listener", () => {
 });
 
 describe("a first visit's session cookie", () => {
+  const afterSession: boolean[] = [];
   const lateOnPlain: boolean[] = [];
   const SECRET = "a-listener-test-secret-of-32-characters-or-more";
   let server: RunningServer;
@@ -206,6 +207,8 @@ describe("a first visit's session cookie", () => {
     // An after-step above the session's that sets a header through Hono once the cookie is on.
     app.use(async (c, next) => {
       await next();
+      // The answer the session's cookie went onto is still the one c.respond made.
+      afterSession.push(hasAllResponseHeaders(c));
       if (!c.req.query("late")) return;
       c.header("X-Late", "1");
       // Still the answer c.respond made (Hono's own c.header would have copied it).
@@ -229,6 +232,7 @@ describe("a first visit's session cookie", () => {
     // Set on the made Response through Hono, the cookie cost a copy through a body stream, which
     // @hono/node-server's writer then wrote with a setHeader per field.
     expect(calls).toEqual({ writeHead: 1, setHeader: 0 });
+    expect(afterSession).toEqual([true]);
     const { status, headers, body } = parse(raw);
     expect(status).toBe(200);
     expect(body).toBe("welcome");

@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
-import { generateCookie } from "hono/cookie";
+import { setCookie } from "hono/cookie";
 import { phased } from "../../app/compose.js";
 import { currentEnv, isProductionLike } from "../../app/environment.js";
 import { preferNoStore } from "../../http/cache-control.js";
 import { sharedLogger } from "../../http/logger.js";
-import { addPlainField } from "../../http/plain-response.js";
 import { requestCookie } from "../../http/request-cookie.js";
 import { sessionCookieName } from "../../naming/session-cookie-name.js";
 
@@ -368,15 +367,13 @@ function writeSession(c: Context, current: Session, writer: SessionWriter): void
   }
   // A response that sets the session cookie is nobody else's: no cache keeps it.
   preferNoStore(c);
-  const setCookie = generateCookie(name, value, {
+  // Through Hono's c.header, which the App points at c.respond's plain answer once it is made
+  // (see trackHonoHeaders): no copy of the Response.
+  setCookie(c, name, value, {
     path: "/",
     httpOnly: true,
     sameSite: "Lax",
     secure: cookie.secure,
     ...(cookie.maxAge === undefined ? {} : { maxAge: cookie.maxAge }),
   });
-  // Onto the plain answer c.respond made when it can (see addPlainField), else through Hono.
-  if (!addPlainField(c.res, "set-cookie", setCookie)) {
-    c.header("Set-Cookie", setCookie, { append: true });
-  }
 }
