@@ -4,7 +4,7 @@
  * {@link CliIO.color} says so; the spinner animates only on a TTY.
  * @module
  */
-import { styleText } from "node:util";
+import { colorize, type PaintStyle } from "../base/colorize.js";
 import type { CliIO } from "./io.js";
 
 /** What happened to a file (or which command ran). */
@@ -22,7 +22,7 @@ export type ActionVerb =
   | "revert"
   | "done";
 
-type Style = Parameters<typeof styleText>[0];
+type Style = PaintStyle;
 
 const VERB_STYLE: Record<ActionVerb, Style> = {
   create: ["green", "bold"],
@@ -47,7 +47,7 @@ const VERB_WIDTH = 12;
  * @example paint(io, "red", "failed")
  */
 export function paint(io: Pick<CliIO, "color">, style: Style, text: string): string {
-  return io.color ? styleText(style, text) : text;
+  return io.color ? colorize(style, text) : text;
 }
 
 /**
@@ -56,7 +56,7 @@ export function paint(io: Pick<CliIO, "color">, style: Style, text: string): str
  */
 export function formatAction(verb: ActionVerb, subject: string, color: boolean): string {
   const padded = verb.padStart(VERB_WIDTH);
-  return `${color ? styleText(VERB_STYLE[verb], padded) : padded}  ${subject}`;
+  return `${color ? colorize(VERB_STYLE[verb], padded) : padded}  ${subject}`;
 }
 
 /** A running long step; end it with `succeed` or `fail` (both are idempotent). */

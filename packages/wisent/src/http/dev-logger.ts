@@ -5,12 +5,12 @@
  * `FORCE_COLOR`.
  * @module
  */
-import { styleText } from "node:util";
+import { colorize, type PaintStyle } from "../base/colorize.js";
 import { colorWanted } from "./color-wanted.js";
 import type { LineSink, LogEntry, Logger } from "./log-types.js";
 import { statusText } from "./status-text.js";
 
-type Style = Parameters<typeof styleText>[0];
+type Style = PaintStyle;
 
 /** What the request log knows about one answered request. */
 export interface RequestLine {
@@ -60,16 +60,16 @@ function duration(ms: number): string {
  * // "GET / 200 OK in 2.0ms HomeHandler"
  */
 export function formatRequestLine(line: RequestLine, color: boolean): string {
-  const paint = (style: Style, text: string) => (color ? styleText(style, text) : text);
+  const painted = (style: Style, text: string) => (color ? colorize(style, text) : text);
   const parts = [
-    paint("bold", line.method),
+    painted("bold", line.method),
     line.path,
-    paint(statusStyle(line.status), `${line.status} ${statusText(line.status)}`.trim()),
-    paint("dim", `in ${duration(line.durationMs)}`),
-    paint("magenta", line.handler ?? "(no route)"),
+    painted(statusStyle(line.status), `${line.status} ${statusText(line.status)}`.trim()),
+    painted("dim", `in ${duration(line.durationMs)}`),
+    painted("magenta", line.handler ?? "(no route)"),
   ];
-  if (hasFields(line.params)) parts.push(paint("dim", JSON.stringify(line.params)));
-  if (hasFields(line.form)) parts.push(paint("dim", `form ${JSON.stringify(line.form)}`));
+  if (hasFields(line.params)) parts.push(painted("dim", JSON.stringify(line.params)));
+  if (hasFields(line.form)) parts.push(painted("dim", `form ${JSON.stringify(line.form)}`));
   return `${parts.join(" ")}\n`;
 }
 
@@ -79,11 +79,11 @@ function formatEntry(level: "info" | "warn" | "error", entry: LogEntry, color: b
   const label =
     level === "error"
       ? color
-        ? styleText(["red", "bold"], "error:")
+        ? colorize(["red", "bold"], "error:")
         : "error:"
       : level === "warn"
         ? color
-          ? styleText(["yellow", "bold"], "warning:")
+          ? colorize(["yellow", "bold"], "warning:")
           : "warning:"
         : "";
   const fields = Object.entries(rest)
