@@ -4,7 +4,6 @@
  * naming the cursor for a bad one and for a page too deep. The limits are made small here
  * (`configurePagination`), so that a few widgets are a "long" list.
  */
-import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configurePagination, type PaginationSettings } from "wisent";
 import { clients, freshApp, type ShopApp } from "../../test/support.js";
@@ -50,6 +49,10 @@ describe("a long widgets list", () => {
 
     // ANALYZE writes sqlite_stat1, where the estimate comes from.
     const file = process.env.DATABASE_URL!.replace(/^sqlite:/, "");
+    // node:sqlite (Node 22.5+), reached at run time: this app's @types/node predates it.
+    const { DatabaseSync } = process.getBuiltinModule("node:sqlite") as {
+      DatabaseSync: new (path: string) => { exec(sql: string): void; close(): void };
+    };
     const stats = new DatabaseSync(file);
     stats.exec("analyze");
     stats.close();
@@ -61,7 +64,9 @@ describe("a long widgets list", () => {
     });
     expect(after.headers.get("x-total-count")).toBe("9");
     expect(link(after.headers.get("link"), "first")).toBe("/widgets.json?per_page=2&page=1");
-    expect(link(after.headers.get("link"), "next")).toMatch(/^\/widgets\.json\?per_page=2&after=[\w-]+$/);
+    expect(link(after.headers.get("link"), "next")).toMatch(
+      /^\/widgets\.json\?per_page=2&after=[\w-]+$/,
+    );
     expect(link(after.headers.get("link"), "last")).toBe("/widgets.json?per_page=2&before=");
   });
 
