@@ -167,7 +167,12 @@ describe("the example shop's OpenAPI document", () => {
       "widget_id",
       "#/components/parameters/page",
       "#/components/parameters/per_page",
+      "#/components/parameters/after",
+      "#/components/parameters/before",
     ]);
+    // A bad cursor, or a page too deep on a long list, is a 400 naming the cursor parameter.
+    expect(list.responses["400"]).toEqual({ $ref: "#/components/responses/BadRequest" });
+    expect(document.components.parameters.after).toMatchObject({ in: "query", name: "after" });
     expect(Object.keys(document.paths["/widgets"].post.responses)).toEqual([
       "201",
       "404",

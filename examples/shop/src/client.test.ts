@@ -84,6 +84,25 @@ describe("createClient<typeof import('./app.js')>", () => {
     if (!missing.ok) expectTypeOf(missing).toEqualTypeOf<HttpFailure>();
   });
 
+  it("walks a list by the cursors of its Links (`after`), and gets a bad cursor's 400", async () => {
+    for (const title of ["Cursor A", "Cursor B", "Cursor C"]) await api.widgets.create({ title });
+    const titles: string[] = [];
+    let page = await api.widgets.list({ after: "", per_page: 2 });
+    for (;;) {
+      if (!page.ok) throw new Error(page.error);
+      expectTypeOf(page.cursors.next).toEqualTypeOf<string | undefined>();
+      titles.push(...page.data.map((w) => w.title));
+      if (page.cursors.next === undefined) break;
+      page = await api.widgets.list({ after: page.cursors.next, per_page: 2 });
+    }
+    const all = await api.widgets.list({ per_page: 100 });
+    expect(titles).toEqual(all.ok && all.data.map((w) => w.title));
+    expect(titles).toEqual(expect.arrayContaining(["Cursor A", "Cursor B", "Cursor C"]));
+    const bad = await api.widgets.list({ after: "garbage!" });
+    expect(bad).toMatchObject({ ok: false, status: 400 });
+    expect(!bad.ok && bad.error).toContain('invalid cursor in "after"');
+  });
+
   it("rejects a call without its path parameter, naming it", async () => {
     // @ts-expect-error widget_id is required
     await expect(api.widgets.show({})).rejects.toThrow(

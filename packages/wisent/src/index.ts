@@ -64,7 +64,12 @@ export {
   pageRequest,
   paginate,
 } from "./data/pagination.js";
-export { pageUrl, pageUrlsOf, paginationHeaders } from "./data/pagination-headers.js";
+export { cursorUrl, pageUrl, pageUrlsOf, paginationHeaders } from "./data/pagination-headers.js";
+export {
+  configurePagination,
+  type PaginationSettings,
+  paginationSettings,
+} from "./data/pagination-settings.js";
 export { type PageSlot, Paginator, type PaginatorProps, pageSlots } from "./data/paginator.js";
 export type { Queryable } from "./data/queryable.js";
 export { cacheStatements } from "./data/sqlite-statement-cache.js";

@@ -1,4 +1,4 @@
-import type { Client, Pagination } from "./types.js";
+import type { Client, PageCursors, Pagination } from "./types.js";
 
 /** Answers a Request: `app.fetch`, or the global `fetch`. */
 export type FetchFn = (request: Request) => Response | Promise<Response>;
@@ -92,6 +92,22 @@ function paginationOf(response: Response): Pagination | undefined {
 }
 
 /**
+ * The `after`/`before` cursors of the `Link` header's `rel="next"` and `rel="prev"` targets (a
+ * list past the count limit, or a page read by cursor, links them by cursor).
+ */
+function cursorsOf(response: Response): PageCursors {
+  const header = response.headers.get("link");
+  const cursors: { next?: string; prev?: string } = {};
+  if (!header) return cursors;
+  for (const match of header.matchAll(/<([^>]*)>\s*;\s*rel="(next|prev)"/g)) {
+    const query = new URL(match[1]!, "http://link.invalid").searchParams;
+    const cursor = query.get(match[2] === "next" ? "after" : "before");
+    if (cursor) cursors[match[2] as "next" | "prev"] = cursor;
+  }
+  return cursors;
+}
+
+/**
  * A typed client of a Wisent app's JSON API, with no code generation: its types come from the
  * app module's resource declarations and models, its routes from the app's OpenAPI document.
  * Operations are `api.<resource>.<action>(...)`; each resolves to `{ ok: true, data }`, a 422's
@@ -174,6 +190,7 @@ export function createClient<M>(target: string | ClientOptions): Client<M> {
             status: response.status,
             data: json,
             pagination: paginationOf(response),
+            cursors: cursorsOf(response),
             response,
           }
         : { ok: true, status: response.status, data: json, response };

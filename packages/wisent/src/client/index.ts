@@ -15,6 +15,7 @@ export type {
   ErrorStatus,
   HttpFailure,
   Jsonify,
+  PageCursors,
   PageQuery,
   PageSuccess,
   Pagination,

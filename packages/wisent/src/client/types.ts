@@ -35,21 +35,39 @@ export type UpdateBody<S, Omitted extends string> = Partial<CreateBody<S, Omitte
 /** Path parameters by name. */
 export type PathValues<N extends string> = { readonly [P in N]: string | number };
 
-/** The list's query: the page and its size, and any other filter the action reads. */
+/**
+ * The list's query: the page and its size, or a cursor (`after`/`before`, from a list answer's
+ * `cursors`), and any other filter the action reads.
+ */
 export interface PageQuery {
   readonly page?: number;
   readonly per_page?: number;
+  /** The records after this cursor (`cursors.next` of the previous answer); `""`: from the start. */
+  readonly after?: string;
+  /** The records before this cursor (`cursors.prev`); `""`: the list's last page. */
+  readonly before?: string;
   readonly [other: string]: string | number | boolean | undefined;
 }
 
-/** The paginator of a list answer (its `X-Pagination` header). */
+/**
+ * The paginator of a list answer (its `X-Pagination` header). Totals are the database's
+ * estimate when `total_entries_estimated` (null when it has none); a page read by cursor has
+ * null page, offset and totals.
+ */
 export interface Pagination {
-  page: number;
+  page: number | null;
   per_page: number;
-  offset: number;
-  total_entries_size: number;
+  offset: number | null;
+  total_entries_size: number | null;
   current_entries_size: number;
-  total_pages: number;
+  total_pages: number | null;
+  total_entries_estimated?: boolean;
+}
+
+/** The cursors of a list answer's `rel="next"` and `rel="prev"` Links, for `after`/`before`. */
+export interface PageCursors {
+  readonly next?: string;
+  readonly prev?: string;
 }
 
 /** A 2xx answer. */
@@ -63,6 +81,8 @@ export interface Success<T> {
 /** A list's 2xx answer: the page's records and its pagination. */
 export interface PageSuccess<T> extends Success<T[]> {
   readonly pagination: Pagination | undefined;
+  /** Where to walk on by cursor: `list({ after: cursors.next })`. */
+  readonly cursors: PageCursors;
 }
 
 /** Statuses of the `{"error","code"}` answers the app may give (see the OpenAPI document). */
@@ -100,7 +120,7 @@ type Member<S extends ResourceSpec> = PathValues<S["parent"] | S["key"]>;
 
 /** The operations of one resource, named by action. */
 export interface ResourceClient<S extends ResourceSpec> {
-  /** GET the collection: one page of records (`page`, `per_page`). */
+  /** GET the collection: one page of records (`page` or `after`/`before`, and `per_page`). */
   list(
     ...args: NoParent<S> extends true
       ? [query?: PageQuery]

@@ -49,7 +49,12 @@ export {
   pageRequest,
   paginate,
 } from "./pagination.js";
-export { pageUrl, paginationHeaders } from "./pagination-headers.js";
+export { cursorUrl, pageUrl, paginationHeaders } from "./pagination-headers.js";
+export {
+  configurePagination,
+  type PaginationSettings,
+  paginationSettings,
+} from "./pagination-settings.js";
 export { type PageSlot, Paginator, type PaginatorProps, pageSlots } from "./paginator.js";
 export type { Queryable } from "./queryable.js";
 export { cacheStatements } from "./sqlite-statement-cache.js";

@@ -1,7 +1,9 @@
-import { CompiledQuery } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import type { DialectName } from "./database-url.js";
 import { dialectOf } from "./dialect-of.js";
+import { estimateFromExplain, estimateFromSqliteStat, SQLITE_STAT_SQL } from "./list-total.js";
 import { chain, type MaybePromise } from "./maybe-promise.js";
+import type { CursorParam } from "./page-cursor.js";
 import type { Queryable } from "./queryable.js";
 import { directSqlite } from "./sqlite-request-transaction.js";
 
@@ -9,7 +11,13 @@ import { directSqlite } from "./sqlite-request-transaction.js";
 interface DialectStatements {
   find: string;
   page: string;
-  count: string;
+  /** Keyset pages: after an id, before one, and the list's end. */
+  after: string;
+  before: string;
+  end: string;
+  /** The rows counted up to a cap, and the database's estimate of them. */
+  cappedCount: string;
+  estimate: string;
   destroy: string;
   /** Inserts and updates by their column list (`title,description,id,...`). */
   insert: Map<string, string>;
@@ -41,12 +49,54 @@ export class ModelStatements {
     return run(db, this.#of(db).page, [limit, offset]);
   }
 
-  /** The number of rows in the table (may throw instead of rejecting). */
-  count(db: Queryable): MaybePromise<number> {
-    return chain(run(db, this.#of(db).count, []), (rows) => {
+  /**
+   * Rows of a keyset page, by id: `limit` rows after `id` (from the start when undefined), or
+   * before it (from the end), newest first (may throw instead of rejecting).
+   */
+  walk(
+    db: Queryable,
+    param: CursorParam,
+    id: string | undefined,
+    limit: number,
+  ): MaybePromise<unknown[]> {
+    const statements = this.#of(db);
+    if (id === undefined) {
+      return param === "after"
+        ? run(db, statements.page, [limit, 0])
+        : run(db, statements.end, [limit]);
+    }
+    return run(db, param === "after" ? statements.after : statements.before, [id, limit]);
+  }
+
+  /** The number of rows in the table, counted up to `cap` (may throw instead of rejecting). */
+  cappedCount(db: Queryable, cap: number): MaybePromise<number> {
+    return chain(run(db, this.#of(db).cappedCount, [cap]), (rows) => {
       const [row] = rows as { count: unknown }[];
+      // PostgreSQL returns COUNT as a string (bigint); MySQL and SQLite as a number.
       return Number(row?.count ?? 0);
     });
+  }
+
+  /**
+   * The database's estimate of the table's rows: the planner's (PostgreSQL, MySQL), or
+   * `sqlite_stat1`'s after an `ANALYZE`; undefined when there is none.
+   */
+  estimate(db: Queryable): MaybePromise<number | undefined> {
+    const dialect = dialectOf(db);
+    const { estimate } = this.#of(db);
+    if (dialect !== "sqlite") {
+      return chain(run(db, estimate, []), (rows) =>
+        estimateFromExplain(dialect, rows as Record<string, unknown>[]),
+      );
+    }
+    let rows: MaybePromise<unknown[]>;
+    try {
+      rows = run(db, estimate, [this.table]);
+    } catch {
+      return undefined; // never analyzed: no sqlite_stat1
+    }
+    const read = (found: unknown[]) => estimateFromSqliteStat(found as Record<string, unknown>[]);
+    return rows instanceof Promise ? rows.then(read, () => undefined) : read(rows);
   }
 
   /** Inserts one row (its keys in order; undefined values are left out, as Kysely does). */
@@ -79,10 +129,14 @@ export class ModelStatements {
       statements = {
         find: all.where("id", "=", "").compile().sql,
         page: all.orderBy("id").limit(1).offset(0).compile().sql,
-        count: db
-          .selectFrom(this.table)
+        after: all.where("id", ">", "").orderBy("id").limit(1).compile().sql,
+        before: all.where("id", "<", "").orderBy("id", "desc").limit(1).compile().sql,
+        end: all.orderBy("id", "desc").limit(1).compile().sql,
+        cappedCount: db
+          .selectFrom(db.selectFrom(this.table).select(sql.lit(1).as("one")).limit(1).as("capped"))
           .select((eb) => eb.fn.countAll().as("count"))
           .compile().sql,
+        estimate: dialect === "sqlite" ? SQLITE_STAT_SQL : `explain ${all.compile().sql}`,
         destroy: db.deleteFrom(this.table).where("id", "=", "").compile().sql,
         insert: new Map(),
         update: new Map(),

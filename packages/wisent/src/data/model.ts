@@ -4,14 +4,15 @@ import { HttpError } from "../http/http-error.js";
 import type { ValidationErrors } from "../http/validation-errors.js";
 import { singularize } from "../naming/inflection.js";
 import type { AnyDB } from "./any-db.js";
-import { chainWith, type MaybePromise, settleWith } from "./maybe-promise.js";
+import { type MaybePromise, settle, settleWith } from "./maybe-promise.js";
 import { ModelStatements } from "./model-statements.js";
+import { badCursor, type CursorParam, type CursorValue, encodeCursor } from "./page-cursor.js";
 import {
+  type ListSource,
+  listRequest,
   type PageParams,
   type Paginated,
-  pageRequest,
-  paginatorOf,
-  totalShownByPage,
+  readList,
 } from "./pagination.js";
 import type { Queryable } from "./queryable.js";
 import { StoredDate } from "./stored-date.js";
@@ -74,7 +75,10 @@ export interface Model<S extends z.ZodObject> {
   find(db: Queryable, id: string): Promise<ModelRecord<S>>;
   /** Every record, oldest first (UUIDv7 ids sort by creation). */
   all(db: Queryable): Promise<ModelRecord<S>[]>;
-  /** One page of records, oldest first, from `page`/`per_page` parameters. */
+  /**
+   * One page of records, oldest first, from `page`/`per_page` parameters or an `after`/`before`
+   * cursor (keyset by id); see `paginate` for the counting of long tables.
+   */
   paginate(db: Queryable, params: PageParams): Promise<Paginated<ModelRecord<S>>>;
   /** Validates, then inserts with a new UUIDv7 id and both timestamps; returns the record. */
   create(db: Queryable, attrs: z.input<S>): Promise<ModelRecord<S>>;
@@ -103,21 +107,39 @@ function toRow(values: Record<string, unknown>): Record<string, unknown> {
   return row;
 }
 
-/** One page being read by `paginate`: where, which rows, and (once read) the rows. */
-interface PageRead<Rec> {
-  readonly db: Queryable;
-  readonly page: number;
-  readonly perPage: number;
-  readonly offset: number;
-  rows: Rec[];
-}
+/** A model's table as a list `readList` pages through, by id (one object per list request). */
+class TableList<Rec> implements ListSource<Rec> {
+  readonly keys = 1;
 
-function pageWithTotal<Rec>(total: number, read: PageRead<Rec>): Paginated<Rec> {
-  const { rows } = read;
-  return {
-    rows,
-    paginator: paginatorOf(read.page, read.perPage, read.offset, rows.length, total),
-  };
+  constructor(
+    private readonly statements: ModelStatements,
+    private readonly db: Queryable,
+  ) {}
+
+  page(limit: number, offset: number): MaybePromise<Rec[]> {
+    return this.statements.page(this.db, limit, offset) as MaybePromise<Rec[]>;
+  }
+
+  walk(param: CursorParam, values: CursorValue[] | undefined, limit: number): MaybePromise<Rec[]> {
+    let id: string | undefined;
+    if (values !== undefined) {
+      id = typeof values[0] === "string" ? uuidKey(values[0]) : undefined;
+      if (id === undefined) throw badCursor(param, "not a cursor of this list");
+    }
+    return this.statements.walk(this.db, param, id, limit) as MaybePromise<Rec[]>;
+  }
+
+  count(cap: number): MaybePromise<number> {
+    return this.statements.cappedCount(this.db, cap);
+  }
+
+  estimate(): MaybePromise<number | undefined> {
+    return this.statements.estimate(this.db);
+  }
+
+  cursorOf(row: Rec): string {
+    return encodeCursor([(row as { id: string }).id]);
+  }
 }
 
 /**
@@ -153,15 +175,6 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     if (rows.length === 0) throw notFound(id);
     return rows[0] as Rec;
   };
-  // One page's read, carried through its steps as their argument (no closures per list).
-  const pageOf = (found: unknown[], read: PageRead<Rec>): MaybePromise<Paginated<Rec>> => {
-    read.rows = found as Rec[];
-    // As `paginate`: the count query runs only when the page does not show the total.
-    const total = totalShownByPage(read.page, read.perPage, read.offset, read.rows.length);
-    return total === undefined
-      ? chainWith(statements.count(read.db), pageWithTotal, read)
-      : pageWithTotal(total, read);
-  };
   const notFound = (id: string) =>
     new HttpError(404, `${name} not found: ${id.length > 100 ? `${id.slice(0, 100)}...` : id}`);
 
@@ -192,16 +205,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     },
     all: async (db) => (await query(db).orderBy("id").execute()) as Rec[],
     paginate(db, params) {
-      let read: PageRead<Rec>;
-      let found: MaybePromise<unknown[]>;
-      try {
-        const { page, per_page, offset } = pageRequest(params);
-        read = { db, page, perPage: per_page, offset, rows: [] };
-        found = statements.page(db, per_page, offset);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      return settleWith(found, pageOf, read);
+      return settle(() => readList(new TableList<Rec>(statements, db), listRequest(params)));
     },
     async create(db, attrs) {
       const data = checked(attrs);

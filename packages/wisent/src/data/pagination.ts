@@ -1,18 +1,44 @@
 import type { SelectQueryBuilder } from "kysely";
+import { HttpError } from "../http/http-error.js";
+import type { DialectName } from "./database-url.js";
+import { keysetWhere, listOrder, type OrderKey, reversedOrder } from "./list-order.js";
+import { cappedCount, estimatedCount, isDataException } from "./list-total.js";
+import { chain, type MaybePromise } from "./maybe-promise.js";
+import {
+  badCursor,
+  type CursorParam,
+  type CursorValue,
+  decodeCursor,
+  encodeCursor,
+} from "./page-cursor.js";
+import { type PaginationSettings, paginationSettings } from "./pagination-settings.js";
 
 /** Page size when `per_page` is missing or not a positive whole number. */
 export const DEFAULT_PER_PAGE = 20;
 /** Largest `per_page` a client can ask for; larger values are capped to it. */
 export const MAX_PER_PAGE = 100;
 
-/** Buffalo's paginator, with its JSON names (sent as `X-Pagination`). */
+/**
+ * Buffalo's paginator, with its JSON names (sent as `X-Pagination`). A list longer than the
+ * count limit ({@link configurePagination}) carries the database's estimate of its total, marked
+ * `total_entries_estimated: true` (`null` totals when the database has none); a page read with
+ * a cursor (`after`/`before`) has no page number, offset or total (`null`).
+ */
 export interface Paginator {
-  page: number;
+  page: number | null;
   per_page: number;
-  offset: number;
-  total_entries_size: number;
+  offset: number | null;
+  total_entries_size: number | null;
   current_entries_size: number;
-  total_pages: number;
+  total_pages: number | null;
+  /** The total is the database's estimate (the list is longer than the count limit). */
+  total_entries_estimated?: true;
+  /** The cursor of this page's last row, when rows follow that page numbers do not reach. */
+  next_cursor?: string;
+  /** The cursor of this page's first row, when a cursor page has rows before it. */
+  prev_cursor?: string;
+  /** How this page was asked for: by `page` number, or after/before a cursor. */
+  cursor?: CursorParam;
 }
 
 /** One page of rows and the paginator describing it. */
@@ -56,32 +82,216 @@ export function pageRequest(params: PageParams): {
   return { page, per_page: perPage, offset: (page - 1) * perPage };
 }
 
+/** What a list was asked for: a numbered page, or the rows after/before a cursor. */
+export type ListRequest =
+  | { kind: "page"; page: number; per_page: number; offset: number }
+  | { kind: "cursor"; param: CursorParam; cursor: string; per_page: number };
+
 /**
- * Runs a select query for one page (LIMIT/OFFSET from `page` and `per_page`) and counts the
- * whole result. The count query is skipped when the page itself shows the total (a short page).
- * A page past the end is an empty list, not an error. Order the query for stable pages.
+ * Reads `page`/`per_page` as {@link pageRequest} does, or a cursor: `after=<cursor>` (the rows
+ * after it) or `before=<cursor>`; an empty `after=` is the list's start, `before=` its end.
+ * Both cursors, or a cursor with `page`, is a 400 naming them.
+ *
+ * @example
+ * listRequest({ after: "WyIwMWEy..." }); // { kind: "cursor", param: "after", ... }
+ */
+export function listRequest(params: PageParams): ListRequest {
+  const numbered = pageRequest(params);
+  const after = param(params, "after");
+  const before = param(params, "before");
+  if (after === undefined && before === undefined) return { kind: "page", ...numbered };
+  if (after !== undefined && before !== undefined) {
+    throw new HttpError(400, 'use either "after" or "before", not both');
+  }
+  const name: CursorParam = after !== undefined ? "after" : "before";
+  const cursor = after ?? before;
+  if (typeof cursor !== "string") throw badCursor(name, "not a cursor");
+  if (param(params, "page") !== undefined) {
+    throw new HttpError(400, `use either "page" or "${name}", not both`);
+  }
+  return { kind: "cursor", param: name, cursor, per_page: numbered.per_page };
+}
+
+/** What {@link readList} needs of a list: its rows by offset or by cursor, and its size. */
+export interface ListSource<Row> {
+  /** How many columns a cursor of this list holds (its order's keys); 0: no cursors. */
+  readonly keys: number;
+  /** Rows of the list's order, `limit` from `offset`. */
+  page(limit: number, offset: number): MaybePromise<Row[]>;
+  /**
+   * `limit` rows past the cursor values (from the start when undefined) in the walk's direction:
+   * `before` reads the list backwards.
+   */
+  walk(param: CursorParam, values: CursorValue[] | undefined, limit: number): MaybePromise<Row[]>;
+  /** The list's rows counted up to `cap`. */
+  count(cap: number): MaybePromise<number>;
+  /** The database's estimate of the list's rows, if it has one. */
+  estimate(): MaybePromise<number | undefined>;
+  /** The cursor of a row. */
+  cursorOf(row: Row): string;
+}
+
+/** The 400 of a `page` too deep to read by offset. */
+function tooDeep(page: number, maxOffset: number): HttpError {
+  return new HttpError(
+    400,
+    `page ${page} is past the deepest page served by number (offset ${maxOffset}) on a list this long: use the "after" cursor parameter (follow the rel="next" Link) instead`,
+  );
+}
+
+/**
+ * One page of a list with its paginator, from `page`/`per_page` or an `after`/`before` cursor
+ * (see {@link paginate}). Ready at once when the source's reads are (SQLite).
+ */
+export function readList<Row>(
+  source: ListSource<Row>,
+  request: ListRequest,
+  settings: PaginationSettings = paginationSettings(),
+): MaybePromise<Paginated<Row>> {
+  if (request.kind === "cursor") return readCursorPage(source, request);
+  const { page, per_page: perPage, offset } = request;
+  const { countLimit } = settings;
+  if (offset > settings.maxOffset) {
+    // Only a list short enough to count may be read this deep; its count is exact then.
+    return chain(source.count(countLimit + 1), (counted) => {
+      if (counted > countLimit) throw tooDeep(page, settings.maxOffset);
+      return chain(source.page(perPage, offset), (rows) => ({
+        rows,
+        paginator: paginatorOf(page, perPage, offset, rows.length, counted),
+      }));
+    });
+  }
+  return chain(source.page(perPage, offset), (rows) => {
+    const shown = totalShownByPage(page, perPage, offset, rows.length);
+    if (shown !== undefined) {
+      return { rows, paginator: paginatorOf(page, perPage, offset, rows.length, shown) };
+    }
+    return chain(source.count(countLimit + 1), (counted) => {
+      if (counted <= countLimit) {
+        return { rows, paginator: paginatorOf(page, perPage, offset, rows.length, counted) };
+      }
+      return chain(source.estimate(), (estimate) => {
+        // Never less than what was seen: statistics lag behind inserts.
+        const total =
+          estimate === undefined ? null : Math.max(estimate, counted, offset + rows.length);
+        const paginator: Paginator = {
+          ...paginatorOf(page, perPage, offset, rows.length, total ?? 0),
+          total_entries_size: total,
+          total_pages: total === null ? null : Math.ceil(total / perPage),
+          total_entries_estimated: true,
+        };
+        const last = rows.at(-1);
+        if (rows.length === perPage && last !== undefined && source.keys > 0) {
+          paginator.next_cursor = source.cursorOf(last);
+        }
+        return { rows, paginator };
+      });
+    });
+  });
+}
+
+function readCursorPage<Row>(
+  source: ListSource<Row>,
+  request: Extract<ListRequest, { kind: "cursor" }>,
+): MaybePromise<Paginated<Row>> {
+  const { param, per_page: perPage } = request;
+  if (source.keys === 0) {
+    throw new HttpError(400, `"${param}" is not available on this list: use "page"`);
+  }
+  const values = decodeCursor(request.cursor, param, source.keys);
+  let read: MaybePromise<Row[]>;
+  try {
+    read = source.walk(param, values, perPage + 1);
+  } catch (error) {
+    throw isDataException(error) ? badCursor(param, "not a cursor of this list") : error;
+  }
+  const checked =
+    read instanceof Promise
+      ? read.catch((error: unknown) => {
+          throw isDataException(error) ? badCursor(param, "not a cursor of this list") : error;
+        })
+      : read;
+  return chain(checked, (found) => {
+    const more = found.length > perPage;
+    const rows = more ? found.slice(0, perPage) : found;
+    if (param === "before") rows.reverse();
+    // Walking forward, rows before the cursor exist when it is one; backwards, the reverse.
+    const hasNext = param === "after" ? more : values !== undefined;
+    const hasPrev = param === "after" ? values !== undefined : more;
+    const paginator: Paginator = {
+      page: null,
+      per_page: perPage,
+      offset: null,
+      total_entries_size: null,
+      current_entries_size: rows.length,
+      total_pages: null,
+      cursor: param,
+    };
+    const first = rows[0];
+    const last = rows.at(-1);
+    if (hasNext && last !== undefined) paginator.next_cursor = source.cursorOf(last);
+    if (hasPrev && first !== undefined) paginator.prev_cursor = source.cursorOf(first);
+    return { rows, paginator };
+  });
+}
+
+/** The cursor of a row by the list's order keys. */
+export function cursorByKeys(row: unknown, keys: readonly OrderKey[]): string {
+  const record = row as Record<string, unknown>;
+  return encodeCursor(keys.map((key) => record[key.column]));
+}
+
+/**
+ * One page of a select query with its paginator, from `page` and `per_page` (LIMIT/OFFSET) or
+ * from a cursor, `after=` or `before=` (keyset: the rows past the cursor's, in the query's
+ * order). The query's `orderBy` columns make the order, with `id` appended as the unique last key
+ * when they do not end with it (`orderBy("created_at")` walks by created_at, then id); a query
+ * with no order is ordered by `id`. Order columns must be NOT NULL.
+ *
+ * Counting stays cheap on long lists: a list up to the count limit (10,000 rows by default,
+ * {@link configurePagination}) is counted exactly, and the count is skipped when the page shows
+ * the total (a short page); a longer list reports the database's estimate, marked
+ * `total_entries_estimated`, and a `page` deeper than the offset limit answers 400 naming the
+ * `after` cursor. A page past the end is an empty list, not an error.
  *
  * @example
  * const { rows, paginator } = await paginate(
- *   tx.selectFrom("widgets").selectAll().orderBy("id"), c.req.query());
+ *   tx.selectFrom("widgets").selectAll().orderBy("created_at", "desc"), c.req.query());
  */
 export async function paginate<DB, TB extends keyof DB, Row>(
   query: SelectQueryBuilder<DB, TB, Row>,
   params: PageParams,
 ): Promise<Paginated<Row>> {
-  const { page, per_page, offset } = pageRequest(params);
-  const rows = await query.limit(per_page).offset(offset).execute();
-  let total = totalShownByPage(page, per_page, offset, rows.length);
-  if (total === undefined) {
-    const counted = await query
-      .clearSelect()
-      .clearOrderBy()
-      .select((eb) => eb.fn.countAll().as("count"))
-      .executeTakeFirst();
-    // PostgreSQL returns COUNT as a string (bigint); MySQL and SQLite as a number.
-    total = Number((counted as { count?: unknown } | undefined)?.count ?? 0);
-  }
-  return { rows, paginator: paginatorOf(page, per_page, offset, rows.length, total) };
+  const request = listRequest(params);
+  const ordered = listOrder(query);
+  const list = ordered?.query ?? query;
+  const keys = ordered?.keys ?? [];
+  const source: ListSource<Row> = {
+    keys: keys.length,
+    page: (limit, offset) => list.limit(limit).offset(offset).execute(),
+    walk(param, values, limit) {
+      const walked = param === "before" ? reversedOrder(list, keys) : list;
+      const from =
+        values === undefined ? walked : walked.where(keysetWhere<DB, TB>(keys, values, param));
+      return from.limit(limit).execute();
+    },
+    count: (cap) => cappedCount(list, cap),
+    estimate: () => estimatedCount(list, dialectOfQuery(list)),
+    cursorOf: (row) => cursorByKeys(row, keys),
+  };
+  return readList(source, request);
+}
+
+/**
+ * The database a query will run on, by how its SQL compiles (a builder does not expose its
+ * database): MySQL quotes with backticks, PostgreSQL numbers its parameters.
+ */
+function dialectOfQuery<DB, TB extends keyof DB, Row>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+): DialectName {
+  const compiled = query.limit(1).compile().sql;
+  if (compiled.includes("`")) return "mysql";
+  return /\$\d/.test(compiled) ? "postgres" : "sqlite";
 }
 
 /**

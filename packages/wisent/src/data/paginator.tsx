@@ -3,7 +3,8 @@
 // biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
 import { h } from "../jsx/jsx-runtime.js";
 import type { Paginator as PaginatorData } from "./pagination.js";
-import { pageUrlsOf } from "./pagination-headers.js";
+import { cursorUrl, pageUrlsOf } from "./pagination-headers.js";
+import { paginationSettings } from "./pagination-settings.js";
 
 /** A numbered page, or a gap shown as an ellipsis. */
 export type PageSlot = number | "gap";
@@ -38,6 +39,8 @@ export interface PaginatorProps {
   wing?: number;
   /** Accessible name of the navigation landmark (default "Pagination"). */
   label?: string;
+  /** The text of an estimated total (default `about 2,000,000`). */
+  about?: (total: number) => string;
 }
 
 /** One item of the bar (a plain function, not a component: no props object per item). */
@@ -61,35 +64,71 @@ function item(href: string | undefined, text: string, ariaLabel?: string, active
   );
 }
 
+/** "about 2,000,000": the default wording of an estimated total. */
+function aboutTotal(total: number): string {
+  return `about ${total.toLocaleString("en-US")}`;
+}
+
 /**
  * Page links under a list, in Buffalo's (Bootstrap) markup: previous, numbered pages with
  * ellipses, next, the current page marked `active` and `aria-current="page"`, all inside a
  * `<nav aria-label="Pagination">`. Renders nothing when everything fits on one page.
  *
+ * A list too long to count (an estimated total) links the pages a number reaches cheaply (up to
+ * the offset limit), shows "about 2,000,000", and goes on by cursor; a page read by cursor links
+ * the previous and next pages by cursor.
+ *
  * @example
  * <Paginator paginator={paginator} url={c.req.url} />
  */
 export function Paginator(props: PaginatorProps) {
-  const { page, total_pages: total } = props.paginator;
-  if (total <= 1) return null;
+  const { paginator } = props;
+  const { page, total_pages: total } = paginator;
   // Links stay on the page's own origin: a full request URL (`c.req.url`) becomes path + query.
   const path =
-    typeof props.url === "string"
+    (typeof props.url === "string"
       ? props.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "")
-      : `${props.url.pathname}${props.url.search}`;
-  const urlOf = pageUrlsOf(path || "/");
-  const href = (target: number) => (target < 1 || target > total ? undefined : urlOf(target));
-  return (
+      : `${props.url.pathname}${props.url.search}`) || "/";
+  const prevCursor = paginator.prev_cursor;
+  const nextCursor = paginator.next_cursor;
+  const byCursor = (param: "after" | "before", cursor: string | undefined) =>
+    cursor === undefined ? undefined : cursorUrl(path, param, cursor);
+  const nav = (children: unknown[]) => (
     <nav aria-label={props.label ?? "Pagination"}>
-      <ul class="pagination">
-        {item(href(page - 1), "«", "Previous page")}
-        {pageSlots(page, total, props.wing).map((slot) =>
-          slot === "gap"
-            ? item(undefined, "...")
-            : item(href(slot), String(slot), undefined, slot === page),
-        )}
-        {item(href(page + 1), "»", "Next page")}
-      </ul>
+      <ul class="pagination">{children}</ul>
     </nav>
   );
+  if (page === null) {
+    if (prevCursor === undefined && nextCursor === undefined) return null;
+    return nav([
+      item(cursorUrl(path, "after", ""), "1", "First page"),
+      item(byCursor("before", prevCursor), "«", "Previous page"),
+      item(byCursor("after", nextCursor), "»", "Next page"),
+    ]);
+  }
+  const estimated = paginator.total_entries_estimated === true;
+  // Pages a number reaches without reading past the offset limit.
+  const reachable = estimated
+    ? Math.min(
+        total ?? Infinity,
+        Math.floor(paginationSettings().maxOffset / paginator.per_page) + 1,
+      )
+    : (total ?? 0);
+  if (reachable <= 1 && !estimated) return null;
+  const urlOf = pageUrlsOf(path);
+  const href = (target: number) => (target < 1 || target > reachable ? undefined : urlOf(target));
+  const next = href(page + 1) ?? (estimated ? byCursor("after", nextCursor) : undefined);
+  const size = paginator.total_entries_size;
+  return nav([
+    item(href(page - 1), "«", "Previous page"),
+    ...pageSlots(page, reachable, props.wing).map((slot) =>
+      slot === "gap"
+        ? item(undefined, "...")
+        : item(href(slot), String(slot), undefined, slot === page),
+    ),
+    estimated ? item(undefined, "...") : null,
+    estimated && size !== null ? item(undefined, (props.about ?? aboutTotal)(size)) : null,
+    item(next, "»", "Next page"),
+    estimated ? item(cursorUrl(path, "before", ""), "Last", "Last page") : null,
+  ]);
 }

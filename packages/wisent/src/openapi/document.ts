@@ -42,7 +42,7 @@ const JSON_OPERATIONS: ReadonlySet<Operation> = new Set([
 
 /** Which error answers each operation documents (every one: 405, 406, 429 and 503). */
 const ERRORS_OF: Record<string, number[]> = {
-  list: [404, 405, 406, 429, 503],
+  list: [400, 404, 405, 406, 429, 503],
   show: [404, 405, 406, 429, 503],
   create: [404, 405, 406, 415, 422, 429, 503],
   update: [404, 405, 406, 415, 422, 429, 503],
@@ -316,6 +316,8 @@ function resourceOperation(
             ...parameters,
             { $ref: "#/components/parameters/page" },
             { $ref: "#/components/parameters/per_page" },
+            { $ref: "#/components/parameters/after" },
+            { $ref: "#/components/parameters/before" },
           ]
         : parameters,
   };

@@ -9,6 +9,7 @@ import { statusText } from "../http/error-response.js";
 
 /** Error statuses every JSON operation can answer, and why. */
 export const ERROR_STATUSES: Record<number, string> = {
+  400: "A list's bad cursor, or a `page` past the offset limit of a long list (the message names the parameter to use: `after`)",
   404: "No such record (or path)",
   405: "The path answers other methods only (`Allow` lists them)",
   406: "The Accept header asks for a format this operation does not answer",
@@ -82,8 +83,25 @@ export function sharedComponents(maxPerPage: number, defaultPerPage: number) {
         name: "page",
         in: "query",
         required: false,
-        description: "The page, from 1",
+        description:
+          "The page, from 1. On a list longer than the count limit, a page whose offset is past the offset limit (10,000 rows by default) answers 400: walk on with `after`",
         schema: { type: "integer", minimum: 1, default: 1 },
+      },
+      after: {
+        name: "after",
+        in: "query",
+        required: false,
+        description:
+          'The records after this opaque cursor, in the list\'s order (keyset pagination): take it from a `rel="next"` Link; empty for the first page. Not with `page` or `before`',
+        schema: { type: "string" },
+      },
+      before: {
+        name: "before",
+        in: "query",
+        required: false,
+        description:
+          'The records before this opaque cursor: take it from a `rel="prev"` Link; empty for the last page. Not with `page` or `after`',
+        schema: { type: "string" },
       },
       per_page: {
         name: "per_page",
@@ -95,15 +113,18 @@ export function sharedComponents(maxPerPage: number, defaultPerPage: number) {
     },
     headers: {
       Link: {
-        description: 'RFC 8288 links to the first, prev, next and last pages (`rel="next"`)',
+        description:
+          'RFC 8288 links to the first, prev, next and last pages (`rel="next"`); by cursor (`after=`, `before=`) on a list past the count limit and on a page read by cursor',
         schema: { type: "string" },
       },
       "X-Total-Count": {
-        description: "How many records all pages hold",
+        description:
+          "How many records all pages hold: the database's estimate on a list past the count limit (absent when it has none, or on a page read by cursor)",
         schema: { type: "integer" },
       },
       "X-Pagination": {
-        description: "The paginator as JSON (page, per_page, offset, total_entries_size, ...)",
+        description:
+          'The paginator as JSON (page, per_page, offset, total_entries_size, current_entries_size, total_pages); `"total_entries_estimated": true` when the total is the database\'s estimate, and `null` page, offset and totals on a page read by cursor',
         schema: { type: "string" },
       },
       ETag: {

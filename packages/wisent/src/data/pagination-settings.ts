@@ -1,0 +1,58 @@
+/** How lists count and how deep a `page` may go; see {@link configurePagination}. */
+export interface PaginationSettings {
+  /**
+   * Lists up to this many rows are counted exactly (a count that stops one row past it); longer
+   * ones report the database's estimate, marked `"total_entries_estimated": true`. Default
+   * 10,000, or `PAGINATION_COUNT_LIMIT`.
+   */
+  countLimit: number;
+  /**
+   * The deepest `page` offset (in rows) served on a list longer than `countLimit`: a page past it
+   * answers 400 naming the `after` cursor, instead of scanning that many rows. Default 10,000, or
+   * `PAGINATION_MAX_OFFSET`.
+   */
+  maxOffset: number;
+}
+
+const DEFAULTS: PaginationSettings = { countLimit: 10_000, maxOffset: 10_000 };
+
+let current: PaginationSettings | undefined;
+
+function fromEnv(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d{1,15}$/.test(raw)) {
+    throw new Error(`${name} must be a whole number of rows, got ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
+}
+
+/** The settings in force: those configured, else the environment's, else the defaults. */
+export function paginationSettings(): PaginationSettings {
+  current ??= {
+    countLimit: fromEnv("PAGINATION_COUNT_LIMIT", DEFAULTS.countLimit),
+    maxOffset: fromEnv("PAGINATION_MAX_OFFSET", DEFAULTS.maxOffset),
+  };
+  return current;
+}
+
+/**
+ * Sets how lists count and how deep `page` may go, for every list of the process; returns the
+ * settings it replaced (to restore them in a test). Unset keys keep their value.
+ *
+ * @example
+ * configurePagination({ countLimit: 50_000, maxOffset: 20_000 });
+ */
+export function configurePagination(settings: Partial<PaginationSettings>): PaginationSettings {
+  const previous = paginationSettings();
+  for (const [key, value] of Object.entries(settings)) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
+      throw new TypeError(`pagination ${key} must be a whole number of rows, got ${value}`);
+    }
+  }
+  current = {
+    countLimit: settings.countLimit ?? previous.countLimit,
+    maxOffset: settings.maxOffset ?? previous.maxOffset,
+  };
+  return previous;
+}
