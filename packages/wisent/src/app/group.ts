@@ -16,6 +16,7 @@ import type {
   ResourceOptions,
   SingletonOptions,
 } from "../resources/options.js";
+import { resourceParamKey } from "../resources/param-key.js";
 import { type OperationHandler, Resource, type ResourceBase } from "../resources/resource.js";
 import { joinPaths, parsePathTemplate } from "../routes/path-template.js";
 import type {
@@ -234,7 +235,7 @@ export class Group<
   > {
     const opts: ResourceOptions = options ?? {};
     const collection = joinPaths(this.prefix, path);
-    const paramKey = resource.paramKey;
+    const paramKey = resourceParamKey(resource, path);
     const handlers = handlersOf(resource);
     const routes = resourceRoutes(paramKey, implemented(handlers), {
       ...opts,
@@ -250,6 +251,7 @@ export class Group<
       stem,
       (route) => joinPaths(route.member ? memberRoot : collection, route.subpath),
       opts.authenticate,
+      paramKey,
     );
     const member = joinPaths(memberRoot, `{${paramKey}}`);
     // Type-level names are checked against the runtime namer in typed-names.test.ts.
@@ -301,6 +303,7 @@ export class Group<
       stem,
       (route) => joinPaths(root, route.subpath),
       opts.authenticate,
+      resource.paramKey,
     );
     return new ResourceGroup(
       this.core,
@@ -324,6 +327,7 @@ export class Group<
     stem: string,
     fullPath: (route: ResourceRoute) => string,
     authenticate: ResourceOptions["authenticate"],
+    paramKey: string,
   ): Record<string, UntypedPathHelper> {
     const stack = this.#resourceStack(resource);
     // One guard for the resource's secured routes: `true` secures every route, a list its operations.
@@ -356,7 +360,7 @@ export class Group<
             declared: route.member ? ("member" as const) : ("collection" as const),
           }),
           stem,
-          paramKey: resource.paramKey,
+          paramKey,
           model: resource.model,
           implemented: fn !== defaults[route.handlerMethod],
         },

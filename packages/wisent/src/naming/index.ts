@@ -10,7 +10,7 @@ export { didYouMean, editDistance } from "./did-you-mean.js";
 export { isUncountable, pluralize, singularize } from "./inflection.js";
 export type { Names, ResourceRouteNames } from "./names.js";
 export { names, singularNames } from "./names.js";
-export { paramKeyFromClassName } from "./param-key.js";
+export { paramKeyFromClassName, paramKeyFromPath } from "./param-key.js";
 export type { RouteNameOptions } from "./route-name.js";
 export { pathName, routeNameForPath } from "./route-name.js";
 export { sessionCookieName } from "./session-cookie-name.js";

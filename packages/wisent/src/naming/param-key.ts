@@ -23,3 +23,19 @@ export function paramKeyFromClassName(className: string): string {
   const key = underscore(singularize(base)).toLowerCase();
   return key.endsWith(ID_SUFFIX) ? key : key + ID_SUFFIX;
 }
+
+/**
+ * The path parameter name a resource's declared path gives: its last static segment, singular
+ * and underscored (`/widgets` -> `widget_id`, `/admin/user-profiles` -> `user_profile_id`);
+ * undefined when the path has no static segment (`/`, `/{slug}`).
+ * @example paramKeyFromPath("/widgets") // "widget_id"
+ */
+export function paramKeyFromPath(path: string): string | undefined {
+  const word = path
+    .split("/")
+    .filter((segment) => segment !== "" && !segment.includes("{") && !segment.includes(":"))
+    .at(-1);
+  if (word === undefined || !/^[A-Za-z][A-Za-z0-9_.-]*$/.test(word)) return undefined;
+  const key = underscore(singularize(word.replace(/[-.]/g, "_"))).toLowerCase();
+  return key.endsWith(ID_SUFFIX) ? key : key + ID_SUFFIX;
+}

@@ -44,7 +44,7 @@ export abstract class ResourceBase<K extends string = string> {
     return [];
   }
 
-  /** The path parameter of this resource's member routes: `widget_id`. */
+  /** The path parameter its class name gives: `widget_id` (`resource()` may take it from the path). */
   get paramKey(): K {
     const ctor = this.constructor as typeof ResourceBase;
     return (ctor.paramKey ?? paramKeyFromClassName(ctor.name)) as K;
@@ -61,8 +61,9 @@ export abstract class ResourceBase<K extends string = string> {
  * Create, Update, Destroy), each answering 404 `resource not implemented`. Override the ones you
  * serve; add `new(c)` and `edit(c)` to get the optional New and Edit routes.
  *
- * The path parameter comes from the class name (`WidgetsResource` -> `widget_id`, as in Buffalo);
- * a `static paramKey = "..."` overrides it. The type parameter `K` names it for typed path helpers.
+ * The path parameter comes from the class name (`WidgetsResource` -> `widget_id`, as in Buffalo),
+ * or from the declared path when the class name does not end in `Resource` (an anonymous class,
+ * one a minifier renamed: `/widgets` -> `widget_id`); a `static paramKey = "..."` overrides both. The type parameter `K` names it for typed path helpers.
  *
  * @example
  * class WidgetsResource extends Resource<"widget_id"> {

@@ -90,7 +90,9 @@ describe("wisent destroy resource", () => {
     await runCommand(generate, dir, ["image", "caption", "--parent", "widget"]);
     const refused = await runCommand(destroy, dir, ["widget", "-y"]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain("/widgets has a nested resource (widgetImages in src/app.ts)");
+    expect(refused.stderr).toMatch(
+      /\/widgets has a nested resource \(widgetImages in src\/app.ts:\d+\)/,
+    );
     expect((await runCommand(destroy, dir, ["image", "-y"])).code).toBe(0);
     expect(readFileSync(join(dir, "src/app.ts"), "utf8")).not.toContain("ImagesResource");
     expect((await runCommand(destroy, dir, ["widget", "-y"])).code).toBe(0);
@@ -116,5 +118,88 @@ describe("wisent destroy resource", () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("nothing to destroy: the app has no /gadgets resource");
     expect((await runCommand(destroy, dir, [])).code).toBe(2);
+  });
+
+  /** The widgets registration as a user leaves it after protecting it: one line, or wrapped by Biome. */
+  const PROTECTED: ReadonlyArray<readonly [string, string]> = [
+    [
+      "on one line",
+      'export const widgets = app.resource("/widgets", new WidgetsResource(), { authenticate: ["create", "update", "destroy"] });',
+    ],
+    [
+      "reformatted by Biome",
+      'export const widgets = app.resource(\n  "/widgets",\n  new WidgetsResource(),\n  { authenticate: ["create", "update", "destroy"] },\n);',
+    ],
+  ];
+  it.each(PROTECTED)(
+    "-y removes a registration given options %s, with its import",
+    async (_, registration) => {
+      const { dir, fresh } = await appWithWidget();
+      const appFile = join(dir, "src/app.ts");
+      const source = readFileSync(appFile, "utf8");
+      const generated = 'export const widgets = app.resource("/widgets", new WidgetsResource());';
+      expect(source).toContain(generated);
+      writeFileSync(appFile, source.replace(generated, registration));
+      const { code, stdout } = await runCommand(destroy, dir, ["widget", "-y"]);
+      expect(code).toBe(0);
+      expect(stdout).toContain("      update  src/app.ts\n");
+      expect(tree(dir)).toEqual(fresh);
+    },
+  );
+
+  it("refuses, naming the line, when the class is still used elsewhere, and changes nothing", async () => {
+    const { dir } = await appWithWidget();
+    const appFile = join(dir, "src/app.ts");
+    writeFileSync(
+      appFile,
+      readFileSync(appFile, "utf8").replace(
+        'app.serveFiles("/", "public");',
+        'app.serveFiles("/", "public");\nconsole.log(WidgetsResource.name);',
+      ),
+    );
+    const before = tree(dir);
+    const lines = before["src/app.ts"]!.split("\n");
+    const line = lines.indexOf("console.log(WidgetsResource.name);") + 1;
+    const { code, stderr } = await runCommand(destroy, dir, ["widget", "-y"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`src/app.ts:${line} uses WidgetsResource: remove it by hand`);
+    expect(tree(dir)).toEqual(before);
+  });
+
+  it("keeps a migration a later one needs, offers a drop migration, and n changes nothing", async () => {
+    const { dir } = await appWithWidget();
+    const create = listFiles(join(dir, "migrations")).find((f) =>
+      f.endsWith("_create_widgets.ts"),
+    )!;
+    const index = "29990101000000_index_widgets_on_title.ts";
+    writeFileSync(
+      join(dir, "migrations", index),
+      'import { addIndex, type Queryable } from "wisent";\n\nexport async function up(db: Queryable) {\n  await addIndex(db, "widgets", "title");\n}\n',
+    );
+    const before = tree(dir);
+    const declined = await runCommand(destroy, dir, ["widget"], "n\n".repeat(20));
+    expect(declined.code).toBe(0);
+    expect(tree(dir)).toEqual(before);
+
+    const dry = await runCommand(destroy, dir, ["widget", "--dry-run"]);
+    expect(dry.stdout).toContain(
+      `skip  migrations/${create} (kept: 29990101000000_index_widgets_on_title, which comes after it, uses the widgets table)`,
+    );
+    expect(dry.stdout).not.toContain(`remove  migrations/${create}`);
+
+    const { code, stdout } = await runCommand(destroy, dir, ["widget", "-y"]);
+    expect(code).toBe(0);
+    expect(existsSync(join(dir, "migrations", create))).toBe(true);
+    const drop = listFiles(join(dir, "migrations")).find((f) => f.endsWith("_drop_widgets.ts"))!;
+    expect(drop > index).toBe(true);
+    expect(stdout).toContain(`      create  migrations/${drop}\n`);
+    const dropSource = readFileSync(join(dir, "migrations", drop), "utf8");
+    expect(dropSource).toContain('await dropTable(db, "widgets");');
+    expect(dropSource).toContain(`from "./${create.replace(/\.ts$/, ".js")}";`);
+    // The resource is gone: generate and destroy agree, and the record no longer holds the file.
+    expect((await runCommand(destroy, dir, ["widget", "-y"])).stderr).toContain(
+      "nothing to destroy",
+    );
+    expect(existsSync(join(dir, ".wisent/generated.json"))).toBe(false);
   });
 });

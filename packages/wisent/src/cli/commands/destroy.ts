@@ -13,7 +13,7 @@ export const help: CommandHelp = {
   usage:
     "wisent destroy resource <name> [-y|--yes] [--keep-migration] [--dry-run]   (alias: wisent d r)",
   summary:
-    "Removes what generate resource made for <name>, asking per file (y/n), and its lines in\nsrc/app.ts. A file edited since it was generated is named in the question. When its\nmigration has run on the environment's database, it is rolled back first (asked too);\ndeclined, the migration file stays.",
+    "Removes what generate resource made for <name>, asking per file (y/n), and its registration\nand import in src/app.ts (however edited; a line it cannot take out safely is named for you to\nremove). A file edited since it was generated is named in the question. Its migration is rolled\nback (asked too) only when it is the last one run; when a later migration uses its table or ran\nafter it, the migration stays and a drop_<table> migration is offered instead.",
   options: [
     ["-y, --yes", "remove (and roll back) without asking"],
     ["--keep-migration", "never roll back: a migration that has run keeps its file"],
@@ -61,8 +61,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         );
       }
       if (result.actions.some((a) => a.path === "src/app.ts")) out.action("update", "src/app.ts");
-      for (const a of result.actions.filter((a) => a.verb === "revert"))
-        out.action("revert", a.path);
+      for (const a of result.actions.filter((a) => a.verb === "revert" || a.verb === "skip"))
+        out.action(a.verb, a.path);
       out.hint("dry run: nothing was removed");
       return 0;
     }
@@ -90,6 +90,20 @@ export function appDatabase(io: CliIO, out: Output): MigrationControl {
         }
       } catch (error) {
         out.warn(`could not check whether ${name} has run: ${(error as Error).message}`);
+        return undefined;
+      }
+    },
+    async recorded() {
+      try {
+        if (!(await databaseExists(url, io.cwd))) return [];
+        const db = await open();
+        try {
+          return (await recordedMigrations(db)).sort();
+        } finally {
+          await db.close();
+        }
+      } catch (error) {
+        out.warn(`could not read which migrations have run: ${(error as Error).message}`);
         return undefined;
       }
     },

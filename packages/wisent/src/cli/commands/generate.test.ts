@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fixtureApp, tree } from "../generate/test-support/fixture-app.js";
@@ -154,5 +154,59 @@ describe("wisent generate resource", () => {
     const { code, stderr } = await generate("/", ["widget"]);
     expect(code).toBe(2);
     expect(stderr).toContain("no src/app.ts");
+  });
+
+  describe("--parent", () => {
+    /** An app with books generated, and its src/app.ts edited by `edit`. */
+    async function appWithBooks(edit: (source: string) => string = (source) => source) {
+      const dir = app();
+      expect((await generate(dir, ["author", "name"])).code).toBe(0);
+      expect((await generate(dir, ["book", "title"])).code).toBe(0);
+      const appFile = join(dir, "src/app.ts");
+      writeFileSync(appFile, edit(readFileSync(appFile, "utf8")));
+      return dir;
+    }
+    const BOOKS = 'export const books = app.resource("/books", new BooksResource());';
+
+    it.each([
+      ["bok", "--parent bok: src/app.ts declares no BoksResource (did you mean book?)"],
+      ["authr", "(did you mean author?)"],
+      [
+        "gadget",
+        "--parent gadget: src/app.ts declares no GadgetsResource: generate the parent first",
+      ],
+    ])("suggests a declared resource for a typo: %s", async (given, message) => {
+      const dir = await appWithBooks();
+      const before = tree(dir);
+      const { code, stderr } = await generate(dir, ["chapter", "title", "--parent", given]);
+      expect(code).toBe(2);
+      expect(stderr.split("\n")[0]).toContain(message);
+      expect(tree(dir)).toEqual(before);
+    });
+
+    it("nests under the variable the parent is registered as, however formatted", async () => {
+      const dir = await appWithBooks((source) =>
+        source.replace(
+          BOOKS,
+          'export const library = app.resource(\n  "/books",\n  new BooksResource(),\n  { authenticate: ["create"] },\n);',
+        ),
+      );
+      const made = await generate(dir, ["chapter", "title", "--parent", "book"]);
+      expect(made.code, made.stderr).toBe(0);
+      expect(readFileSync(join(dir, "src/app.ts"), "utf8")).toContain(
+        'export const bookChapters = library.resource("/chapters", new ChaptersResource());',
+      );
+    });
+
+    it("names a parent that is itself nested by its variable", async () => {
+      const dir = await appWithBooks((source) =>
+        source.replace(BOOKS, BOOKS.replace("books = app", "authorBooks = authors")),
+      );
+      const { code, stderr } = await generate(dir, ["chapter", "title", "--parent", "book"]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(
+        /--parent book: authorBooks \(src\/app.ts:\d+\) is itself nested; nest under a top-level resource/,
+      );
+    });
   });
 });

@@ -33,8 +33,3 @@ export function declaresResource(appSource: string, resourceClass: string): bool
     `\\bnew\\s+${resourceClass}\\s*\\(|import\\s*\\{[^}]*\\b${resourceClass}\\b`,
   ).test(appSource);
 }
-
-/** Whether `src/app.ts` exports a resource group under this variable (`export const widgets =`). */
-export function declaresVariable(appSource: string, variable: string): boolean {
-  return new RegExp(`\\bexport\\s+const\\s+${variable}\\s*=`).test(appSource);
-}

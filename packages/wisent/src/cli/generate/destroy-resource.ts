@@ -1,13 +1,14 @@
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { singularNames } from "../../naming/index.js";
+import { loadTypeScript, nestedIn, readDeclarations, unregister } from "./app-declarations.js";
 import { readAppProject } from "./app-project.js";
 import { editTemplates, removeAppLines } from "./app-registration.js";
 import { parseAttributes } from "./attributes.js";
+import { generateDropMigration } from "./generate-migration.js";
 import { existingMigration, type FileAction, resourceNames } from "./generate-resource.js";
 import { contentHash, readRecords, writeRecords } from "./generated-record.js";
 import { type FileGroup, type ResourcePlan, resourcePlan } from "./resource-plan.js";
-import { appVariable } from "./template-data.js";
 import { UsageError } from "./usage-error.js";
 
 /** What `wisent destroy resource` was asked. */
@@ -23,6 +24,8 @@ export interface DestroyOptions {
   readonly database?: MigrationControl;
   /** Never roll the migration back: a migration that has run keeps its file. */
   readonly keepMigration?: boolean;
+  /** Names a drop migration (default: now). */
+  readonly now?: Date;
 }
 
 /** What destroy needs of the database: whether a migration ran, and reverting it. */
@@ -31,6 +34,8 @@ export interface MigrationControl {
   readonly url: string;
   /** Whether the migration (`20240501123000_create_widgets`) has run; undefined when unknown. */
   applied(name: string): Promise<boolean | undefined>;
+  /** Every migration recorded as run, in order; undefined when unknown. */
+  recorded(): Promise<readonly string[] | undefined>;
   /** Runs the migration's down and forgets it ran. */
   revert(name: string): Promise<void>;
 }
@@ -79,6 +84,69 @@ export function revertPrompt(migration: string, url: string): string {
   return `Roll back ${migration} (it has run on ${url})? (y/N) `;
 }
 
+/** What becomes of a resource's migration. */
+type MigrationFate =
+  | { kind: "remove" }
+  | { kind: "revert"; url: string }
+  | { kind: "keep"; why: string; dropTable: boolean };
+
+/** The migrations after `name` in the folder whose text names `table` (`"books"`). */
+function laterUsers(appDir: string, name: string, table: string): string[] {
+  const folder = join(appDir, "migrations");
+  const quoted = new RegExp(`["'\`]${table}["'\`]`);
+  return readdirSync(folder)
+    .filter((file) => /\.[mc]?[jt]s$/.test(file) && file.replace(/\.[mc]?[jt]s$/, "") > name)
+    .sort()
+    .filter((file) => quoted.test(readFileSync(join(folder, file), "utf8")))
+    .map((file) => file.replace(/\.[mc]?[jt]s$/, ""));
+}
+
+/**
+ * Whether the resource's migration can go: it is rolled back only when it is the last one run,
+ * and kept when a later migration uses its table or ran after it (a fresh database could no
+ * longer be built, or the database would record migrations the folder cannot explain).
+ */
+async function migrationFate(
+  appDir: string,
+  name: string,
+  table: string,
+  options: DestroyOptions,
+): Promise<MigrationFate> {
+  const database = options.database;
+  const recorded = database ? await database.recorded() : [];
+  if (recorded === undefined) {
+    return {
+      kind: "keep",
+      why: `could not ask ${database!.url} whether it has run`,
+      dropTable: false,
+    };
+  }
+  const later = laterUsers(appDir, name, table);
+  if (later[0]) {
+    return {
+      kind: "keep",
+      why: `${later[0]}, which comes after it, uses the ${table} table`,
+      dropTable: true,
+    };
+  }
+  if (!recorded.includes(name)) return { kind: "remove" };
+  const after = recorded.filter((other) => other > name).sort();
+  if (after[0]) {
+    return {
+      kind: "keep",
+      why: `${after[0]} has run after it on ${database!.url}, so it is not the last one to roll back`,
+      dropTable: true,
+    };
+  }
+  return { kind: "revert", url: database!.url };
+}
+
+/** Whether the folder has a `drop_<table>` migration already. */
+function dropMigrationExists(appDir: string, table: string): boolean {
+  const pattern = new RegExp(`^\\d{14}_drop_${table}\\.[mc]?[jt]s$`);
+  return readdirSync(join(appDir, "migrations")).some((file) => pattern.test(file));
+}
+
 /** Removes now-empty folders from `dir` up to (not including) `stop`. */
 export function pruneEmptyFolders(appDir: string, dir: string, stop: string): void {
   let current = dir;
@@ -112,14 +180,16 @@ export async function destroyResource(
   const record = records[key];
   const parent = record?.parent ? resourceNames(record.parent) : undefined;
 
-  const variable = appVariable(resource, parent);
-  const nested = new RegExp(`export\\s+const\\s+(\\w+)\\s*=\\s*${variable}\\.resource\\(`).exec(
-    app.appSource,
-  );
-  if (nested) {
-    throw new UsageError(
-      `${resource.urlPath} has a nested resource (${nested[1]} in src/app.ts): destroy it first`,
-    );
+  const ts = loadTypeScript(appDir);
+  const declarations = readDeclarations(ts, app.appSource);
+  for (const registration of declarations.registrations) {
+    if (registration.className !== resource.resourceClass) continue;
+    const child = nestedIn(declarations, registration)[0];
+    if (child) {
+      throw new UsageError(
+        `${resource.urlPath} has a nested resource (${child.variable ?? child.className} in src/app.ts:${child.line}): destroy it first`,
+      );
+    }
   }
 
   const plan = resourcePlan({
@@ -167,53 +237,58 @@ export async function destroyResource(
     }
   }
   const appFile = join(appDir, "src/app.ts");
-  const unregistered = removeAppLines(
-    app.appSource,
-    plan.edits.filter((e) => e.path === "src/app.ts"),
-  );
+  // Refused (naming the line to remove by hand) before anything changes, when taking the
+  // registration out would leave src/app.ts not compiling.
+  const unregistered = unregister(ts, app.appSource, resource.resourceClass);
   const unlinked = editTemplates(appDir, plan.edits, removeAppLines);
-  if (candidates.length === 0 && !unregistered.changed && !record) {
+  // A migration alone is no resource (`generate` agrees): one a destroy kept stays.
+  if (candidates.every((c) => c.group === "migration") && !unregistered.changed && !record) {
+    const lone = candidates[0]
+      ? `; ${candidates[0].path} creates its table: wisent destroy migration removes it`
+      : "";
     throw new UsageError(
-      `nothing to destroy: the app has no ${resource.urlPath} resource (no files, no ${resource.resourceClass} in src/app.ts)`,
+      `nothing to destroy: the app has no ${resource.urlPath} resource (no files, no ${resource.resourceClass} in src/app.ts)${lone}`,
     );
   }
 
   const actions: FileAction[] = [];
-  // A migration that has run is rolled back before its file goes (or, declined, keeps its file),
-  // so the database never records a migration the app no longer has.
+  // The migration goes only when nothing needs it: rolled back first when it is the last one
+  // applied, kept (with a drop migration offered) when a later migration uses its table or has
+  // run after it, so a fresh database can always be built from the folder.
   const migrationFile = candidates.find((c) => c.group === "migration");
   const migrationName = migrationFile?.path
     .replace(/^migrations\//, "")
     .replace(/\.[mc]?[jt]s$/, "");
-  const ran =
-    migrationName && options.database ? await options.database.applied(migrationName) : false;
-  // A kept migration leaves the record (with the rest gone, so does the record): generating the
-  // resource again then names the migration that creates its table already.
+  const fate = migrationName
+    ? await migrationFate(appDir, migrationName, resource.table, options)
+    : undefined;
+  // A kept migration leaves the record once the rest is gone: generating the resource again then
+  // names the migration that creates its table already.
   const released = new Set<string>();
   const keepMigration = (reason: string) => {
     candidates.splice(candidates.indexOf(migrationFile!), 1);
     released.add(migrationFile!.path);
     actions.push({ verb: "skip", path: `${migrationFile!.path} (kept: ${reason})` });
   };
+  if (fate?.kind === "keep") keepMigration(fate.why);
   if (options.dryRun) {
-    if (ran && !options.keepMigration) actions.push({ verb: "revert", path: migrationName! });
+    if (fate?.kind === "revert" && !options.keepMigration) {
+      actions.push({ verb: "revert", path: migrationName! });
+    }
     if (unregistered.changed) actions.push({ verb: "update", path: "src/app.ts" });
     for (const path of unlinked.keys()) actions.push({ verb: "update", path });
     return { plan, candidates, actions, shared };
   }
 
-  if (migrationFile && ran === undefined) {
-    keepMigration(`could not ask ${options.database!.url} whether it has run`);
-  } else if (migrationFile && ran) {
-    const url = options.database!.url;
+  if (fate?.kind === "revert") {
     const revert =
       !options.keepMigration &&
-      (options.yes || (await options.confirm?.(revertPrompt(migrationName!, url))) === true);
+      (options.yes || (await options.confirm?.(revertPrompt(migrationName!, fate.url))) === true);
     if (revert) {
       await options.database!.revert(migrationName!);
       actions.push({ verb: "revert", path: migrationName! });
     } else {
-      keepMigration(`it has run on ${url}`);
+      keepMigration(`it has run on ${fate.url}`);
     }
   }
 
@@ -236,6 +311,20 @@ export async function destroyResource(
     writeFileSync(appFile, unregistered.source);
     actions.push({ verb: "update", path: "src/app.ts" });
   }
+  const dropping = fate?.kind === "keep" && fate.dropTable && handlersGone;
+  if (dropping && !options.keepMigration && !dropMigrationExists(appDir, resource.table)) {
+    const question = `Add a migration that drops the ${resource.table} table (its down makes it again)? (y/N) `;
+    if (options.yes || (await options.confirm?.(question)) === true) {
+      const path = generateDropMigration(appDir, {
+        table: resource.table,
+        createMigration: migrationName!,
+        why: (fate as { why: string }).why,
+        command: `wisent destroy resource ${options.name}`,
+        now: options.now,
+      });
+      actions.push({ verb: "create", path });
+    }
+  }
   // Its links go with the handlers too (a layout or page being removed with them is skipped).
   const linksGone = new Map<string, string>();
   if (handlersGone) {
@@ -254,9 +343,10 @@ export async function destroyResource(
         if (path in r.files) rest[other] = { ...r, files: { ...r.files, [path]: hash } };
       }
     }
-    const left = (path: string) =>
-      !removed.has(path) && !released.has(path) && existsSync(join(appDir, path));
-    const own = Object.keys(record.files).filter((path) => left(path) && !handover.has(path));
+    const left = (path: string) => !removed.has(path) && existsSync(join(appDir, path));
+    const own = Object.keys(record.files).filter(
+      (path) => left(path) && !released.has(path) && !handover.has(path),
+    );
     if (own.length === 0 && handlersGone) {
       // The resource is gone: a shared model now belongs to the resource that reused it, so its
       // destroy removes it.
@@ -275,7 +365,8 @@ export async function destroyResource(
         files: Object.fromEntries(Object.entries(record.files).filter(([path]) => left(path))),
       };
     }
-    // Answered "no" throughout, the record is what it was: writeRecords leaves the file alone.
+    // Answered "no" throughout, the record is what it was (a kept migration included):
+    // writeRecords leaves the file alone.
     writeRecords(appDir, rest);
   }
   return { plan, candidates, actions, shared };

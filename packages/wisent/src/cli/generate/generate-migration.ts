@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { migrationFileName } from "../../data/migrations.js";
 import { humanizeField } from "../../data/validation.js";
-import { underscore } from "../../naming/index.js";
+import { camelize, underscore } from "../../naming/index.js";
 import { type Attribute, parseAttributes } from "./attributes.js";
 import { formatWithAppBiome } from "./format-files.js";
 import { migrationTime, resourceNames } from "./generate-resource.js";
@@ -167,4 +167,50 @@ export function generateMigration(
     formatWithAppBiome(appDir, [path]);
   }
   return { path, kind, contents };
+}
+
+/** What {@link generateDropMigration} needs. */
+export interface DropMigrationOptions {
+  readonly table: string;
+  /** The migration that creates the table (`20240501123000_create_books`), which stays. */
+  readonly createMigration: string;
+  /** Why that migration stays, for the file's comment ("a later migration uses the table"). */
+  readonly why: string;
+  /** The command, for the file's header. */
+  readonly command: string;
+  readonly now?: Date;
+}
+
+/**
+ * Writes `migrations/<timestamp>_drop_<table>.ts`, whose down makes the table again through the
+ * create migration's own up: what `destroy resource` offers when that migration must stay.
+ * Returns the path; throws a UsageError when a `drop_<table>` migration exists already.
+ *
+ * @example
+ * generateDropMigration(dir, { table: "books", createMigration: "20240501123000_create_books",
+ *   why: "a later migration uses the table", command: "wisent destroy resource book" });
+ */
+export function generateDropMigration(appDir: string, options: DropMigrationOptions): string {
+  const name = `drop_${options.table}`;
+  const folder = join(appDir, "migrations");
+  const taken = readdirSync(folder).find((f) =>
+    new RegExp(`^\\d{14}_${name}\\.[mc]?[jt]s$`).test(f),
+  );
+  if (taken) throw new UsageError(`migrations/${taken} exists already`);
+  const file = migrationFileName(name, migrationTime(appDir, options.now ?? new Date()));
+  const contents = renderTemplate(
+    "drop.ts.eta",
+    {
+      table: options.table,
+      createMigration: options.createMigration,
+      createVar: camelize(`create_${options.table}`),
+      why: options.why,
+      command: options.command,
+    },
+    MIGRATION_TEMPLATES,
+  );
+  const path = `migrations/${file}`;
+  writeFileSync(join(appDir, path), contents);
+  formatWithAppBiome(appDir, [path]);
+  return path;
 }

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Names, names, singularNames } from "../../naming/index.js";
-import { declaresResource, declaresVariable, readAppProject } from "./app-project.js";
+import { didYouMean, type Names, names, singularNames } from "../../naming/index.js";
+import { loadTypeScript, readDeclarations, registeredName } from "./app-declarations.js";
+import { declaresResource, readAppProject } from "./app-project.js";
 import { type Attribute, parseAttributes } from "./attributes.js";
 import {
   contentHash,
@@ -131,22 +132,46 @@ function ownerOf(records: GeneratedRecords, path: string, except: string): strin
   return Object.keys(records).find((key) => key !== except && path in records[key]!.files);
 }
 
-function checkParent(appSource: string, appDir: string, child: Names, parent: Names): void {
+/**
+ * Finds the parent's registration in src/app.ts, under whatever variable it was exported as, and
+ * returns that variable; a typo gets a did-you-mean from the app's resources.
+ */
+function checkParent(
+  appSource: string,
+  appDir: string,
+  child: Names,
+  parent: Names,
+  records: GeneratedRecords,
+): string {
   if (parent.fileBase === child.fileBase) {
     throw new UsageError(`--parent ${parent.input}: a resource cannot be nested in itself`);
   }
-  const variable = appVariable(parent);
-  if (
-    !declaresVariable(appSource, variable) ||
-    !declaresResource(appSource, parent.resourceClass)
-  ) {
+  const declarations = readDeclarations(loadTypeScript(appDir), appSource);
+  const registration = declarations.registrations.find(
+    (r) => r.className === parent.resourceClass && r.method === "resource",
+  );
+  if (!registration) {
+    const known = new Set(
+      [
+        ...declarations.registrations.map(registeredName),
+        ...Object.values(records).map((r) => r.name),
+      ].filter((name): name is string => name !== undefined),
+    );
+    const guess = didYouMean(parent.input, known);
+    const hint = guess ? ` (did you mean ${guess}?)` : "";
     throw new UsageError(
-      `--parent ${parent.input}: src/app.ts declares no ${parent.resourceClass} as "export const ${variable}": generate the parent first`,
+      `--parent ${parent.input}: src/app.ts declares no ${parent.resourceClass}${hint}: generate the parent first`,
     );
   }
-  if (!new RegExp(`export\\s+const\\s+${variable}\\s*=\\s*app\\.resource\\(`).test(appSource)) {
+  const where = `src/app.ts:${registration.line}`;
+  if (registration.receiver !== "app") {
     throw new UsageError(
-      `--parent ${parent.input}: ${variable} is itself nested; nest under a top-level resource`,
+      `--parent ${parent.input}: ${registration.variable ?? parent.resourceClass} (${where}) is itself nested; nest under a top-level resource`,
+    );
+  }
+  if (!registration.variable) {
+    throw new UsageError(
+      `--parent ${parent.input}: ${parent.resourceClass} is registered without a variable (${where}): write "export const ${appVariable(parent)} = app.resource(...)"`,
     );
   }
   if (!existsSync(join(appDir, `src/models/${parent.modelFileBase}.ts`))) {
@@ -154,6 +179,7 @@ function checkParent(appSource: string, appDir: string, child: Names, parent: Na
       `--parent ${parent.input}: src/models/${parent.modelFileBase}.ts is missing (the handlers load the parent through its model)`,
     );
   }
+  return registration.variable;
 }
 
 /**
@@ -212,10 +238,12 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
   const parent = options.parent
     ? resourceNames(options.parent, `--parent ${options.parent}`)
     : undefined;
-  if (parent) checkParent(app.appSource, appDir, resource, parent);
+  const records = readRecords(appDir);
+  const parentVar = parent
+    ? checkParent(app.appSource, appDir, resource, parent, records)
+    : undefined;
   let attributes = parseAttributes(options.attributes, parent ? [parent.paramKey] : []);
 
-  const records = readRecords(appDir);
   const key = resource.fileBase;
   if (!options.force && (records[key] || declaresResource(app.appSource, resource.resourceClass))) {
     throw new UsageError(
@@ -244,6 +272,7 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     names: resource,
     attributes,
     parent,
+    parentVar,
     declared: { member: options.member, collection: options.collection },
     singular: options.singular,
     api: app.api,

@@ -39,6 +39,8 @@ export interface ResourceRequest {
   readonly names: Names;
   readonly attributes: readonly Attribute[];
   readonly parent?: Names | undefined;
+  /** The parent's variable in src/app.ts, when not the one generate gives it. */
+  readonly parentVar?: string | undefined;
   /** Declared member and collection routes (`--member publish:post`). */
   readonly declared?: DeclaredRouteFlags | undefined;
   /** A singular resource (`names` from `singularNames`), declared with `app.singleton`. */
@@ -91,6 +93,7 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
     names,
     attributes: request.attributes,
     parent,
+    parentVar: request.parentVar,
     api: variant === "api" || request.api,
     command: request.command,
     declared: request.declared,

@@ -197,6 +197,8 @@ export interface TemplateDataOptions {
   readonly names: Names;
   readonly attributes: readonly Attribute[];
   readonly parent?: Names | undefined;
+  /** The parent's variable in src/app.ts when not the one generate gives it (`library`). */
+  readonly parentVar?: string | undefined;
   readonly api: boolean;
   readonly command: string;
   /** Declared member and collection routes (`--member publish:post`). */
@@ -220,7 +222,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     table: parentNames.table,
     paramKey: parentNames.paramKey,
     foreignKey: parentNames.paramKey,
-    appVar: appVariable(parentNames),
+    appVar: options.parentVar ?? appVariable(parentNames),
   };
   const mountPath = parent ? `/${names.plural}` : names.urlPath;
   const collectionPath = parent ? `${parentNames!.memberPath}${mountPath}` : names.urlPath;
