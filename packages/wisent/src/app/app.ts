@@ -63,7 +63,27 @@ function routingError(c: Context, registry: RouteRegistry): HttpError {
       });
     }
   }
+  const unknown = unknownFormat(c.req.path, c.req.method, registry);
+  if (unknown) return unknown;
   return new NoRouteError(`path not found: ${c.req.method} ${path}`);
+}
+
+/** A last segment's extension that is none of ours: `/widgets.txt` -> `txt`. */
+const OTHER_EXTENSION = /\.([A-Za-z0-9]+)$/;
+
+/**
+ * `/widgets.txt`, where `/widgets` is a route: a format this app never answers, so a 406 naming
+ * the ones it does (as Rails answers an unknown format), not a 404 that says the path is wrong.
+ */
+function unknownFormat(
+  path: string,
+  method: string,
+  registry: RouteRegistry,
+): HttpError | undefined {
+  const match = OTHER_EXTENSION.exec(path);
+  if (!match) return undefined;
+  if (!registry.allowedMethods(path.slice(0, match.index)).includes(method)) return undefined;
+  return new HttpError(406, `unknown format "${match[1]}": use html, json or xml`);
 }
 
 /** The innermost step for a request no route matched: its answer, as an error to render. */

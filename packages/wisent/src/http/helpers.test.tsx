@@ -292,7 +292,8 @@ describe("c.respond", () => {
     });
     expect(res.status).toBe(406);
     expect(await res.json()).toEqual({
-      error: "not acceptable: json was asked for, this action answers html",
+      error:
+        "not acceptable: Accept: application/json accepts none of the formats this action answers (html)",
       code: 406,
     });
   });

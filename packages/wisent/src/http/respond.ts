@@ -5,7 +5,7 @@ import type { Child, FC } from "../jsx/html.js";
 import { renderToString } from "../jsx/render.js";
 import { singularize } from "../naming/index.js";
 import { etagApplies, notModified, weakETag } from "./etag.js";
-import { formatVariesOnAccept, negotiateFormat } from "./format.js";
+import { FORMATS, formatVariesOnAccept, negotiateFormat } from "./format.js";
 import { HttpError } from "./http-error.js";
 import type { Format } from "./media-types.js";
 import { type Page, pageOf, withPage } from "./page.js";
@@ -84,8 +84,17 @@ const HTML_TYPE = "text/html; charset=UTF-8";
 const XML_TYPE = "application/xml; charset=UTF-8";
 const JSON_TYPE = "application/json";
 
-function offered(options: RespondOptions): Format[] {
-  return (["html", "json", "xml"] as const).filter((format) => options[format] !== undefined);
+/** Every set of formats an action can offer, by bits (html 1, json 2, xml 4): no array a call. */
+const OFFERS: readonly (readonly Format[])[] = Array.from({ length: 8 }, (_, bits) =>
+  bits === 7 ? FORMATS : FORMATS.filter((_format, i) => (bits & (1 << i)) !== 0),
+);
+
+function offered(options: RespondOptions): readonly Format[] {
+  return OFFERS[
+    (options.html ? 1 : 0) |
+      (options.json !== undefined ? 2 : 0) |
+      (options.xml !== undefined ? 4 : 0)
+  ]!;
 }
 
 /** The options' headers set through Hono, for a response Hono builds. */
@@ -136,7 +145,8 @@ function problemOf(status: number, json: unknown) {
 }
 
 function respond(this: Context, status: StatusCode, options: RespondOptions) {
-  const format = negotiateFormat(this);
+  // The best format this action answers among those the client accepts (406 when none is).
+  const format = negotiateFormat(this, offered(options));
   if (format === "json" && options.json !== undefined) {
     if (status >= 400 && wantsProblemDetails(this)) {
       const problem = problemOf(status, options.json);
@@ -169,10 +179,7 @@ function respond(this: Context, status: StatusCode, options: RespondOptions) {
     return markComplete(this, plainResponse(html, status, headers));
   }
   if (formatVariesOnAccept(this)) this.header("Vary", "Accept");
-  throw new HttpError(
-    406,
-    `not acceptable: ${format} was asked for, this action answers ${offered(options).join(", ") || "nothing"}`,
-  );
+  throw new HttpError(406, "not acceptable: this action answers nothing");
 }
 
 Object.defineProperty(Context.prototype, "respond", {
