@@ -160,7 +160,7 @@ function tieOrder(c: Context, offered: readonly Format[]): readonly Format[] {
     fromBody === "json" || fromBody === "xml" ? fromBody : undefined;
   const order = api ? API_ORDER : WEB_ORDER;
   if (first === undefined && offered === FORMATS) return order;
-  const ordered = first !== undefined && offered.includes(first) ? [first] : [];
+  const ordered: Format[] = first !== undefined && offered.includes(first) ? [first] : [];
   for (const format of order) {
     if (format !== first && offered.includes(format)) ordered.push(format);
   }
