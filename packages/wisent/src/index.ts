@@ -173,6 +173,11 @@ export {
   type SingletonOperation,
   singletonRoutes,
 } from "./resources/mapping.js";
+export {
+  type AnswerDoc,
+  documented,
+  type OperationDoc,
+} from "./resources/operation-doc.js";
 export type {
   DeclaredRoutes,
   HandlersFor,

@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import {
   Context,
   type ErrorHandler,
@@ -11,12 +9,14 @@ import {
 } from "hono";
 import { cors } from "hono/cors";
 import type { Router } from "hono/router";
+import { configuredAppUrl } from "../http/app-url.js";
 import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
 import { headResponse } from "../http/plain-response.js";
 import { nodeHeaders } from "../http/request-header.js";
 import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
 import { type OpenApiDocument, openApiDocument } from "../openapi/document.js";
+import { packageInfo } from "../openapi/package-info.js";
 import type { PathParams } from "../routes/build-path.js";
 import { defaultHost, type RouteInfo } from "../routes/route-info.js";
 import { shadowedRoutesError } from "../routes/shadowing-message.js";
@@ -98,18 +98,6 @@ const FETCH_FORBIDDEN_METHODS = new Set(["TRACE", "TRACK"]);
 
 /** The options of Hono's `cors` middleware (`origin`, `allowMethods`, `credentials`, ...). */
 export type CorsOptions = NonNullable<Parameters<typeof cors>[0]>;
-
-/** `version` of the `package.json` in the working folder (an app runs from its own), else 0.0.0. */
-function packageVersion(): string {
-  try {
-    const json = JSON.parse(readFileSync(join(process.cwd(), "package.json"), "utf8")) as {
-      version?: unknown;
-    };
-    return typeof json.version === "string" ? json.version : "0.0.0";
-  } catch {
-    return "0.0.0";
-  }
-}
 
 /** Options of {@link App}. */
 export interface AppOptions {
@@ -278,11 +266,15 @@ export class App extends Group<[], never> {
    * @example app.openApiDocument().paths["/widgets"].get.operationId // "widgetsList"
    */
   openApiDocument(options: { version?: string } = {}): OpenApiDocument {
+    const fromPackage = packageInfo();
     return openApiDocument(this.#registry.records, {
       title: this.name,
-      version: this.#version ?? options.version ?? packageVersion(),
-      host: this.#registry.host,
+      version: this.#version ?? options.version ?? fromPackage.version,
+      // Where clients reach the app: APP_URL (its public URL) when set.
+      host: configuredAppUrl()?.href.replace(/\/+$/, "") ?? this.#registry.host,
       api: this.api,
+      license: fromPackage.license,
+      contact: fromPackage.contact,
     });
   }
 

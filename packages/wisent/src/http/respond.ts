@@ -11,6 +11,7 @@ import type { Format } from "./media-types.js";
 import { type Page, pageOf, withPage } from "./page.js";
 import { plainResponse } from "./plain-response.js";
 import { PROBLEM_JSON, problemDetails, wantsProblemDetails } from "./problem-details.js";
+import { type RouteName, resolveLocation } from "./redirect.js";
 import { markComplete, plainResponseHeaders } from "./response-headers.js";
 import { statusText } from "./status-text.js";
 import { ValidationErrors } from "./validation-errors.js";
@@ -31,6 +32,12 @@ export interface RespondOptions {
    * Cheaper than `c.header()` before `c.respond`, which makes Hono build a `Headers` object.
    */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * The `Location` header, whatever the format: what a 201 created (RFC 9110 15.3.2; Rails'
+   * scaffold sends it). A route name and its params, or a path.
+   * @example c.respond(201, { json: widget, location: ["widgetPath", { widget_id: widget.id }] })
+   */
+  location?: `/${string}` | readonly [name: RouteName, params?: Record<string, unknown>];
 }
 
 /** An application layout: wraps every HTML view rendered by `c.respond`. */
@@ -135,6 +142,14 @@ function plainOrHono(
   return markComplete(c, plainResponse(body, status, headers));
 }
 
+/** The options with their `location` resolved into a `Location` header. */
+function withLocation(c: Context, options: RespondOptions): RespondOptions {
+  const location = options.location!;
+  const href =
+    typeof location === "string" ? location : resolveLocation(c, location[0], location[1]);
+  return { ...options, headers: { ...options.headers, Location: href } };
+}
+
 /** An error answer of `c.respond` as problem details: a 422's field errors as `errors`. */
 function problemOf(status: number, json: unknown) {
   if (json instanceof ValidationErrors) {
@@ -144,7 +159,8 @@ function problemOf(status: number, json: unknown) {
   return problemDetails(status, statusText(status), typeof error === "string" ? error : undefined);
 }
 
-function respond(this: Context, status: StatusCode, options: RespondOptions) {
+function respond(this: Context, status: StatusCode, given: RespondOptions) {
+  const options = given.location === undefined ? given : withLocation(this, given);
   // The best format this action answers among those the client accepts (406 when none is).
   const format = negotiateFormat(this, offered(options));
   if (format === "json" && options.json !== undefined) {
