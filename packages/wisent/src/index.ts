@@ -87,7 +87,8 @@ import "./http/bind.js";
 import "./http/redirect.js";
 
 export { bodyLimit, DEFAULT_BODY_LIMIT } from "./http/body.js";
-export { CsrfField, CsrfMeta, FlashMessages } from "./http/components.js";
+export { CspNonceMeta, CsrfField, CsrfMeta, FlashMessages } from "./http/components.js";
+export { cspNonce } from "./http/csp-nonce.js";
 export { errorResponse, statusText } from "./http/error-response.js";
 export { type Format, negotiateFormat } from "./http/format.js";
 export {
@@ -178,6 +179,11 @@ export {
   type SingletonOperation,
   singletonRoutes,
 } from "./resources/mapping.js";
+export {
+  type AnswerDoc,
+  documented,
+  type OperationDoc,
+} from "./resources/operation-doc.js";
 export type {
   DeclaredRoutes,
   HandlersFor,

@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import {
   Context,
   type ErrorHandler,
@@ -11,12 +9,14 @@ import {
 } from "hono";
 import { cors } from "hono/cors";
 import type { Router } from "hono/router";
+import { configuredAppUrl } from "../http/app-url.js";
 import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
 import { headResponse } from "../http/plain-response.js";
 import { nodeHeaders } from "../http/request-header.js";
 import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
 import { type OpenApiDocument, openApiDocument } from "../openapi/document.js";
+import { packageInfo } from "../openapi/package-info.js";
 import type { PathParams } from "../routes/build-path.js";
 import { defaultHost, type RouteInfo } from "../routes/route-info.js";
 import { shadowedRoutesError } from "../routes/shadowing-message.js";
@@ -63,7 +63,27 @@ function routingError(c: Context, registry: RouteRegistry): HttpError {
       });
     }
   }
+  const unknown = unknownFormat(c.req.path, c.req.method, registry);
+  if (unknown) return unknown;
   return new NoRouteError(`path not found: ${c.req.method} ${path}`);
+}
+
+/** A last segment's extension that is none of ours: `/widgets.txt` -> `txt`. */
+const OTHER_EXTENSION = /\.([A-Za-z0-9]+)$/;
+
+/**
+ * `/widgets.txt`, where `/widgets` is a route: a format this app never answers, so a 406 naming
+ * the ones it does (as Rails answers an unknown format), not a 404 that says the path is wrong.
+ */
+function unknownFormat(
+  path: string,
+  method: string,
+  registry: RouteRegistry,
+): HttpError | undefined {
+  const match = OTHER_EXTENSION.exec(path);
+  if (!match) return undefined;
+  if (!registry.allowedMethods(path.slice(0, match.index)).includes(method)) return undefined;
+  return new HttpError(406, `unknown format "${match[1]}": use html, json or xml`);
 }
 
 /** The innermost step for a request no route matched: its answer, as an error to render. */
@@ -78,18 +98,6 @@ const FETCH_FORBIDDEN_METHODS = new Set(["TRACE", "TRACK"]);
 
 /** The options of Hono's `cors` middleware (`origin`, `allowMethods`, `credentials`, ...). */
 export type CorsOptions = NonNullable<Parameters<typeof cors>[0]>;
-
-/** `version` of the `package.json` in the working folder (an app runs from its own), else 0.0.0. */
-function packageVersion(): string {
-  try {
-    const json = JSON.parse(readFileSync(join(process.cwd(), "package.json"), "utf8")) as {
-      version?: unknown;
-    };
-    return typeof json.version === "string" ? json.version : "0.0.0";
-  } catch {
-    return "0.0.0";
-  }
-}
 
 /** Options of {@link App}. */
 export interface AppOptions {
@@ -258,11 +266,15 @@ export class App extends Group<[], never> {
    * @example app.openApiDocument().paths["/widgets"].get.operationId // "widgetsList"
    */
   openApiDocument(options: { version?: string } = {}): OpenApiDocument {
+    const fromPackage = packageInfo();
     return openApiDocument(this.#registry.records, {
       title: this.name,
-      version: this.#version ?? options.version ?? packageVersion(),
-      host: this.#registry.host,
+      version: this.#version ?? options.version ?? fromPackage.version,
+      // Where clients reach the app: APP_URL (its public URL) when set.
+      host: configuredAppUrl()?.href.replace(/\/+$/, "") ?? this.#registry.host,
       api: this.api,
+      license: fromPackage.license,
+      contact: fromPackage.contact,
     });
   }
 

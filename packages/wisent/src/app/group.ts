@@ -9,6 +9,7 @@ import {
   type SingletonOperation,
   singletonRoutes,
 } from "../resources/mapping.js";
+import { type OperationDoc, operationDocOf } from "../resources/operation-doc.js";
 import type {
   CollectionActions,
   HandlersFor,
@@ -353,6 +354,7 @@ export class Group<
         display: `${resource.handlerName}.${route.action}`,
         stack: secured(route) ? guarded : stack,
         name,
+        doc: resource.docs?.[route.handlerMethod],
         resource: {
           operation: route.operation,
           action: route.handlerMethod,
@@ -393,10 +395,12 @@ export class Group<
       name?: string;
       resource?: ResourceRouteMeta;
       internal?: boolean;
+      doc?: OperationDoc | undefined;
     },
   ): RouteBuilder {
     const path = parsePathTemplate(fullPath);
     const site = declarationSite();
+    const doc = how.doc ?? operationDocOf(handler);
     const record: RouteRecord = {
       method,
       path,
@@ -408,6 +412,7 @@ export class Group<
       },
       ...(how.resource && { resource: how.resource }),
       ...(how.internal && { internal: true }),
+      ...(doc && { doc }),
       ...(requiresAuthentication(how.stack ?? this.#stack) && { authenticated: true }),
     };
     this.core.registry.add(record);

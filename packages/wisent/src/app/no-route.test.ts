@@ -105,6 +105,20 @@ describe.each([
     },
   );
 
+  // Rails answers an unknown format 406; a 404 would say the path is wrong, and it is not.
+  it.each([
+    ["GET", "/widgets.txt", 406, 'unknown format "txt": use html, json or xml'],
+    ["POST", "/widgets.csv", 406, 'unknown format "csv": use html, json or xml'],
+    ["GET", "/nope.txt", 404, "path not found: GET /nope.txt/"],
+    // `/widgets` answers no DELETE: nothing there to answer in another format.
+    ["DELETE", "/widgets.txt", 404, "path not found: DELETE /widgets.txt/"],
+  ])("%s %s (an extension none of ours) answers %i", async (method, path, status, error) => {
+    const { app } = webApp(withFiles);
+    const res = await send(app, method, path);
+    expect(res.status).toBe(status);
+    expect(await res.json()).toEqual({ error, code: status });
+  });
+
   it.each([
     ["DELETE", "/", "GET, HEAD, OPTIONS"],
     ["POST", "/widgets/1", "GET, PUT, DELETE, HEAD, OPTIONS"],

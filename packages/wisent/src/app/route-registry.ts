@@ -1,5 +1,6 @@
 import { didYouMean } from "../naming/did-you-mean.js";
 import type { Operation } from "../resources/mapping.js";
+import type { OperationDoc } from "../resources/operation-doc.js";
 import type { ResourceModel } from "../resources/resource.js";
 import { buildPath, type PathParams } from "../routes/build-path.js";
 import type { PathTemplate } from "../routes/path-template.js";
@@ -39,6 +40,8 @@ export interface RouteRecord {
   readonly internal?: boolean;
   /** Set on routes behind `requireAuthentication()`: secured in the OpenAPI document. */
   readonly authenticated?: boolean;
+  /** What the route takes and answers, given by `documented(...)` or a resource's `docs`. */
+  readonly doc?: OperationDoc;
 }
 
 /** A path helper looked up by name at run time. */

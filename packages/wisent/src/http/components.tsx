@@ -4,6 +4,7 @@
 import type { FC } from "../jsx/html.js";
 // biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
 import { Fragment, h } from "../jsx/jsx-runtime.js";
+import { cspNonce } from "./csp-nonce.js";
 import { usePage } from "./page.js";
 
 /**
@@ -31,6 +32,21 @@ export const CsrfMeta: FC = () => {
       <meta name="csrf-token" content={page.csrfToken} />
     </>
   );
+};
+
+/**
+ * `<meta name="csp-nonce" content="...">` for the layout's `<head>` (Rails' `csp_meta_tag`):
+ * the request's Content-Security-Policy nonce, which Turbo (its progress bar's `<style>`) and
+ * scripts that add inline styles or scripts read, so the CSP needs no `'unsafe-inline'`.
+ * Nothing when the CSP has no nonce.
+ *
+ * @example
+ * <head><CsrfMeta /><CspNonceMeta /></head>
+ */
+export const CspNonceMeta: FC = () => {
+  const nonce = cspNonce(usePage().c);
+  if (!nonce) return null;
+  return <meta name="csp-nonce" content={nonce} />;
 };
 
 /**

@@ -6,6 +6,7 @@ import { NoRouteError } from "../app/no-route.js";
 import { isDatabaseUnavailable } from "../data/database-unavailable.js";
 import { isInvalidDatabaseValue } from "../data/invalid-value.js";
 import "./context-vars.js";
+import { cspNonce } from "./csp-nonce.js";
 import { formatVariesOnAccept, negotiateFormat } from "./format.js";
 import { HttpError } from "./http-error.js";
 import { sharedLogger } from "./logger.js";
@@ -171,7 +172,7 @@ export function errorResponse(err: unknown, c: Context): Response | Promise<Resp
         (page) => new Response(page, { status, headers }),
       );
     }
-    return htmlPage(status, message, validation, trace).then(
+    return htmlPage(status, message, validation, trace, cspNonce(c)).then(
       (page) => new Response(page, { status, headers }),
     );
   }
@@ -183,6 +184,7 @@ async function htmlPage(
   message: string,
   validation: ValidationErrors | undefined,
   trace: string | undefined,
+  nonce: string | undefined,
 ): Promise<string> {
   const title = `${status} ${statusText(status)}`;
   const fields = validation
@@ -194,7 +196,7 @@ async function htmlPage(
   const page = html`<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>${title}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:4rem auto;padding:0 1rem;color:#222}pre{background:#f4f4f4;padding:1rem;overflow:auto}</style>
+<style${nonce ? html` nonce="${nonce}"` : ""}>body{font-family:system-ui,sans-serif;max-width:48rem;margin:4rem auto;padding:0 1rem;color:#222}pre{background:#f4f4f4;padding:1rem;overflow:auto}</style>
 </head>
 <body><h1>${title}</h1><p>${message}</p>${fields}${stack}</body>
 </html>`;

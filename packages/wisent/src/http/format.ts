@@ -8,7 +8,8 @@ import { addResponseHeaders } from "./response-headers.js";
 
 export type { Format } from "./media-types.js";
 
-const FORMATS: readonly Format[] = ["html", "json", "xml"];
+/** The three formats, in a web app's order of preference (the default `offered`). */
+export const FORMATS: readonly Format[] = ["html", "json", "xml"];
 /** The commonest one-type Accept headers, answered without parsing. */
 const EXACT_ACCEPT = new Map<string, Format>([
   ["application/json", "json"],
@@ -45,48 +46,44 @@ export function parseAccept(header: string): MediaRange[] {
 
 /** How a format fares against one Accept header: the q of its most specific range. */
 function judge(format: Format, ranges: MediaRange[]) {
-  let best: { q: number; specificity: number; index: number } | undefined;
+  let best: { q: number; specificity: number } | undefined;
   for (const range of ranges) {
     let specificity = -1;
     if (range.type === "*" && range.subtype === "*") specificity = 0;
     else if (range.subtype === "*") {
-      if (MEDIA_TYPES[format].some((type) => type.startsWith(`${range.type}/`))) specificity = 1;
+      // Against the type the answer is sent as: `text/*` is HTML, not `application/xml`.
+      if (MEDIA_TYPES[format][0]!.startsWith(`${range.type}/`)) specificity = 1;
     } else if (formatOfMediaType(`${range.type}/${range.subtype}`) === format) specificity = 2;
     if (specificity < 0) continue;
-    if (!best || specificity > best.specificity) {
-      best = { q: range.q, specificity, index: range.index };
-    }
+    // RFC 9110 12.5.1: the most specific range that matches decides the type's weight.
+    if (!best || specificity > best.specificity) best = { q: range.q, specificity };
   }
   return best;
 }
 
-/** What an Accept header says on its own: its ranges and the format it names explicitly, if any. */
-interface AcceptVerdict {
-  ranges: MediaRange[];
-  explicit: Format | undefined;
-}
-
-/** Accept headers repeat (one per client kind), so their verdicts are remembered, boundedly. */
-const verdicts = new BoundedMemo<string, AcceptVerdict>(200);
-
-const verdictOf = (accept: string): AcceptVerdict => verdicts.get(accept, judgeAccept);
-
-function judgeAccept(accept: string): AcceptVerdict {
-  const ranges = parseAccept(accept);
-  let explicit: { format: Format; q: number; index: number } | undefined;
-  for (const format of FORMATS) {
+/**
+ * The best of `candidates` (in order of preference on a tie) that the ranges accept: the highest
+ * q (RFC 9110 12.4.2; q=0 refuses), then the one named most specifically (`application/json`
+ * beats the `*∕*` of axios' `application/json, text/plain, *∕*`), then the first candidate.
+ * No ranges at all accept everything. Undefined when none is acceptable.
+ */
+function bestOf(candidates: readonly Format[], ranges: MediaRange[]): Format | undefined {
+  if (ranges.length === 0) return candidates[0];
+  let best: { format: Format; q: number; specificity: number } | undefined;
+  for (const format of candidates) {
     const found = judge(format, ranges);
-    if (!found || found.specificity < 2 || found.q <= 0) continue;
-    if (
-      !explicit ||
-      found.q > explicit.q ||
-      (found.q === explicit.q && found.index < explicit.index)
-    ) {
-      explicit = { format, q: found.q, index: found.index };
+    if (!found || found.q <= 0) continue;
+    if (!best || found.q > best.q || (found.q === best.q && found.specificity > best.specificity)) {
+      best = { format, q: found.q, specificity: found.specificity };
     }
   }
-  return { ranges, explicit: explicit?.format };
+  return best?.format;
 }
+
+/** Accept headers repeat (one per client kind), so their parsed ranges are remembered, boundedly. */
+const parsed = new BoundedMemo<string, MediaRange[]>(200);
+
+const rangesOf = (accept: string): MediaRange[] => parsed.get(accept, parseAccept);
 
 /** Where a request's negotiated format is kept (a private key among the context's variables). */
 const NEGOTIATED = Symbol("wisent.format") as unknown as "wisent";
@@ -95,22 +92,32 @@ const NEGOTIATED = Symbol("wisent.format") as unknown as "wisent";
  * Picks the response format of a request, as DESIGN.md orders it:
  * 1. the path extension (`/widgets/1.json`, stripped by the App before routing);
  * 2. `?format=html|json|xml` (any other value is a 406 naming it);
- * 3. `Accept`, by q-value then specificity (`application/xhtml+xml` is HTML; `q=0` refuses);
- * 4. the request's own `Content-Type` when it is JSON or XML;
- * 5. HTML, or JSON in an API app (`c.get("wisent").api`).
- * Wildcards (`*∕*`, `text/*`) only decide among steps 4-5; a format refused with `q=0` is never
- * chosen (406 when `Accept` refuses them all). When steps 3-5 decide, the answer carries
- * `Vary: Accept` (see {@link formatVariesOnAccept}). The result is cached per request.
+ * 3. `Accept`, as RFC 9110 12.5.1 says: each format weighs the q of the most specific range that
+ *    matches it (`*∕*`, `text/*` and `application/xhtml+xml` included; `q=0` refuses), and the
+ *    heaviest acceptable format wins; on a tie, the one named most specifically, then the
+ *    request's own `Content-Type` when it is JSON or XML, then the app's first format (HTML, or
+ *    JSON in an API app, `c.get("wisent").api`). No `Accept` accepts everything.
+ *
+ * `offered` narrows the choice to the formats an action answers (`c.respond` passes its own):
+ * the best of those the client accepts, so a browser's `text/html, *∕*;q=0.8` gets JSON from
+ * an action that answers only JSON. A 406 names what is available when the client accepts none
+ * of them (`Accept: text/plain`, `image/png`), or asked for one by extension or `?format=`.
+ * When steps 3 decides, the answer carries `Vary: Accept` (see {@link formatVariesOnAccept}).
+ * The choice among all three formats is cached per request.
  *
  * @example
  * app.get("/ping", (c) => (negotiateFormat(c) === "json" ? c.json({ ok: true }) : c.text("ok")));
+ * negotiateFormat(c, ["json", "xml"]); // "json" for curl's `*∕*`, "xml" for `application/xml`
  */
-export function negotiateFormat(c: Context): Format {
-  const cached = c.get(NEGOTIATED) as unknown as Format | undefined;
-  if (cached) return cached;
-  const format = decide(c);
-  c.set(NEGOTIATED, format as never);
-  return format;
+export function negotiateFormat(c: Context, offered: readonly Format[] = FORMATS): Format {
+  if (offered === FORMATS) {
+    const cached = c.get(NEGOTIATED) as unknown as Format | undefined;
+    if (cached) return cached;
+    const format = decide(c, FORMATS);
+    c.set(NEGOTIATED, format as never);
+    return format;
+  }
+  return decide(c, offered);
 }
 
 /** Set when the request's format followed its headers (Accept, Content-Type). */
@@ -128,21 +135,53 @@ export function formatVariesOnAccept(c: Context): boolean {
 }
 
 function followsHeaders(c: Context): void {
+  if ((c as Varied)[VARIES] === true) return;
   (c as Varied)[VARIES] = true;
   // Handed to a response `c.respond` makes with plain headers.
   addResponseHeaders(c, VARY_ACCEPT);
 }
 
-function decide(c: Context): Format {
+const listed = (formats: readonly Format[]) => formats.join(", ") || "nothing";
+
+function named(format: Format, offered: readonly Format[], how: string): Format {
+  if (offered.includes(format)) return format;
+  throw new HttpError(
+    406,
+    `not acceptable: ${format} was asked for (${how}), this action answers ${listed(offered)}`,
+  );
+}
+
+/** Candidates in their order on a tie: the body's format, the app's first, the rest. */
+function tieOrder(c: Context, offered: readonly Format[]): readonly Format[] {
+  const api = c.get("wisent")?.api === true;
+  const contentType = requestHeader(c, "content-type");
+  const fromBody = contentType ? formatOfMediaType(contentType) : undefined;
+  const first: Format | undefined =
+    fromBody === "json" || fromBody === "xml" ? fromBody : undefined;
+  const order = api ? API_ORDER : WEB_ORDER;
+  if (first === undefined && offered === FORMATS) return order;
+  const ordered: Format[] = first !== undefined && offered.includes(first) ? [first] : [];
+  for (const format of order) {
+    if (format !== first && offered.includes(format)) ordered.push(format);
+  }
+  return ordered;
+}
+
+const WEB_ORDER: readonly Format[] = FORMATS;
+const API_ORDER: readonly Format[] = ["json", "xml", "html"];
+
+function decide(c: Context, offered: readonly Format[]): Format {
   const raw = c.req.raw;
   const fromPath = pathFormatOf(raw);
-  if (fromPath) return fromPath;
+  if (fromPath) return named(fromPath, offered, `.${fromPath}`);
 
   if (raw.url.includes("?")) {
     const requested = c.req.query("format");
     if (requested !== undefined && requested !== "") {
       const format = requested.toLowerCase();
-      if ((FORMATS as readonly string[]).includes(format)) return format as Format;
+      if ((FORMATS as readonly string[]).includes(format)) {
+        return named(format as Format, offered, `?format=${format}`);
+      }
       throw new HttpError(406, `unknown format "${requested}": use html, json or xml`);
     }
   }
@@ -150,28 +189,12 @@ function decide(c: Context): Format {
   followsHeaders(c);
   const accept = requestHeader(c, "accept");
   const exact = accept ? EXACT_ACCEPT.get(accept) : undefined;
-  if (exact) return exact;
-  const verdict = accept && accept.trim() !== "" ? verdictOf(accept) : undefined;
-  if (verdict?.explicit) return verdict.explicit;
-
-  const contentType = requestHeader(c, "content-type");
-  const fromBody = contentType ? formatOfMediaType(contentType) : undefined;
-  const fallback: Format = c.get("wisent")?.api === true ? "json" : "html";
-  const first: Format = fromBody === "json" || fromBody === "xml" ? fromBody : fallback;
-  if (!verdict || verdict.ranges.length === 0) return first;
-  const candidates = [first, fallback, ...FORMATS];
-  for (const format of candidates) {
-    const found = judge(format, verdict.ranges);
-    if (found && found.q > 0) return format;
-  }
-  // Nothing we make is named (e.g. `Accept: image/png`): answer a format the header did not
-  // refuse with q=0, as browsers and tools send odd Accept headers (respond() still refuses
-  // unoffered formats); when it refused them all (`*/*;q=0`), 406.
-  for (const format of candidates) {
-    if (judge(format, verdict.ranges) === undefined) return format;
-  }
+  if (exact && offered.includes(exact)) return exact;
+  const ranges = accept && accept.trim() !== "" ? rangesOf(accept) : [];
+  const chosen = bestOf(tieOrder(c, offered), ranges);
+  if (chosen) return chosen;
   throw new HttpError(
     406,
-    `not acceptable: Accept: ${accept} refuses every format this app answers (html, json, xml)`,
+    `not acceptable: Accept: ${accept} accepts none of the formats this ${offered === FORMATS ? "app" : "action"} answers (${listed(offered)})`,
   );
 }

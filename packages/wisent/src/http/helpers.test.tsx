@@ -257,6 +257,16 @@ describe("c.respond", () => {
   );
   responder.get("/widgets", (c) => c.respond(200, { json: [{ id: 1 }], xml: [{ id: 1 }] }));
   responder.get("/widgets/:widget_id/edit", (c) => c.respond(200, { html: () => <p>edit</p> }));
+  responder.post("/widgets", (c) =>
+    c.respond(201, {
+      json: { id: 7 },
+      xml: { id: 7 },
+      location: ["widgetPath", { widget_id: 7 }],
+    }),
+  );
+  responder.post("/widgets/by-path", (c) =>
+    c.respond(201, { json: { id: 8 }, location: "/widgets/8" }),
+  );
 
   it("renders HTML inside the layout with flash, CSRF meta, lang and the form field", async () => {
     const res = await responder.request("/widgets/1");
@@ -286,13 +296,24 @@ describe("c.respond", () => {
     expect(await list.text()).toContain("<widgets>\n  <widget>");
   });
 
+  it.each([
+    ["/widgets", "application/json", "/widgets/7"],
+    ["/widgets", "application/xml", "/widgets/7"],
+    ["/widgets/by-path", "application/json", "/widgets/8"],
+  ])("sends a 201's Location (POST %s, %s)", async (path, accept, location) => {
+    const res = await responder.request(path, { method: "POST", headers: { accept } });
+    expect(res.status).toBe(201);
+    expect(res.headers.get("location")).toBe(location);
+  });
+
   it("answers 406 when the format is not offered (Edit asked for JSON)", async () => {
     const res = await responder.request("/widgets/1/edit", {
       headers: { accept: "application/json" },
     });
     expect(res.status).toBe(406);
     expect(await res.json()).toEqual({
-      error: "not acceptable: json was asked for, this action answers html",
+      error:
+        "not acceptable: Accept: application/json accepts none of the formats this action answers (html)",
       code: 406,
     });
   });

@@ -5,12 +5,13 @@ import type { Child, FC } from "../jsx/html.js";
 import { renderToString } from "../jsx/render.js";
 import { singularize } from "../naming/index.js";
 import { etagApplies, notModified, weakETag } from "./etag.js";
-import { formatVariesOnAccept, negotiateFormat } from "./format.js";
+import { FORMATS, formatVariesOnAccept, negotiateFormat } from "./format.js";
 import { HttpError } from "./http-error.js";
 import type { Format } from "./media-types.js";
 import { type Page, pageOf, withPage } from "./page.js";
 import { plainResponse } from "./plain-response.js";
 import { PROBLEM_JSON, problemDetails, wantsProblemDetails } from "./problem-details.js";
+import { type RouteName, resolveLocation } from "./redirect.js";
 import { markComplete, plainResponseHeaders } from "./response-headers.js";
 import { statusText } from "./status-text.js";
 import { ValidationErrors } from "./validation-errors.js";
@@ -31,6 +32,12 @@ export interface RespondOptions {
    * Cheaper than `c.header()` before `c.respond`, which makes Hono build a `Headers` object.
    */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * The `Location` header, whatever the format: what a 201 created (RFC 9110 15.3.2; Rails'
+   * scaffold sends it). A route name and its params, or a path.
+   * @example c.respond(201, { json: widget, location: ["widgetPath", { widget_id: widget.id }] })
+   */
+  location?: `/${string}` | readonly [name: RouteName, params?: Record<string, unknown>];
 }
 
 /** An application layout: wraps every HTML view rendered by `c.respond`. */
@@ -84,8 +91,17 @@ const HTML_TYPE = "text/html; charset=UTF-8";
 const XML_TYPE = "application/xml; charset=UTF-8";
 const JSON_TYPE = "application/json";
 
-function offered(options: RespondOptions): Format[] {
-  return (["html", "json", "xml"] as const).filter((format) => options[format] !== undefined);
+/** Every set of formats an action can offer, by bits (html 1, json 2, xml 4): no array a call. */
+const OFFERS: readonly (readonly Format[])[] = Array.from({ length: 8 }, (_, bits) =>
+  bits === 7 ? FORMATS : FORMATS.filter((_format, i) => (bits & (1 << i)) !== 0),
+);
+
+function offered(options: RespondOptions): readonly Format[] {
+  return OFFERS[
+    (options.html ? 1 : 0) |
+      (options.json !== undefined ? 2 : 0) |
+      (options.xml !== undefined ? 4 : 0)
+  ]!;
 }
 
 /** The options' headers set through Hono, for a response Hono builds. */
@@ -126,6 +142,14 @@ function plainOrHono(
   return markComplete(c, plainResponse(body, status, headers));
 }
 
+/** The options with their `location` resolved into a `Location` header. */
+function withLocation(c: Context, options: RespondOptions): RespondOptions {
+  const location = options.location!;
+  const href =
+    typeof location === "string" ? location : resolveLocation(c, location[0], location[1]);
+  return { ...options, headers: { ...options.headers, Location: href } };
+}
+
 /** An error answer of `c.respond` as problem details: a 422's field errors as `errors`. */
 function problemOf(status: number, json: unknown) {
   if (json instanceof ValidationErrors) {
@@ -135,8 +159,10 @@ function problemOf(status: number, json: unknown) {
   return problemDetails(status, statusText(status), typeof error === "string" ? error : undefined);
 }
 
-function respond(this: Context, status: StatusCode, options: RespondOptions) {
-  const format = negotiateFormat(this);
+function respond(this: Context, status: StatusCode, given: RespondOptions) {
+  const options = given.location === undefined ? given : withLocation(this, given);
+  // The best format this action answers among those the client accepts (406 when none is).
+  const format = negotiateFormat(this, offered(options));
   if (format === "json" && options.json !== undefined) {
     if (status >= 400 && wantsProblemDetails(this)) {
       const problem = problemOf(status, options.json);
@@ -169,10 +195,7 @@ function respond(this: Context, status: StatusCode, options: RespondOptions) {
     return markComplete(this, plainResponse(html, status, headers));
   }
   if (formatVariesOnAccept(this)) this.header("Vary", "Accept");
-  throw new HttpError(
-    406,
-    `not acceptable: ${format} was asked for, this action answers ${offered(options).join(", ") || "nothing"}`,
-  );
+  throw new HttpError(406, "not acceptable: this action answers nothing");
 }
 
 Object.defineProperty(Context.prototype, "respond", {

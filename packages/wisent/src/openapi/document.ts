@@ -2,6 +2,7 @@ import type { RouteRecord } from "../app/route-registry.js";
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "../data/pagination.js";
 import { pascalize, sessionCookieName } from "../naming/index.js";
 import type { Operation } from "../resources/mapping.js";
+import type { AnswerDoc, OperationDoc } from "../resources/operation-doc.js";
 import type { ResourceModel } from "../resources/resource.js";
 import { ERROR_STATUSES, errorResponseName, sharedComponents } from "./error-components.js";
 import {
@@ -9,12 +10,19 @@ import {
   type JsonSchema,
   recordJsonSchema,
   updateBodySchema,
+  zodJsonSchema,
 } from "./model-schemas.js";
 
 /** An OpenAPI 3.1 document, as plain JSON. */
 export interface OpenApiDocument {
   openapi: "3.1.0";
-  info: { title: string; version: string; description?: string };
+  info: {
+    title: string;
+    version: string;
+    description?: string;
+    license?: { name: string; identifier?: string; url?: string };
+    contact?: { name?: string; email?: string; url?: string };
+  };
   servers: { url: string }[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, unknown>>;
@@ -25,8 +33,12 @@ export interface OpenApiDocument {
 export interface OpenApiInfo {
   readonly title: string;
   readonly version: string;
-  /** The server URL (the routes table's host). */
+  /** The server URL: `APP_URL` when set, else the routes table's host. */
   readonly host: string;
+  /** The app's license, from its package.json (`license`). */
+  readonly license?: { name: string; identifier?: string; url?: string } | undefined;
+  /** Who to ask about the API, from its package.json (`author`). */
+  readonly contact?: { name?: string; email?: string; url?: string } | undefined;
   /** An API app: its plain routes (`app.get(...)`) answer JSON and are documented too. */
   readonly api: boolean;
 }
@@ -50,6 +62,8 @@ const ERRORS_OF: Record<string, number[]> = {
   declaredGet: [404, 405, 406, 429, 503],
   declaredWrite: [404, 405, 406, 415, 422, 429, 503],
   plain: [405, 406, 429, 503],
+  documented: [405, 429, 503],
+  documentedWrite: [405, 415, 429, 503],
 };
 
 const SUCCESS: Record<string, [number, string]> = {
@@ -152,7 +166,21 @@ export function openApiDocument(
     const base = record.name.replace(/Path$/, "");
     const parameters = pathParameters(record);
     let operation: Record<string, unknown>;
-    if (meta && op) {
+    if (record.doc) {
+      if (meta)
+        tags.set(meta.stem, `${record.handler.split(".")[0]} (${meta.model?.name ?? "no model"})`);
+      const action = meta ? pascalize(meta.action) : pascalize(record.method.toLowerCase());
+      operation = {
+        operationId: uniqueId(`${base}${action}`),
+        summary: record.doc.summary ?? `${action} (${record.handler})`,
+        ...(meta && { tags: [meta.stem] }),
+        ...documentedOperation(record.doc, record.method, parameters),
+      };
+      if (meta) {
+        operation["x-wisent-resource"] = meta.stem;
+        operation["x-wisent-action"] = meta.action;
+      }
+    } else if (meta && op) {
       tags.set(meta.stem, `${record.handler.split(".")[0]} (${meta.model?.name ?? "no model"})`);
       const action = pascalize(op);
       operation = {
@@ -186,7 +214,10 @@ export function openApiDocument(
         },
       };
     }
+    // Redocly's security-defined: a public operation says so (`security: []`), a secured one
+    // names its scheme.
     if (record.authenticated) secure(operation, info.api);
+    else operation.security = [];
     paths[path] ??= {};
     paths[path]![record.method.toLowerCase()] = operation;
     for (const alias of record.aliases) {
@@ -202,7 +233,12 @@ export function openApiDocument(
   const secured = records.some((r) => r.authenticated && !r.internal);
   return {
     openapi: "3.1.0",
-    info: { title: info.title, version: info.version },
+    info: {
+      title: info.title,
+      version: info.version,
+      ...(info.license && { license: info.license }),
+      ...(info.contact && { contact: info.contact }),
+    },
     servers: [{ url: info.host }],
     tags: [...tags].map(([name, description]) => ({ name, description })),
     paths,
@@ -241,10 +277,68 @@ function secure(operation: Record<string, unknown>, api: boolean): void {
   operation.security = [{ [schemeName(api)]: [] }];
   operation.responses = {
     ...(operation.responses as Record<string, unknown>),
-    "401": {
-      description: "Not signed in (no valid credentials)",
-      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    "401": { $ref: "#/components/responses/Unauthorized" },
+  };
+}
+
+/** A status's documented error body: the 422's errors by field, else `{"error","code"}`. */
+function errorAnswer(status: number, description: string): Record<string, unknown> {
+  return {
+    description,
+    content: {
+      "application/json": { schema: schemaRef(status === 422 ? "ValidationErrors" : "Error") },
     },
+  };
+}
+
+/** What a route says of itself with `documented(...)` or a resource's `docs`. */
+function documentedOperation(
+  doc: OperationDoc,
+  method: string,
+  parameters: unknown[],
+): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const [key, answer] of Object.entries(doc.responses)) {
+    const status = Number(key);
+    const given: AnswerDoc = typeof answer === "string" ? { description: answer } : answer;
+    if (status >= 400 && given.body === undefined) {
+      responses[key] = errorAnswer(status, given.description);
+      continue;
+    }
+    const headers: Record<string, unknown> = {};
+    for (const [name, description] of Object.entries(given.headers ?? {})) {
+      headers[name] = { description, schema: { type: "string" } };
+    }
+    if (status === 201 && headers.Location === undefined) {
+      headers.Location = { $ref: "#/components/headers/Location" };
+    }
+    responses[key] = {
+      description: given.description,
+      ...(Object.keys(headers).length > 0 && { headers }),
+      ...(given.body && {
+        content: { "application/json": { schema: zodJsonSchema(given.body, "output") } },
+      }),
+    };
+  }
+  const write = method !== "GET" && method !== "HEAD" && method !== "DELETE";
+  for (const [key, value] of Object.entries(
+    errorResponses(write ? "documentedWrite" : "documented"),
+  )) {
+    responses[key] ??= value;
+  }
+  return {
+    ...(doc.description && { description: doc.description }),
+    ...(parameters.length > 0 && { parameters }),
+    ...(doc.body && {
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": { schema: zodJsonSchema(doc.body, "input") },
+          "application/x-www-form-urlencoded": { schema: zodJsonSchema(doc.body, "input") },
+        },
+      },
+    }),
+    responses,
   };
 }
 
@@ -359,6 +453,14 @@ function resourceOperation(
     };
   } else if (operation === "show") {
     success.headers = { ETag: { $ref: "#/components/headers/ETag" } };
+  } else if (operation === "create") {
+    success.headers = { Location: { $ref: "#/components/headers/Location" } };
+  }
+  if (operation === "update") {
+    result.description =
+      record.method === "PATCH"
+        ? "A partial update: the fields sent are validated and stored, the others keep their values."
+        : "Merges, as PATCH would: the fields sent are validated and stored, the fields left out keep their stored values (nothing is reset to a default).";
   }
   const responses: Record<string, unknown> = { [String(status)]: success };
   if (operation === "list" || operation === "show") {

@@ -10,6 +10,7 @@ import { statusText } from "../http/error-response.js";
 /** Error statuses every JSON operation can answer, and why. */
 export const ERROR_STATUSES: Record<number, string> = {
   400: "A list's bad cursor, or a `page` past the offset limit of a long list (the message names the parameter to use: `after`)",
+  401: "Not signed in (no valid credentials)",
   404: "No such record (or path)",
   405: "The path answers other methods only (`Allow` lists them)",
   406: "The Accept header asks for a format this operation does not answer",
@@ -129,6 +130,10 @@ export function sharedComponents(maxPerPage: number, defaultPerPage: number) {
       },
       ETag: {
         description: "A weak validator of the body: send it back as If-None-Match to get a 304",
+        schema: { type: "string" },
+      },
+      Location: {
+        description: "The path of what was created",
         schema: { type: "string" },
       },
     },

@@ -53,7 +53,31 @@ export function createBodySchema(model: ResourceModel, pathParams: readonly stri
   return toJsonSchema(withoutPathFields(model, pathParams), "input");
 }
 
-/** The body of an update: any subset of the create body (the record's values fill the rest). */
+/**
+ * The body of an update: any subset of the create body (the record's values fill the rest). No
+ * `default`: an update leaves a field it is not sent as stored, so a default would be a lie
+ * (and clients that fill documented defaults in would overwrite stored values with them).
+ */
 export function updateBodySchema(model: ResourceModel, pathParams: readonly string[]): JsonSchema {
-  return toJsonSchema(withoutPathFields(model, pathParams).partial(), "input");
+  return withoutDefaults(toJsonSchema(withoutPathFields(model, pathParams).partial(), "input"));
+}
+
+/** The schema with every `default` keyword taken out, at any depth (a field named so stays). */
+function withoutDefaults(schema: JsonSchema): JsonSchema {
+  const walk = (value: unknown, fieldNames: boolean): unknown => {
+    if (Array.isArray(value)) return value.map((item) => walk(item, false));
+    if (value === null || typeof value !== "object") return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === "default" && !fieldNames) continue;
+      out[key] = walk(inner, !fieldNames && (key === "properties" || key === "$defs"));
+    }
+    return out;
+  };
+  return walk(schema, false) as JsonSchema;
+}
+
+/** A JSON Schema of any zod schema a route documents (`documented(...)`, a resource's `docs`). */
+export function zodJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  return toJsonSchema(schema, io);
 }

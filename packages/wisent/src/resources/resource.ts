@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import { HttpError } from "../http/http-error.js";
 import { paramKeyFromClassName } from "../naming/index.js";
+import type { OperationDoc } from "./operation-doc.js";
 
 /** What a resource operation returns. */
 export type HandlerResult = Response | Promise<Response>;
@@ -38,6 +39,13 @@ export abstract class ResourceBase<K extends string = string> {
    * create/update body and its record the answer, in the OpenAPI document and the typed client.
    */
   declare readonly model?: ResourceModel;
+
+  /**
+   * What operations without a model (or answering other than its records) take and answer, by
+   * method name, for the OpenAPI document: `override readonly docs = { create: { body: SignUp,
+   * responses: { 201: { description: "The account", body: Account } } } };`
+   */
+  declare readonly docs?: Readonly<Record<string, OperationDoc>>;
 
   /** Middleware for this resource's routes only (Buffalo's `Use()`), run after the app's. */
   middleware(): MiddlewareHandler[] {

@@ -91,6 +91,25 @@ describe("csrf middleware", () => {
     expect(await viaMultipart.text()).toBe("PUT ok");
   });
 
+  it("accepts the token from the query string, as htmx's hx-vals sends it on a DELETE", async () => {
+    const hono = app();
+    const { token, cookie } = await tokenAndCookie(hono);
+    const query = `?authenticity_token=${encodeURIComponent(token)}`;
+    const bodiless = await hono.request(`/widgets${query}`, {
+      method: "DELETE",
+      headers: { cookie, accept: "application/json" },
+    });
+    expect(await bodiless.text()).toBe("DELETE ok");
+    const formWithout = await hono.request(`/widgets${query}`, form(cookie, "title=x"));
+    expect(await formWithout.text()).toBe("POST ok");
+    const forged = await hono.request("/widgets?authenticity_token=forged", {
+      method: "DELETE",
+      headers: { cookie, accept: "application/json" },
+    });
+    expect(forged.status).toBe(403);
+    expect(await forged.json()).toEqual({ error: "CSRF token invalid", code: 403 });
+  });
+
   it.each([
     [
       "no token",
@@ -128,7 +147,7 @@ describe("csrf middleware", () => {
         method: "DELETE",
         headers: { accept: "application/json", cookie: (await tokenAndCookie(app())).cookie },
       }),
-      "CSRF token not found: a request carrying the session cookie with a body that is not a form needs the X-CSRF-Token header or proof of same origin (Origin or Sec-Fetch-Site: same-origin)",
+      "CSRF token not found: a request carrying the session cookie with a body that is not a form needs the X-CSRF-Token header (or ?authenticity_token=) or proof of same origin (Origin or Sec-Fetch-Site: same-origin)",
     ],
   ])("refuses %s with 403", async (_name, makeInit, message) => {
     const res = await app().request("/widgets", (await makeInit()) as RequestInit);

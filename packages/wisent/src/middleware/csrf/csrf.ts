@@ -103,6 +103,12 @@ function checkSameOrigin(c: Context): boolean {
   return true;
 }
 
+/** The token in the query string (`?authenticity_token=...`), if the URL has one. */
+function queryToken(c: Context): string | undefined {
+  if (!c.req.raw.url.includes(CSRF_FIELD)) return undefined;
+  return c.req.query(CSRF_FIELD) || undefined;
+}
+
 /** Form bodies: what a cross-site HTML form can send, so they always need the token. */
 function isFormBody(contentType: string): boolean {
   const type = contentType.split(";", 1)[0]!.trim().toLowerCase();
@@ -116,7 +122,8 @@ function isFormBody(contentType: string): boolean {
  *    the request's with the proxy's scheme), `Origin: null` and `Sec-Fetch-Site: cross-site` are
  *    refused, even with a valid token.
  * 2. Form bodies (`application/x-www-form-urlencoded`, `multipart/form-data`) need the session's
- *    token, in the `authenticity_token` field or the `X-CSRF-Token` header.
+ *    token, in the `authenticity_token` field, the `X-CSRF-Token` header or the query string's
+ *    `authenticity_token` (as Rails and Laravel take it from any parameter).
  * 3. Every other body (JSON, XML, `+json`, text, none), alike: a request carrying the session
  *    cookie needs a valid `X-CSRF-Token` header (the generated `application.js` adds it to
  *    same-origin `fetch` calls) or proof of same origin (`Sec-Fetch-Site: same-origin`, or an
@@ -167,14 +174,16 @@ function checkCsrf(c: Context): Promise<void> | undefined {
       throw forbidden("CSRF token invalid");
     }
   };
-  const header = requestHeader(c, CSRF_HEADER.toLowerCase());
-  if (header !== undefined || !form) {
-    if (header === undefined) {
+  // The header, else the query string's `authenticity_token` (htmx's `hx-vals` on a DELETE, a
+  // form's action URL; Rails and Laravel take the token from any parameter), else the form's.
+  const given = requestHeader(c, CSRF_HEADER.toLowerCase()) ?? queryToken(c);
+  if (given !== undefined || !form) {
+    if (given === undefined) {
       throw forbidden(
-        `CSRF token not found: a request carrying the session cookie with a body that is not a form needs the ${CSRF_HEADER} header or proof of same origin (Origin or Sec-Fetch-Site: same-origin)`,
+        `CSRF token not found: a request carrying the session cookie with a body that is not a form needs the ${CSRF_HEADER} header (or ?${CSRF_FIELD}=) or proof of same origin (Origin or Sec-Fetch-Site: same-origin)`,
       );
     }
-    verify(header);
+    verify(given);
     return undefined;
   }
   return rawFormField(c, CSRF_FIELD).then(verify);

@@ -2,7 +2,9 @@ import { Hono } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { describe, expect, it } from "vitest";
 import { App } from "../../app/app.js";
+import { cspNonce } from "../../http/csp-nonce.js";
 import { HttpError } from "../../http/http-error.js";
+import "../../http/respond.js";
 import {
   DEFAULT_CONTENT_SECURITY_POLICY,
   honoSecureHeadersOptions,
@@ -38,6 +40,7 @@ describe("securityHeaders()", () => {
   it("sets CSP, nosniff, Referrer-Policy and framing headers on an HTML page", async () => {
     const res = await appWith().fetch(new Request("http://localhost/"));
     expect(res.status).toBe(200);
+    const nonce = cspOf(res)["script-src"]!.match(/'nonce-([\w+/=]+)'/)![1];
     expect(cspOf(res)).toEqual({
       "default-src": "'self'",
       "base-uri": "'self'",
@@ -45,8 +48,9 @@ describe("securityHeaders()", () => {
       "frame-ancestors": "'none'",
       "object-src": "'none'",
       "img-src": "'self' data:",
-      "style-src": "'self' 'unsafe-inline'",
-      "script-src": "'self'",
+      "style-src": `'self' 'unsafe-inline' 'nonce-${nonce}'`,
+      "style-src-attr": "'unsafe-inline'",
+      "script-src": `'self' 'nonce-${nonce}'`,
     });
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
@@ -76,7 +80,7 @@ describe("securityHeaders()", () => {
     );
     const csp = cspOf(await app.fetch(new Request("http://localhost/")));
     expect(csp["img-src"]).toBe("'self' https://cdn.example");
-    expect(csp["script-src"]).toBe("'self'");
+    expect(csp["script-src"]).toMatch(/^'self' 'nonce-[\w+/=]{24}'$/);
   });
 
   it("sends no CSP with contentSecurityPolicy: false, and passes other options to Hono", async () => {
@@ -86,6 +90,35 @@ describe("securityHeaders()", () => {
     const res = await app.fetch(new Request("http://localhost/"));
     expect(res.headers.get("content-security-policy")).toBeNull();
     expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+  });
+
+  it("puts a fresh nonce in script-src and style-src of each page, the one the page is given", async () => {
+    const app = new App({ name: "shop", env: "test" });
+    app.use(securityHeaders());
+    app.get("/", (c) => c.html(`<meta name="csp-nonce" content="${cspNonce(c)}">`));
+    app.get("/data", (c) => c.respond(200, { json: { ok: true } }));
+    app.get("/hono", (c) => c.html(`<p>${cspNonce(c)}</p>`, 200, { "X-Own": "1" }));
+    const nonces = new Set<string>();
+    for (const path of ["/", "/", "/hono"]) {
+      const res = await app.fetch(new Request(`http://localhost${path}`));
+      const csp = cspOf(res);
+      const nonce = csp["script-src"]!.match(/'nonce-([\w+/=]+)'/)![1]!;
+      expect(csp["style-src"]).toContain(`'nonce-${nonce}'`);
+      expect(await res.text()).toContain(nonce);
+      nonces.add(nonce);
+    }
+    expect(nonces.size).toBe(3);
+    // JSON loads nothing: its CSP stays the data one, with no nonce.
+    const data = await app.fetch(new Request("http://localhost/data"));
+    expect(data.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+    const off = new App({ name: "shop", env: "test" });
+    off.use(securityHeaders({ nonce: false }));
+    off.get("/", (c) => c.html(`${cspNonce(c)}`));
+    const plain = await off.fetch(new Request("http://localhost/"));
+    expect(plain.headers.get("content-security-policy")).not.toContain("nonce");
+    expect(await plain.text()).toBe("undefined");
   });
 
   it("keeps the exported default frozen", () => {
@@ -116,12 +149,14 @@ describe("securityHeaders()", () => {
       return [...(await app.fetch(new Request("http://localhost/"))).headers];
     };
     const expected = secureHeaders(honoSecureHeadersOptions(options as never));
-    const withoutCaching = { ...(options as object), cacheControl: false };
+    const withoutCaching = { ...(options as object), cacheControl: false, nonce: false };
     expect(await headersOf(securityHeaders(withoutCaching as never))).toEqual(
       await headersOf(expected),
     );
     // ...and by default, Cache-Control: private, no-cache besides.
-    const all = new Map(await headersOf(securityHeaders(options as never)));
+    const all = new Map(
+      await headersOf(securityHeaders({ ...(options as object), nonce: false } as never)),
+    );
     expect(all.get("cache-control")).toBe("private, no-cache");
   });
 

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { phased } from "../../app/compose.js";
 import { DEFAULT_CACHE_CONTROL, defaultCacheControl } from "../../http/cache-control.js";
+import { cspNonce, newCspNonce, setCspNonce } from "../../http/csp-nonce.js";
 import {
   addResponseHeaders,
   editResponseHeaders,
@@ -27,12 +28,22 @@ export interface SecurityHeadersOptions extends Omit<HonoOptions, "contentSecuri
    * `false` sends none. A route chooses its own with `c.header("Cache-Control", ...)`.
    */
   cacheControl?: string | false;
+  /**
+   * A fresh nonce a request in `script-src` and `style-src` (default `true`): the layout's
+   * `<CspNonceMeta />` hands it to Turbo, htmx and the app's own inline `<script nonce>` and
+   * `<style nonce>` (`cspNonce(c)`), so none of them needs `'unsafe-inline'`. Browsers that
+   * know nonces then ignore `'unsafe-inline'` in `style-src`, so when it has one,
+   * `style-src-attr 'unsafe-inline'` is added to keep `style="..."` attributes working.
+   */
+  nonce?: boolean;
 }
 
 /**
  * The default Content-Security-Policy: everything from the app's own origin, no plugins, no
- * framing, forms post only to the app. Scripts must be files (no inline `<script>`, no `eval`);
- * inline styles are allowed because server-rendered pages (error pages included) use them.
+ * framing, forms post only to the app. Scripts must be files or carry the request's nonce (no
+ * other inline `<script>`, no `eval`); `<style>` elements likewise (`'unsafe-inline'` is only
+ * the fallback of browsers that know no nonces); `style="..."` attributes are allowed, as
+ * server-rendered pages use them.
  */
 export const DEFAULT_CONTENT_SECURITY_POLICY: Readonly<ContentSecurityPolicy> = Object.freeze({
   defaultSrc: ["'self'"],
@@ -44,6 +55,11 @@ export const DEFAULT_CONTENT_SECURITY_POLICY: Readonly<ContentSecurityPolicy> = 
   styleSrc: ["'self'", "'unsafe-inline'"],
   scriptSrc: ["'self'"],
 });
+
+/** Stands for the request's nonce in the policy worked out once (see {@link securityHeaders}). */
+const NONCE_MARK = "'nonce-\u0000'";
+/** The directives that get the nonce. */
+const NONCED = new Set(["scriptSrc", "styleSrc"]);
 
 /**
  * Security headers on every response, through Hono's `secureHeaders`: a Content-Security-Policy
@@ -59,9 +75,9 @@ export const DEFAULT_CONTENT_SECURITY_POLICY: Readonly<ContentSecurityPolicy> = 
  * app.use(securityHeaders({ contentSecurityPolicy: { imgSrc: ["'self'", "https://cdn.example"] } }));
  */
 export function securityHeaders(options: SecurityHeadersOptions = {}): MiddlewareHandler {
-  const { cacheControl = DEFAULT_CACHE_CONTROL, ...secure } = options;
+  const { cacheControl = DEFAULT_CACHE_CONTROL, nonce = true, ...secure } = options;
   const honoOptions = honoSecureHeadersOptions(secure);
-  const fixed = fixedHeaders(honoOptions);
+  const fixed = fixedHeaders(honoOptions, nonce);
   if (!fixed) {
     const hono = secureHeaders(honoOptions);
     if (cacheControl === false) return hono;
@@ -73,13 +89,25 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
   const removePoweredBy = Boolean({ removePoweredBy: true, ...honoOptions }.removePoweredBy);
   const cache: Record<string, string> =
     cacheControl === false ? {} : { "cache-control": cacheControl };
-  const part: Readonly<Record<string, string>> = withDataPart(
-    { ...Object.fromEntries(fixed.map(([name, value]) => [name.toLowerCase(), value])), ...cache },
-    { ...dataHeaders(fixed), ...cache },
-  );
+  const pageHeaders = Object.fromEntries(fixed.map(([name, value]) => [name.toLowerCase(), value]));
+  const data = { ...dataHeaders(fixed), ...cache };
+  // The policy around its nonce: the page part is made a request, the data part once (a JSON or
+  // XML answer's CSP loads nothing, so it needs no nonce).
+  const policy = pageHeaders["content-security-policy"]?.split(NONCE_MARK);
+  const nonced = policy !== undefined && policy.length > 1;
+  if (nonced) delete pageHeaders["content-security-policy"];
+  const part: Readonly<Record<string, string>> = withDataPart({ ...pageHeaders, ...cache }, data);
+  const noncePart = (nonceValue: string) =>
+    withDataPart({ "content-security-policy": policy!.join(`'nonce-${nonceValue}'`) }, NO_HEADERS);
   return phased({
     // Handed to a response `c.respond` makes (one plain object, no Headers)...
-    before: (c) => addResponseHeaders(c, part),
+    before: (c) => {
+      addResponseHeaders(c, part);
+      if (!nonced) return;
+      const value = newCspNonce();
+      setCspNonce(c, value);
+      addResponseHeaders(c, noncePart(value));
+    },
     // ...and set on any other response (Cache-Control only where the route set none).
     after: (c) => {
       if (hasAllResponseHeaders(c)) return;
@@ -87,11 +115,17 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
         for (const name in part) {
           if (name !== "cache-control" || !headers.has(name)) headers.set(name, part[name]!);
         }
+        const value = nonced ? cspNonce(c) : undefined;
+        if (value !== undefined) {
+          headers.set("content-security-policy", policy!.join(`'nonce-${value}'`));
+        }
         if (removePoweredBy) headers.delete("X-Powered-By");
       });
     },
   });
 }
+
+const NO_HEADERS: Record<string, string> = {};
 
 /**
  * Hono's `secureHeaders` options for Wisent's: its defaults (Referrer-Policy, X-Frame-Options
@@ -144,7 +178,7 @@ const FIXED_OPTIONS = new Set<string>([
  * when they can vary per request or need Hono's own code (a nonce or other function in the CSP,
  * `overwrite: false`, report-only CSP, permissions policy, reporting endpoints).
  */
-function fixedHeaders(options: HonoOptions): [string, string][] | undefined {
+function fixedHeaders(options: HonoOptions, nonce: boolean): [string, string][] | undefined {
   for (const [key, value] of Object.entries(options)) {
     if (value !== undefined && !FIXED_OPTIONS.has(key)) return undefined;
   }
@@ -162,7 +196,13 @@ function fixedHeaders(options: HonoOptions): [string, string][] | undefined {
     for (const [directive, value] of Object.entries(csp)) {
       const values: unknown[] = Array.isArray(value) ? value : [value];
       if (values.some((v) => typeof v !== "string")) return undefined;
-      directives.push([kebab(directive), ...values].join(" "));
+      const mark = nonce && NONCED.has(directive) ? [NONCE_MARK] : [];
+      directives.push([kebab(directive), ...values, ...mark].join(" "));
+    }
+    // A nonce makes browsers ignore style-src's 'unsafe-inline': attributes keep what it allowed.
+    const styles = csp.styleSrc;
+    if (nonce && Array.isArray(styles) && styles.includes("'unsafe-inline'") && !csp.styleSrcAttr) {
+      directives.push("style-src-attr 'unsafe-inline'");
     }
     headers.push(["Content-Security-Policy", directives.join("; ")]);
   }
