@@ -73,9 +73,10 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
   const removePoweredBy = Boolean({ removePoweredBy: true, ...honoOptions }.removePoweredBy);
   const cache: Record<string, string> =
     cacheControl === false ? {} : { "cache-control": cacheControl };
+  const data: Readonly<Record<string, string>> = { ...dataHeaders(fixed), ...cache };
   const part: Readonly<Record<string, string>> = withDataPart(
     { ...Object.fromEntries(fixed.map(([name, value]) => [name.toLowerCase(), value])), ...cache },
-    { ...dataHeaders(fixed), ...cache },
+    data,
   );
   return phased({
     // Handed to a response `c.respond` makes (one plain object, no Headers)...
@@ -84,8 +85,10 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
     after: (c) => {
       if (hasAllResponseHeaders(c)) return;
       editResponseHeaders(c, (headers) => {
-        for (const name in part) {
-          if (name !== "cache-control" || !headers.has(name)) headers.set(name, part[name]!);
+        // A JSON or XML answer made otherwise (an error's 401 or 404) gets the data set too.
+        const set = isDataType(headers.get("content-type")) ? data : part;
+        for (const name in set) {
+          if (name !== "cache-control" || !headers.has(name)) headers.set(name, set[name]!);
         }
         if (removePoweredBy) headers.delete("X-Powered-By");
       });
@@ -167,6 +170,13 @@ function fixedHeaders(options: HonoOptions): [string, string][] | undefined {
     headers.push(["Content-Security-Policy", directives.join("; ")]);
   }
   return headers;
+}
+
+/** Whether a content type is JSON or XML (`application/problem+json`, `text/xml`, ...). */
+function isDataType(type: string | null): boolean {
+  if (type === null) return false;
+  const essence = type.split(";", 1)[0]!.trim().toLowerCase();
+  return /^(application|text)\/(.+\+)?(json|xml)$/.test(essence);
 }
 
 /** The headers that mean something on a JSON or XML answer (OWASP's REST Security sheet). */
