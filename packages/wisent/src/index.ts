@@ -80,7 +80,11 @@ export { humanizeField, type Validated, validate } from "./data/validation.js";
 export { appOrigin, configuredAppUrl } from "./http/app-url.js";
 export { HttpError, isHttpError } from "./http/http-error.js";
 export { ValidationErrors } from "./http/validation-errors.js";
-export { RequestTransaction, transaction } from "./middleware/transaction/index.js";
+export {
+  RequestTransaction,
+  readBeforeTransaction,
+  transaction,
+} from "./middleware/transaction/index.js";
 
 // HTTP layer: importing these installs c.bind, c.redirectTo, c.respond, c.flash, c.csrfToken, c.t.
 import "./http/bind.js";

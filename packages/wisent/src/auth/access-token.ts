@@ -30,7 +30,13 @@ export function bearerToken(c: Context): string | undefined {
 }
 
 const DIGEST = Symbol("wisent.accessTokenDigest");
-type Marked = Context & { [DIGEST]?: string };
+const BEARER = Symbol("wisent.bearerTokens");
+type Marked = Context & { [DIGEST]?: string; [BEARER]?: true };
+
+/** Whether this request's app authenticates with bearer tokens (`tokenAuthentication()` ran). */
+export function usesBearerTokens(c: Context): boolean {
+  return (c as Marked)[BEARER] === true;
+}
 
 /** The digest of the token this request was authenticated with (to revoke it), or undefined. */
 export function currentTokenDigest(c: Context): string | undefined {
@@ -59,6 +65,7 @@ export function tokenAuthentication(options: TokenAuthenticationOptions): Middle
       user = await options.load(c, digest);
       if (user !== undefined) (c as Marked)[DIGEST] = digest;
     }
+    (c as Marked)[BEARER] = true;
     setCurrentUser(c, user);
     await next();
   };

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { App } from "../app/app.js";
 import { createClient } from "../client/create-client.js";
 import { session } from "../middleware/session/index.js";
@@ -8,6 +8,7 @@ import { testClient } from "../testing/test-client.js";
 import { newAccessToken, tokenAuthentication } from "./access-token.js";
 import { authentication, signIn, signOut } from "./current-user.js";
 import { requireAuthentication } from "./require-authentication.js";
+import { takeReturnPath } from "./return-path.js";
 
 const ADA = { id: "ada" };
 const SECRET = "a-test-secret-of-at-least-32-characters!";
@@ -28,8 +29,9 @@ function webApp() {
   app.use(authentication({ load: (_c, id) => (id === ADA.id ? ADA : undefined) }));
   app.get("/session/new", (c) => c.text("sign in"));
   app.post("/session", (c) => {
+    const back = takeReturnPath(c);
     signIn(c, ADA);
-    return c.text("in");
+    return c.text(back ? `in, back to ${back}` : "in");
   });
   app.delete("/session", (c) => {
     signOut(c);
@@ -45,24 +47,25 @@ function webApp() {
 const html = { headers: { accept: "text/html" } };
 
 describe("requireAuthentication and app.resource's authenticate", () => {
-  it("sends an HTML request to sign in, with a return path, and lets it in once signed in", async () => {
+  it("sends an HTML request to sign in, its path kept in the session, and lets it in once signed in", async () => {
     const client = testClient(webApp(), { sessionSecret: SECRET });
     const refused = await client.get("/admin/stats?range=week", html);
     expect(refused.status).toBe(303);
-    expect(refused.headers.get("location")).toBe(
-      "/session/new?return_to=%2Fadmin%2Fstats%3Frange%3Dweek",
-    );
-    await client.post("/session", { csrf: false });
+    expect(refused.headers.get("location")).toBe("/session/new");
+    expect((await client.session()).return_to).toBe("/admin/stats?range=week");
+    const back = await client.post("/session", { csrf: false });
+    expect(await back.text()).toBe("in, back to /admin/stats?range=week");
+    expect((await client.session()).return_to).toBeUndefined();
     const allowed = await client.get("/admin/stats", html);
     expect(allowed.status).toBe(200);
     expect(await allowed.text()).toBe("stats for ada");
   });
 
-  it("answers JSON and XML requests 401 with WWW-Authenticate", async () => {
+  it("answers JSON and XML requests 401, with no Bearer challenge from a cookie-only app", async () => {
     for (const accept of ["application/json", "application/xml"]) {
       const res = await testClient(webApp()).get("/admin/stats", { headers: { accept } });
       expect(res.status).toBe(401);
-      expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      expect(res.headers.get("www-authenticate")).toBeNull();
     }
   });
 
@@ -170,6 +173,7 @@ describe("tokenAuthentication (API apps)", () => {
     const res = await testClient(apiApp()).get("/notes", { headers });
     expect(res.status).toBe(status);
     if (status === 200) expect(await res.json()).toEqual({ user: "ada" });
+    else expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
   });
 
   it("is sent by the typed client given a token", async () => {
@@ -192,5 +196,87 @@ describe("tokenAuthentication (API apps)", () => {
       type: "http",
       scheme: "bearer",
     });
+  });
+});
+
+describe("sessions that end", () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** A user row whose session generation the test raises, as the generated sign-out does. */
+  function appOf(options: { lifetime?: number; idleTimeout?: number } = {}) {
+    const row = { id: "ada", session_generation: 0 };
+    const loads: string[] = [];
+    const app = new App({ name: "notes" });
+    app.use(session({ secret: SECRET }));
+    app.use(
+      authentication({
+        load: (_c, id) => {
+          loads.push(id);
+          return id === row.id ? { ...row } : undefined;
+        },
+        ...options,
+      }),
+    );
+    app.post("/session", (c) => {
+      signIn(c, { ...row });
+      return c.text("in");
+    });
+    app.get("/me", (c) => c.text(c.currentUser()?.id ?? "nobody"));
+    return { app, row, loads };
+  }
+
+  it("signs out every session of a user whose session generation changed", async () => {
+    const { app, row } = appOf();
+    const phone = testClient(app, { sessionSecret: SECRET });
+    const laptop = testClient(app, { sessionSecret: SECRET });
+    await phone.post("/session", { csrf: false });
+    await laptop.post("/session", { csrf: false });
+    const copied = phone.cookies.get(phone.sessionCookieName)!;
+    expect(await (await laptop.get("/me")).text()).toBe("ada");
+    row.session_generation++; // sign-out or a password change, anywhere
+    expect(await (await phone.get("/me")).text()).toBe("nobody");
+    expect(await (await laptop.get("/me")).text()).toBe("nobody");
+    const thief = testClient(app, { sessionSecret: SECRET });
+    thief.cookies.set(thief.sessionCookieName, copied);
+    expect(await (await thief.get("/me")).text()).toBe("nobody");
+    // Signing in again works, under the new generation.
+    await phone.post("/session", { csrf: false });
+    expect(await (await phone.get("/me")).text()).toBe("ada");
+  });
+
+  it("ends a session after its lifetime (2 weeks by default), however active", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const { app } = appOf();
+    const client = testClient(app, { sessionSecret: SECRET });
+    await client.post("/session", { csrf: false });
+    vi.setSystemTime(Date.now() + 13 * 24 * 3600 * 1000);
+    expect(await (await client.get("/me")).text()).toBe("ada");
+    vi.setSystemTime(Date.now() + 2 * 24 * 3600 * 1000);
+    expect(await (await client.get("/me")).text()).toBe("nobody");
+  });
+
+  it("ends an unused session after the idle timeout, and keeps a used one", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const { app } = appOf({ lifetime: 24 * 3600, idleTimeout: 600 });
+    const client = testClient(app, { sessionSecret: SECRET });
+    await client.post("/session", { csrf: false });
+    for (let i = 0; i < 5; i++) {
+      vi.setSystemTime(Date.now() + 500 * 1000);
+      expect(await (await client.get("/me")).text()).toBe("ada");
+    }
+    vi.setSystemTime(Date.now() + 601 * 1000);
+    expect(await (await client.get("/me")).text()).toBe("nobody");
+  });
+
+  it("costs no query for a visitor who is not signed in, nor for an expired session", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const { app, loads } = appOf({ lifetime: 60 });
+    const client = testClient(app, { sessionSecret: SECRET });
+    expect(await (await client.get("/me")).text()).toBe("nobody");
+    expect(loads).toEqual([]);
+    await client.post("/session", { csrf: false });
+    vi.setSystemTime(Date.now() + 61 * 1000);
+    expect(await (await client.get("/me")).text()).toBe("nobody");
+    expect(loads).toEqual([]);
   });
 });

@@ -49,30 +49,85 @@ export function authenticationRan(c: Context): boolean {
   return (c as Marked)[LOADED] === true;
 }
 
+/** Session key of when the user signed in (seconds since the epoch): the absolute lifetime. */
+export const SIGNED_IN_AT_SESSION_KEY = "signed_in_at";
+/** Session key of when the signed-in session was last used (seconds): the idle timeout. */
+export const SEEN_AT_SESSION_KEY = "seen_at";
+/** Session key of the user's session generation at sign-in (see {@link sessionGeneration}). */
+export const SESSION_GENERATION_SESSION_KEY = "session_generation";
+
+/** How long a signed-in session lasts at most, in seconds, by default: 2 weeks (as Rails 8's cookie). */
+export const SESSION_LIFETIME_SECONDS = 14 * 24 * 3600;
+
+/**
+ * The user's session generation: the `session_generation` column of the generated `users` table,
+ * which sign-out and every password change raise by one. A session remembers the generation it
+ * was signed in under; once the row's differs, that session is signed out, so one UPDATE ends
+ * every session of the user at once, on any database, with no sessions table. Undefined when
+ * the record has no such field (sessions then end only by lifetime or idle timeout).
+ */
+export function sessionGeneration(user: unknown): number | undefined {
+  const value = (user as { session_generation?: unknown } | undefined)?.session_generation;
+  if (typeof value === "number") return value;
+  if (typeof value === "string" || typeof value === "bigint") return Number(value);
+  return undefined;
+}
+
 /** Options of {@link authentication}. */
 export interface AuthenticationOptions {
   /** Finds the user of a session's user id; undefined when the account is gone. */
   load(c: Context, id: string): Promise<CurrentUser | undefined> | CurrentUser | undefined;
+  /** Seconds a session stays signed in after sign-in, however active; default 2 weeks. */
+  readonly lifetime?: number;
+  /** Seconds without a request after which a session is signed out; default none. */
+  readonly idleTimeout?: number;
 }
 
 /**
  * Loads the signed-in user from the session (the id {@link signIn} stored) for `c.currentUser()`.
- * Declare it after `session()` and `transaction()`; a session whose user is gone is signed out.
+ * Declare it after `session()` and `transaction()`. A session is signed out (renewed, empty)
+ * when its user is gone, when its user's session generation changed since sign-in (sign-out or
+ * a password change anywhere), past its lifetime (default 2 weeks) or, with `idleTimeout`, after
+ * that long unused. Only a session holding a user id costs a query (the `load`); anonymous
+ * visitors cost none.
  *
  * @example
  * app.use(authentication({
  *   load: async (c, id) => (await User.query(await c.tx()).where("id", "=", id).executeTakeFirst()),
+ *   lifetime: 7 * 24 * 3600,
+ *   idleTimeout: 2 * 3600,
  * }));
  */
 export function authentication(options: AuthenticationOptions): MiddlewareHandler {
+  const lifetime = options.lifetime ?? SESSION_LIFETIME_SECONDS;
+  const idle = options.idleTimeout;
   return async (c, next) => {
     const session = c.get("session");
     if (!session) {
       throw new Error("authentication() needs session() declared before it");
     }
     const id = session.get<string>(USER_ID_SESSION_KEY);
-    const user = typeof id === "string" ? await options.load(c, id) : undefined;
-    if (id !== undefined && user === undefined) session.delete(USER_ID_SESSION_KEY);
+    let user: CurrentUser | undefined;
+    if (typeof id === "string") {
+      const seconds = Math.floor(Date.now() / 1000);
+      const signedInAt = session.get<number>(SIGNED_IN_AT_SESSION_KEY);
+      const seenAt = session.get<number>(SEEN_AT_SESSION_KEY) ?? signedInAt;
+      const live =
+        typeof signedInAt === "number" &&
+        seconds - signedInAt < lifetime &&
+        (idle === undefined || (typeof seenAt === "number" && seconds - seenAt < idle));
+      user = live ? await options.load(c, id) : undefined;
+      if (user !== undefined) {
+        const generation = sessionGeneration(user);
+        const signedInUnder = session.get<number>(SESSION_GENERATION_SESSION_KEY);
+        if (generation !== undefined && generation !== signedInUnder) user = undefined;
+      }
+      if (user === undefined) signOut(c);
+      // The time seen is kept to the minute: a busy visitor's cookie is not resealed every request.
+      else if (idle !== undefined && seconds - (seenAt as number) >= Math.min(60, idle / 10)) {
+        session.set(SEEN_AT_SESSION_KEY, seconds);
+      }
+    }
     setCurrentUser(c, user);
     await next();
   };
@@ -80,7 +135,8 @@ export function authentication(options: AuthenticationOptions): MiddlewareHandle
 
 /**
  * Signs `user` in: a new session (fresh id and CSRF secret, so a session cookie planted or seen
- * before sign-in is worth nothing after it) holding the user's id.
+ * before sign-in is worth nothing after it) holding the user's id, the time (for the session's
+ * lifetime) and the user's session generation (see {@link sessionGeneration}).
  *
  * @example
  * signIn(c, user);
@@ -90,10 +146,17 @@ export function signIn(c: Context, user: CurrentUser & { readonly id: string }):
   const session = c.get("session");
   session.renew(["locale"]);
   session.set(USER_ID_SESSION_KEY, user.id);
+  session.set(SIGNED_IN_AT_SESSION_KEY, Math.floor(Date.now() / 1000));
+  const generation = sessionGeneration(user);
+  if (generation !== undefined) session.set(SESSION_GENERATION_SESSION_KEY, generation);
   setCurrentUser(c, user);
 }
 
-/** Signs the user out: a new, empty session (pending flash messages and the locale kept). */
+/**
+ * Signs this session out: a new, empty session (pending flash messages and the locale kept).
+ * To end the user's other sessions too (copies of this cookie included), raise their session
+ * generation: the generated sign-out and password reset do (`endSessions` in `src/models/user.ts`).
+ */
 export function signOut(c: Context): void {
   c.get("session").renew(["locale"]);
   setCurrentUser(c, undefined);

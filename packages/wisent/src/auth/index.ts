@@ -5,11 +5,17 @@ export {
   newAccessToken,
   type TokenAuthenticationOptions,
   tokenAuthentication,
+  usesBearerTokens,
 } from "./access-token.js";
 export {
   type AuthenticationOptions,
   authentication,
   type CurrentUser,
+  SEEN_AT_SESSION_KEY,
+  SESSION_GENERATION_SESSION_KEY,
+  SESSION_LIFETIME_SECONDS,
+  SIGNED_IN_AT_SESSION_KEY,
+  sessionGeneration,
   signIn,
   signOut,
   USER_ID_SESSION_KEY,
@@ -33,6 +39,7 @@ export {
   verifyPassword,
   verifyWithoutUser,
 } from "./password-hash.js";
+export { isCommonPassword, weakPasswordProblem } from "./password-strength.js";
 export {
   authenticationRequired,
   type RequireAuthenticationOptions,
@@ -44,5 +51,11 @@ export {
   RESET_TOKEN_SECONDS,
   type ResettableUser,
 } from "./reset-token.js";
-export { RETURN_TO_PARAM, safeReturnPath } from "./return-path.js";
+export {
+  RETURN_TO_PARAM,
+  RETURN_TO_SESSION_KEY,
+  rememberReturnPath,
+  safeReturnPath,
+  takeReturnPath,
+} from "./return-path.js";
 export { SignInLimits, type SignInLimitsOptions } from "./sign-in-limits.js";

@@ -2,8 +2,9 @@ import type { Context, MiddlewareHandler } from "hono";
 import { negotiateFormat } from "../http/format.js";
 import { HttpError } from "../http/http-error.js";
 import { resolveLocation } from "../http/redirect.js";
+import { usesBearerTokens } from "./access-token.js";
 import { authenticationRan } from "./current-user.js";
-import { RETURN_TO_PARAM, safeReturnPath } from "./return-path.js";
+import { rememberReturnPath } from "./return-path.js";
 
 /** Options of {@link requireAuthentication}. */
 export interface RequireAuthenticationOptions {
@@ -11,27 +12,34 @@ export interface RequireAuthenticationOptions {
   readonly signInPath?: string;
 }
 
-/** The 401 a JSON or XML request without a user gets (with `WWW-Authenticate: Bearer`). */
-export function authenticationRequired(): HttpError {
-  return new HttpError(401, "authentication required: sign in first", {
-    headers: { "www-authenticate": 'Bearer realm="app"' },
-  });
+/**
+ * The 401 a JSON or XML request without a user gets; with `WWW-Authenticate: Bearer` when the app
+ * takes bearer tokens (`bearer: true`), without a challenge when it has only cookie sessions
+ * (no scheme a client could answer).
+ */
+export function authenticationRequired(
+  options: { bearer?: boolean } = { bearer: true },
+): HttpError {
+  return new HttpError(
+    401,
+    "authentication required: sign in first",
+    options.bearer ? { headers: { "www-authenticate": 'Bearer realm="app"' } } : undefined,
+  );
 }
 
-/** The sign-in page, with this request's path to come back to (GET and HEAD only). */
+/** The sign-in page; this request's path (GET and HEAD only) kept in the session to come back to. */
 function signInLocation(c: Context, signInPath: string): string {
-  const location = resolveLocation(c, signInPath);
-  if (c.req.method !== "GET" && c.req.method !== "HEAD") return location;
-  const url = new URL(c.req.url);
-  const back = safeReturnPath(`${url.pathname}${url.search}`);
-  if (!back) return location;
-  return `${location}${location.includes("?") ? "&" : "?"}${RETURN_TO_PARAM}=${encodeURIComponent(back)}`;
+  if (c.req.method === "GET" || c.req.method === "HEAD") {
+    const url = new URL(c.req.url);
+    rememberReturnPath(c, `${url.pathname}${url.search}`);
+  }
+  return resolveLocation(c, signInPath);
 }
 
 /**
  * Lets only signed-in users through: an HTML request without one is redirected (303) to the
- * sign-in page with its path as `return_to` (the sign-in action goes back there, same origin
- * only); a JSON or XML request gets 401. Needs `authentication()` (sessions) or
+ * sign-in page, its path kept in the session (`takeReturnPath` gives it to the sign-in action,
+ * same origin only); a JSON or XML request gets 401. Needs `authentication()` (sessions) or
  * `tokenAuthentication()` (bearer tokens) declared before it. `app.resource(...)` takes
  * `{ authenticate: true }` (or a list of operations) to add it to a resource's routes.
  *
@@ -55,7 +63,7 @@ export function requireAuthentication(
       c.header("Vary", "Accept");
       return c.redirect(signInLocation(c, signInPath), 303);
     }
-    throw authenticationRequired();
+    throw authenticationRequired({ bearer: usesBearerTokens(c) });
   };
   GUARDS.add(guard);
   return guard;

@@ -108,14 +108,14 @@ describe("wisent generate authentication in a web app", { timeout: SLOW }, () =>
   it("passes its generated tests on SQLite", async () => {
     const result = await migrateAndTest(app);
     expect(result.code, result.output).toBe(0);
-    expect(result.output).toMatch(/Tests\s+27 passed/);
+    expect(result.output).toMatch(/Tests\s+33 passed/);
   });
 
   it("passes its generated tests on PostgreSQL", async () => {
     await withPostgres(async (url) => {
       const result = await migrateAndTest(app, { DATABASE_URL: url });
       expect(result.code, result.output).toBe(0);
-      expect(result.output).toMatch(/Tests\s+27 passed/);
+      expect(result.output).toMatch(/Tests\s+33 passed/);
     });
   });
 
@@ -146,7 +146,7 @@ describe("wisent generate authentication in an API app", { timeout: SLOW }, () =
     await expectTypeChecksAndLints(api);
     const sqlite = await migrateAndTest(api);
     expect(sqlite.code, sqlite.output).toBe(0);
-    expect(sqlite.output).toMatch(/Tests\s+13 passed/);
+    expect(sqlite.output).toMatch(/Tests\s+15 passed/);
     await withPostgres(async (url) => {
       const result = await migrateAndTest(api, { DATABASE_URL: url });
       expect(result.code, result.output).toBe(0);

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { phased } from "../../app/compose.js";
 import { outsideHealthChecks } from "../../app/health-check.js";
 import { parsedBodyIfRead } from "../../http/body.js";
+import { clientAddress } from "../../http/client-address.js";
 import { requestHeader } from "../../http/request-header.js";
 import {
   addResponseHeaders,
@@ -74,7 +75,8 @@ type Timed = Context & { [STARTED]?: number; [GIVEN_ID]?: string };
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /**
- * Logs one structured line per request: method, path, status, duration, request id, and the
+ * Logs one structured line per request: method, path, status, duration, request id, the client
+ * address (`clientAddress`: the socket peer, or the forwarded client behind `TRUSTED_PROXIES`), and the
  * parameters (query and path) plus the body form when the request read one, filtered
  * (DESIGN.md). The request id comes from `X-Request-Id` when sane, else is made, and is echoed
  * on the response; `c.get("requestId")` and `c.get("logger")` serve later middleware and errors.
@@ -146,7 +148,8 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
         // Sane or made, the id needs no escaping, unless something below set another.
         const idText =
           requestId === (c as Timed)[GIVEN_ID] ? requestId : jsonStringContent(requestId);
-        const text = lineFields(method, path, status, idText, durationMs, params, filter);
+        const address = jsonStringContent(clientAddress(c));
+        const text = lineFields(method, path, status, idText, address, durationMs, params, filter);
         if (!body) return writeLine(lines, error, text, undefined, filter);
         return body.then(
           (form) => writeLine(lines, error, text, form, filter),
@@ -156,6 +159,7 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
       const entry: LogEntry = {
         msg: `${method} ${path} ${status}`,
         request_id: requestId,
+        client_address: clientAddress(c),
         method,
         path,
         status,
@@ -189,7 +193,7 @@ function jsonMethod(method: string): string {
 /**
  * The fields of the entry paramLogger logs, from `"msg"` to the params, as JSON (the form, if
  * any, is added when the line is written): the same text as JSON.stringify of
- * `{ msg, request_id, method, path, status, duration_ms, params }` gives, less the braces
+ * `{ msg, request_id, client_address, method, path, status, duration_ms, params }` gives, less the braces
  * (param-logger.test.ts compares the two over hostile requests).
  */
 function lineFields(
@@ -197,6 +201,7 @@ function lineFields(
   path: string,
   status: number,
   idText: string,
+  addressText: string,
   durationMs: number,
   params: Record<string, unknown>,
   filter: readonly string[],
@@ -204,7 +209,7 @@ function lineFields(
   const methodText = jsonMethod(method);
   const pathText = jsonStringContent(path);
   // The msg's pieces are apart (spaces between), so its JSON is theirs side by side.
-  return `"msg":"${methodText} ${pathText} ${status}","request_id":"${idText}","method":"${methodText}","path":"${pathText}","status":${jsonNumber(status)},"duration_ms":${jsonMilliseconds(durationMs)},"params":${filteredParamsJson(params, filter)}`;
+  return `"msg":"${methodText} ${pathText} ${status}","request_id":"${idText}","client_address":"${addressText}","method":"${methodText}","path":"${pathText}","status":${jsonNumber(status)},"duration_ms":${jsonMilliseconds(durationMs)},"params":${filteredParamsJson(params, filter)}`;
 }
 
 function writeLine(

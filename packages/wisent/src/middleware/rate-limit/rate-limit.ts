@@ -1,6 +1,6 @@
-import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, MiddlewareHandler } from "hono";
 import { phased } from "../../app/compose.js";
+import { clientAddress } from "../../http/client-address.js";
 import { HttpError } from "../../http/http-error.js";
 import {
   addResponseHeaders,
@@ -104,14 +104,7 @@ export class RateLimiter {
   }
 }
 
-/** The client's address: the socket's peer on Node, else `unknown`. */
-export function clientAddress(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? "unknown";
-  } catch {
-    return "unknown";
-  }
-}
+export { clientAddress };
 
 /**
  * Limits requests per key (default: the client's IP) to `limit` per `window` seconds: past it, a

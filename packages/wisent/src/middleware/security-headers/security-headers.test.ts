@@ -74,6 +74,23 @@ describe("securityHeaders()", () => {
     },
   );
 
+  it.each([
+    ["/gone", 410],
+    ["/boom", 500],
+    ["/nowhere", 404],
+    ["/data", 200],
+  ])("gives a JSON answer of %s (%i) the data CSP, not the page one", async (path, status) => {
+    const res = await appWith().fetch(
+      new Request(`http://localhost${path}`, { headers: { accept: "application/json" } }),
+    );
+    expect(res.status).toBe(status);
+    expect(res.headers.get("content-type")).toMatch(/json/);
+    expect(res.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
   it("merges given directives over the defaults, directive by directive", async () => {
     const app = appWith(
       securityHeaders({ contentSecurityPolicy: { imgSrc: ["'self'", "https://cdn.example"] } }),
@@ -143,8 +160,9 @@ describe("securityHeaders()", () => {
     const headersOf = async (middleware: ReturnType<typeof securityHeaders>) => {
       const app = new App({ name: "shop", env: "test" });
       app.use(middleware);
+      // A page: JSON answers get the data set (see "gives a JSON answer ... the data CSP").
       app.get("/", (c) =>
-        c.json({ ok: true }, 200, { "X-Powered-By": "x", "X-Frame-Options": "mine" }),
+        c.html("<p>ok</p>", 200, { "X-Powered-By": "x", "X-Frame-Options": "mine" }),
       );
       return [...(await app.fetch(new Request("http://localhost/"))).headers];
     };

@@ -90,7 +90,7 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
   const cache: Record<string, string> =
     cacheControl === false ? {} : { "cache-control": cacheControl };
   const pageHeaders = Object.fromEntries(fixed.map(([name, value]) => [name.toLowerCase(), value]));
-  const data = { ...dataHeaders(fixed), ...cache };
+  const data: Readonly<Record<string, string>> = { ...dataHeaders(fixed), ...cache };
   // The policy around its nonce: the page part is made a request, the data part once (a JSON or
   // XML answer's CSP loads nothing, so it needs no nonce).
   const policy = pageHeaders["content-security-policy"]?.split(NONCE_MARK);
@@ -112,10 +112,13 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
     after: (c) => {
       if (hasAllResponseHeaders(c)) return;
       editResponseHeaders(c, (headers) => {
-        for (const name in part) {
-          if (name !== "cache-control" || !headers.has(name)) headers.set(name, part[name]!);
+        // A JSON or XML answer made otherwise (an error's 401 or 404) gets the data set too.
+        const isData = isDataType(headers.get("content-type"));
+        const set = isData ? data : part;
+        for (const name in set) {
+          if (name !== "cache-control" || !headers.has(name)) headers.set(name, set[name]!);
         }
-        const value = nonced ? cspNonce(c) : undefined;
+        const value = nonced && !isData ? cspNonce(c) : undefined;
         if (value !== undefined) {
           headers.set("content-security-policy", policy!.join(`'nonce-${value}'`));
         }
@@ -207,6 +210,13 @@ function fixedHeaders(options: HonoOptions, nonce: boolean): [string, string][] 
     headers.push(["Content-Security-Policy", directives.join("; ")]);
   }
   return headers;
+}
+
+/** Whether a content type is JSON or XML (`application/problem+json`, `text/xml`, ...). */
+function isDataType(type: string | null): boolean {
+  if (type === null) return false;
+  const essence = type.split(";", 1)[0]!.trim().toLowerCase();
+  return /^(application|text)\/(.+\+)?(json|xml)$/.test(essence);
 }
 
 /** The headers that mean something on a JSON or XML answer (OWASP's REST Security sheet). */

@@ -1,2 +1,2 @@
 export { RequestTransaction } from "./request-transaction.js";
-export { transaction } from "./transaction.js";
+export { readBeforeTransaction, transaction } from "./transaction.js";

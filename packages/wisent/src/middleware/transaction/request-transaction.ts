@@ -57,6 +57,28 @@ export class RequestTransaction<DB = AnyDB> {
   }
 
   /**
+   * Runs `read` in a short reading transaction of its own, committed before this returns, when
+   * the request's transaction has not begun (else in the request's). So a handler can look a
+   * record up, then do slow work that needs no database (hashing a password), then begin the
+   * request's transaction to write, without holding a connection (on SQLite, the only one)
+   * through the slow part.
+   */
+  async readAlone<T>(read: (db: Transaction<DB>) => Promise<T>): Promise<T> {
+    if (this.#begun !== undefined || this.#finished) return read(await this.get());
+    const database = await this.database;
+    const handle = await database.beginRequest({ write: false });
+    let result: T;
+    try {
+      result = await read(handle.trx);
+    } catch (error) {
+      await handle.rollback().catch(logFailedRollback);
+      throw error;
+    }
+    await handle.commit();
+    return result;
+  }
+
+  /**
    * Ends a scope whose transaction was never begun, at once (a later `get()` is refused, so a
    * stray query after the response cannot take the connection); false when one was begun.
    */

@@ -12,7 +12,7 @@ import {
 import { Widget } from "../../data/test-support/widget.js";
 import { isHttpError } from "../../http/http-error.js";
 import type { RequestTransaction } from "./request-transaction.js";
-import { transaction } from "./transaction.js";
+import { readBeforeTransaction, transaction } from "./transaction.js";
 
 const available = await availableDialects();
 
@@ -187,6 +187,42 @@ describe.each(DIALECTS)("transaction middleware on %s", (dialect) => {
     expect((await slow).status).toBe(201);
     expect((await Widget.all(t.db.kysely)).map((w) => w.title)).toEqual(["Quick", "Slow"]);
   });
+
+  run(
+    "holds no connection between readBeforeTransaction and c.tx() (slow work, e.g. a hash)",
+    async () => {
+      const app = widgetsApp(t.db);
+      let finishWork!: () => void;
+      const work = new Promise<void>((resolve) => {
+        finishWork = resolve;
+      });
+      let working!: () => void;
+      const reached = new Promise<void>((resolve) => {
+        working = resolve;
+      });
+      app.post("/widgets/after-slow-work", async (c) => {
+        const body = await c.req.json();
+        const before = await readBeforeTransaction(c, (db) => Widget.all(db));
+        working();
+        await work; // a password being hashed
+        const widget = await Widget.create(await c.tx(), {
+          title: `${body.title} ${before.length}`,
+        });
+        return c.json(widget, 201);
+      });
+      const slow = app.fetch(post("/widgets/after-slow-work", { title: "Slow" }));
+      await reached;
+      // With SQLite's single connection this would wait forever if the read had kept it.
+      const quick = await app.fetch(post("/widgets", { title: "Quick" }));
+      expect(quick.status).toBe(201);
+      finishWork();
+      expect((await slow).status).toBe(201);
+      expect((await Widget.all(t.db.kysely)).map((w) => w.title).sort()).toEqual([
+        "Quick",
+        "Slow 0",
+      ]);
+    },
+  );
 
   it.skipIf(!available[dialect] || dialect !== "sqlite")(
     "turns a failed synchronous commit (SQLite) into a 500, rolls back and releases the connection",

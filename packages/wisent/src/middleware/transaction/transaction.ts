@@ -35,6 +35,25 @@ Object.defineProperty(Context.prototype, "tx", {
   writable: true,
 });
 
+/**
+ * Runs `read` on the database outside the request's transaction (a short reading transaction of
+ * its own), when that has not begun yet; see `RequestTransaction.readAlone`. For work that must
+ * not hold a connection: look the user up, hash outside, then `c.tx()` to write.
+ *
+ * @example
+ * const user = await readBeforeTransaction(c, (db) => findUserByEmail(db, email));
+ * const check = await verifyPassword(password, user.password_digest); // no connection held
+ * await AccessToken.create(await c.tx(), { user_id: user.id, token_digest });
+ */
+export function readBeforeTransaction<T>(
+  c: Context,
+  read: (db: Transaction<AnyDB>) => Promise<T>,
+): Promise<T> {
+  const scope = c.get("tx");
+  if (!scope) return Promise.reject(new HttpError(500, "no transaction found"));
+  return scope.readAlone(read);
+}
+
 /** A failed commit: 503 when the server went away (errorResponse says so), else a logged 500. */
 function failedCommit(cause: unknown): never {
   if (isDatabaseUnavailable(cause)) throw cause;

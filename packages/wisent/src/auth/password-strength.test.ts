@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { isCommonPassword, weakPasswordProblem } from "./password-strength.js";
+
+describe("weakPasswordProblem", () => {
+  it.each([
+    ["password1234", undefined, /too common/],
+    ["Password1234", undefined, /too common/],
+    ["qwerty123456", undefined, /too common/],
+    ["123456789012", undefined, /too common/],
+    ["ada.lovelace@example.com", "Ada.Lovelace@Example.com", /email address/],
+    [" ada.lovelace@example.com ", "ada.lovelace@example.com", /email address/],
+    ["ada.lovelace", "ada.lovelace@example.com", /email address/],
+  ])("refuses %j (email %j)", (password, email, message) => {
+    expect(weakPasswordProblem(password, email)).toMatch(message);
+  });
+
+  it.each([
+    ["correct horse battery staple", "ada@example.com"],
+    ["Tr0ub4dor&3-extended", undefined],
+    ["ada@example.com is mine", "ada@example.com"],
+  ])("accepts %j", (password, email) => {
+    expect(weakPasswordProblem(password, email)).toBeUndefined();
+  });
+
+  it("knows tens of thousands of common passwords, without the network", () => {
+    expect(isCommonPassword("password")).toBe(true);
+    expect(isCommonPassword("iloveyou")).toBe(true);
+    expect(isCommonPassword("v8-Kq3!zr0-mWx")).toBe(false);
+  });
+});
