@@ -167,7 +167,7 @@ export function createClient<M>(target: string | ClientOptions): Client<M> {
     const query = new URLSearchParams();
     if (read) {
       for (const [key, value] of Object.entries(rest)) {
-        if (value !== undefined) query.set(key, String(value));
+        if (value !== undefined && value !== null) query.set(key, String(value));
       }
     }
     const search = query.size > 0 ? `?${query}` : "";

@@ -40,13 +40,14 @@ export type PathValues<N extends string> = { readonly [P in N]: string | number 
  * `cursors`), and any other filter the action reads.
  */
 export interface PageQuery {
-  readonly page?: number;
+  /** The page, from 1; `null` (a cursor page's or an uncounted list's `total_pages`): the first. */
+  readonly page?: number | null;
   readonly per_page?: number;
   /** The records after this cursor (`cursors.next` of the previous answer); `""`: from the start. */
   readonly after?: string;
   /** The records before this cursor (`cursors.prev`); `""`: the list's last page. */
   readonly before?: string;
-  readonly [other: string]: string | number | boolean | undefined;
+  readonly [other: string]: string | number | boolean | null | undefined;
 }
 
 /**

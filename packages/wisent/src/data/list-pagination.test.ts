@@ -140,6 +140,12 @@ describe.each(DIALECTS)("long lists on %s", (dialect) => {
       total_entries_estimated: true,
     });
     expect(headers["X-Total-Count"]).toBe("11");
+    // The same estimate for the whole table through the generic paginate.
+    const generic = await paginate(Widget.query(db).orderBy("created_at"), { per_page: "3" });
+    expect(generic.paginator).toMatchObject({
+      total_entries_size: 11,
+      total_entries_estimated: true,
+    });
     expect(headers.Link).toBe(
       `</widgets?per_page=3&page=1>; rel="first", </widgets?per_page=3&after=${paginator.next_cursor}>; rel="next", </widgets?per_page=3&before=>; rel="last"`,
     );

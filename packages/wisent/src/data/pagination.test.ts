@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { pageRequest } from "./pagination.js";
-import { pageUrl, pageUrlsOf, paginationHeaders } from "./pagination-headers.js";
+import { isHttpError } from "../http/http-error.js";
+import { listRequest, pageRequest } from "./pagination.js";
+import { cursorUrl, pageUrl, pageUrlsOf, paginationHeaders } from "./pagination-headers.js";
 
 describe("pageRequest", () => {
   it.each([
@@ -100,6 +101,94 @@ describe("paginationHeaders", () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { Link: string }).Link).toBe(
       '</1.2.3.256/widgets?per_page=10&page=1>; rel="first", </1.2.3.256/widgets?per_page=10&page=2>; rel="next", </1.2.3.256/widgets?per_page=10&page=3>; rel="last"',
+    );
+  });
+});
+
+describe("listRequest", () => {
+  it.each([
+    [
+      { after: "abc", per_page: "5" },
+      { kind: "cursor", param: "after", cursor: "abc", per_page: 5 },
+    ],
+    [{ before: "" }, { kind: "cursor", param: "before", cursor: "", per_page: 20 }],
+    [{ page: "2" }, { kind: "page", page: 2, per_page: 20, offset: 20 }],
+  ])("%j -> %j", (params, expected) => {
+    expect(listRequest(params)).toEqual(expected);
+  });
+
+  it.each([
+    [{ after: "a", before: "b" }, 'use either "after" or "before", not both'],
+    [{ page: "2", after: "a" }, 'use either "page" or "after", not both'],
+  ])("refuses %j with a 400", (params, message) => {
+    let error: unknown;
+    try {
+      listRequest(params);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isHttpError(error) && error.status).toBe(400);
+    expect((error as Error).message).toContain(message);
+  });
+});
+
+describe("paginationHeaders of long lists and cursor pages", () => {
+  it("links a cursor page by cursor, with no total", () => {
+    const headers = paginationHeaders(
+      {
+        page: null,
+        per_page: 2,
+        offset: null,
+        total_entries_size: null,
+        current_entries_size: 2,
+        total_pages: null,
+        cursor: "after",
+        prev_cursor: "p1",
+        next_cursor: "n2",
+      },
+      "http://shop.test/widgets.json?per_page=2&after=x",
+    );
+    expect(headers["X-Pagination"]).toBe(
+      '{"page":null,"per_page":2,"offset":null,"total_entries_size":null,"current_entries_size":2,"total_pages":null}',
+    );
+    expect(headers["X-Total-Count"]).toBeUndefined();
+    expect(headers.Link).toBe(
+      [
+        '<http://shop.test/widgets.json?per_page=2&after=>; rel="first"',
+        '<http://shop.test/widgets.json?per_page=2&before=p1>; rel="prev"',
+        '<http://shop.test/widgets.json?per_page=2&after=n2>; rel="next"',
+        '<http://shop.test/widgets.json?per_page=2&before=>; rel="last"',
+      ].join(", "),
+    );
+  });
+
+  it("marks an estimated total, and leaves out X-Total-Count when there is none", () => {
+    const headers = paginationHeaders(
+      {
+        page: 2,
+        per_page: 10,
+        offset: 10,
+        total_entries_size: null,
+        current_entries_size: 10,
+        total_pages: null,
+        total_entries_estimated: true,
+        next_cursor: "n",
+      },
+      "/widgets?page=2&per_page=10",
+    );
+    expect(JSON.parse(headers["X-Pagination"] ?? "")).toMatchObject({
+      total_entries_size: null,
+      total_entries_estimated: true,
+    });
+    expect(headers["X-Total-Count"]).toBeUndefined();
+    expect(headers.Link).toBe(
+      '</widgets?page=1&per_page=10>; rel="first", </widgets?page=1&per_page=10>; rel="prev", </widgets?per_page=10&after=n>; rel="next", </widgets?per_page=10&before=>; rel="last"',
+    );
+  });
+
+  it("keeps hostile relative targets on this site in cursor links too", () => {
+    expect(cursorUrl("//evil.example/widgets?page=3&x=1", "after", "c")).toBe(
+      "/evil.example/widgets?x=1&after=c",
     );
   });
 });

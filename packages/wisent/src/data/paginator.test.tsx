@@ -104,3 +104,50 @@ describe("pageSlots", () => {
     expect(pageSlots(page, total)).toEqual(slots);
   });
 });
+
+describe("Paginator of a long list", () => {
+  const about = `<li class="page-item disabled"><span class="page-link">about 2,000,000</span></li>`;
+  const last = `<li class="page-item"><a class="page-link" href="/foo?before=" aria-label="Last page">Last</a></li>`;
+
+  it("shows the estimate, links the pages within the offset limit, then goes on by cursor", () => {
+    // The default offset limit (10,000 rows) reaches page 501 at 20 a page.
+    const estimated: PaginatorData = {
+      ...data(501, 100_000),
+      total_entries_size: 2_000_000,
+      total_entries_estimated: true,
+      next_cursor: "Wy0xXQ",
+    };
+    expect(String(<Paginator paginator={estimated} url="/foo" />)).toBe(
+      nav(
+        `${prev("/foo?page=500")}${num(1, 501)}${gap}${nums(493, 501, 501)}${gap}${about}${next("/foo?after=Wy0xXQ")}${last}`,
+      ),
+    );
+    const first: PaginatorData = { ...estimated, page: 1, offset: 0 };
+    expect(String(<Paginator paginator={first} url="/foo" />)).toBe(
+      nav(
+        `${prev()}${nums(1, 9, 1)}${gap}${num(501, 1)}${gap}${about}${next("/foo?page=2")}${last}`,
+      ),
+    );
+  });
+
+  it("links a cursor page's neighbours by cursor, and nothing when it has none", () => {
+    const cursorPage: PaginatorData = {
+      page: null,
+      per_page: 20,
+      offset: null,
+      total_entries_size: null,
+      current_entries_size: 20,
+      total_pages: null,
+      cursor: "after",
+      prev_cursor: "cA",
+      next_cursor: "nB",
+    };
+    expect(String(<Paginator paginator={cursorPage} url="/foo?after=x&q=1" />)).toBe(
+      nav(
+        `<li class="page-item"><a class="page-link" href="/foo?q=1&amp;after=" aria-label="First page">1</a></li>${prev("/foo?q=1&amp;before=cA")}${next("/foo?q=1&amp;after=nB")}`,
+      ),
+    );
+    const alone = { ...cursorPage, prev_cursor: undefined, next_cursor: undefined };
+    expect(String(<Paginator paginator={alone} url="/foo" />)).toBe("");
+  });
+});
