@@ -56,7 +56,7 @@ export const SEEN_AT_SESSION_KEY = "seen_at";
 /** Session key of the user's session generation at sign-in (see {@link sessionGeneration}). */
 export const SESSION_GENERATION_SESSION_KEY = "session_generation";
 
-/** How long a signed-in session lasts at most, in seconds, by default: 2 weeks (as Rails 8's cookie). */
+/** How long a signed-in session lasts at most, in seconds, by default: 2 weeks. */
 export const SESSION_LIFETIME_SECONDS = 14 * 24 * 3600;
 
 /**
@@ -93,7 +93,8 @@ export interface AuthenticationOptions {
  *
  * @example
  * app.use(authentication({
- *   load: async (c, id) => (await User.query(await c.tx()).where("id", "=", id).executeTakeFirst()),
+ *   // Its own short read: the request's transaction is not begun by loading the user.
+ *   load: (c, id) => readBeforeTransaction(c, (db) => User.query(db).where("id", "=", id).executeTakeFirst()),
  *   lifetime: 7 * 24 * 3600,
  *   idleTimeout: 2 * 3600,
  * }));

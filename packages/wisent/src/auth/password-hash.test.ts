@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
+  CONCURRENT_HASHES,
   hashPassword,
   PASSWORD_HASH_PARAMS,
   parsePasswordHash,
   passwordHashParams,
   TEST_PASSWORD_HASH_PARAMS,
+  turns,
   verifyPassword,
   verifyWithoutUser,
 } from "./password-hash.js";
@@ -64,5 +66,43 @@ describe("password hashing (scrypt)", () => {
 
   it("answers false without a user to check against", async () => {
     expect(await verifyWithoutUser("anything at all", LOW)).toBe(false);
+  });
+});
+
+describe("hashing concurrency", () => {
+  it("takes turns: at most `max` at once, the others wait their turn and complete", async () => {
+    const inTurn = turns(2);
+    let active = 0;
+    let most = 0;
+    const release: (() => void)[] = [];
+    const work = () =>
+      new Promise<number>((resolve) => {
+        active++;
+        most = Math.max(most, active);
+        release.push(() => {
+          active--;
+          resolve(active);
+        });
+      });
+    const all = Promise.all(Array.from({ length: 8 }, () => inTurn(work)));
+    // Let every turn that may start, start; then finish them one by one.
+    for (let done = 0; done < 8; done++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(active).toBeLessThanOrEqual(2);
+      release.shift()?.();
+    }
+    expect(await all).toHaveLength(8);
+    expect(most).toBe(2);
+    expect(CONCURRENT_HASHES).toBeGreaterThanOrEqual(1);
+  });
+
+  it("hashes correctly when many are asked at once", async () => {
+    const digests = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => hashPassword(`password number ${i}`, LOW)),
+    );
+    const checks = await Promise.all(
+      digests.map((d, i) => verifyPassword(`password number ${i}`, d, LOW)),
+    );
+    expect(checks.every((c) => c.ok)).toBe(true);
   });
 });

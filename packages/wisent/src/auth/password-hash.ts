@@ -49,7 +49,43 @@ const SALT_BYTES = 16;
 const KEY_BYTES = 32;
 const PREFIX = "$scrypt$";
 
+/**
+ * How many hashes run at once in this process: half of libuv's thread pool (4 threads unless
+ * `UV_THREADPOOL_SIZE` says otherwise), at least one. scrypt runs on that pool; four sign-ups
+ * at once would take every thread (and 512 MiB) and leave file reads, DNS and other crypto
+ * waiting. Further hashes wait their turn here, holding nothing.
+ */
+export const CONCURRENT_HASHES = Math.max(
+  1,
+  Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2),
+);
+
+/**
+ * A turn-taker: the function it makes runs `work` once fewer than `max` others run.
+ * @example const inTurn = turns(2); await inTurn(() => slowWork());
+ */
+export function turns(max: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    if (running >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await work();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+const inHashingTurn = turns(CONCURRENT_HASHES);
+
 function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
+  return inHashingTurn(() => scryptKey(password, salt, params));
+}
+
+function scryptKey(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
   const N = 2 ** params.ln;
   // scrypt needs 128 * N * r bytes; Node refuses above `maxmem` (32 MiB by default).
   const options: ScryptOptions = { N, r: params.r, p: params.p, maxmem: 256 * N * params.r };
