@@ -5,6 +5,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
+import {
+  MissingDependencyError,
+  nativeBinaryError,
+  requireDependency,
+} from "./require-dependency.js";
 
 const PACKAGE = fileURLToPath(new URL("../../", import.meta.url));
 const dirs: string[] = [];
@@ -43,5 +48,41 @@ describe("requireDependency", () => {
     });
     expect(run.stderr).toBe("");
     expect(run.stdout.trim()).toBe("function");
+  });
+});
+
+describe("a dependency that is not installed", () => {
+  it("is one line naming the package and the npm install to run", () => {
+    // Not a dependency of the package: neither lookup finds it.
+    const missing = () => requireDependency("wisent-no-such-driver");
+    expect(missing).toThrow(MissingDependencyError);
+    expect(missing).toThrow(
+      /^the package wisent-no-such-driver is not installed: run `npm install wisent-no-such-driver` in the app's folder$/,
+    );
+  });
+
+  it("says what the framework needs a known one for", () => {
+    expect(new MissingDependencyError("pg").message).toBe(
+      "the package pg is not installed (needed for a postgres:// DATABASE_URL): run `npm install pg` in the app's folder",
+    );
+  });
+});
+
+describe("nativeBinaryError", () => {
+  it.each([
+    [
+      "Could not locate the bindings file. Tried:\n → /app/node_modules/better-sqlite3/build/better_sqlite3.node",
+      /^the package better-sqlite3 has no compiled native binary \(.*\): run `npm rebuild better-sqlite3` in the app's folder$/,
+    ],
+    [
+      "The module '/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 127. This version of Node.js requires\nNODE_MODULE_VERSION 137.",
+      /^the package better-sqlite3 was compiled for another Node\.js version than this one \(v\d+\.\d+\.\d+\): run `npm rebuild better-sqlite3` in the app's folder$/,
+    ],
+  ])("turns %j into the npm rebuild to run", (message, expected) => {
+    expect(nativeBinaryError(new Error(message), "better-sqlite3")?.message).toMatch(expected);
+  });
+
+  it("leaves any other error alone", () => {
+    expect(nativeBinaryError(new Error("SQLITE_CANTOPEN"), "better-sqlite3")).toBeUndefined();
   });
 });

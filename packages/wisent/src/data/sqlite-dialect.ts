@@ -12,7 +12,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
-import { requireDependency } from "../base/require-dependency.js";
+import { nativeBinaryError, requireDependency } from "../base/require-dependency.js";
 import { WisentSqliteDriver } from "./sqlite-driver.js";
 
 /** Options of the embedded SQLite database. */
@@ -66,7 +66,13 @@ export function sqliteDialect(
   const open = () => {
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
     const Sqlite = requireDependency<typeof BetterSqlite3>("better-sqlite3");
-    const db = new Sqlite(file, { timeout: options.busyTimeoutMs ?? 5000 });
+    let db: BetterSqlite3.Database;
+    try {
+      db = new Sqlite(file, { timeout: options.busyTimeoutMs ?? 5000 });
+    } catch (error) {
+      // better-sqlite3 loads its compiled binary on the first open, not on import.
+      throw nativeBinaryError(error, "better-sqlite3") ?? error;
+    }
     if (file !== ":memory:") db.pragma("journal_mode = WAL");
     db.pragma("foreign_keys = ON");
     // WAL makes NORMAL durable against application crashes; only a power loss can drop the last commits.

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ensurePortFree } from "../../app/port-in-use.js";
+import { ensurePortFree, findPortHolder, PortInUseError } from "../../app/port-in-use.js";
 import { appEnv, appHost, appPort, envName } from "../app-env.js";
 import { type CommandHelp, formatHelp, guard, integerOption, parseCommandArgs } from "../args.js";
 import { BUILD_SERVER } from "../build/build-state.js";
@@ -49,9 +49,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // The server reads its settings from the environment: apply .env, then the flags.
     const env = appEnv(io);
     if (port !== undefined) env.PORT = String(port);
-    // A taken port is one line naming it and its holder, before anything is built or started.
+    // No listening probe before the build: a readiness probe would see the port open, then
+    // refused for the length of the build. A taken port is found by the server's own listen.
     const listenPort = appPort(env);
-    await ensurePortFree(listenPort, appHost(env), `wisent start --port ${listenPort + 1}`);
+    const hint = `wisent start --port ${listenPort + 1}`;
     for (const [key, value] of Object.entries(env)) {
       if (value !== undefined) process.env[key] = value;
     }
@@ -60,9 +61,19 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const { built } = await ensureBuild(io.cwd);
     if (built) out.action("build", describeBuild(built));
     if (workers === 1) {
-      await runServer(io.cwd);
+      try {
+        await runServer(io.cwd);
+      } catch (error) {
+        // The app's listen() said EADDRINUSE (its bundled copy of PortInUseError): the same line,
+        // with the flag of this command as the way out.
+        if ((error as NodeJS.ErrnoException | undefined)?.code !== "EADDRINUSE") throw error;
+        throw new PortInUseError(listenPort, findPortHolder(listenPort), hint);
+      }
       return 0;
     }
+    // Workers each listen on the port the cluster shares: a taken one is found here, in one line,
+    // rather than by every worker's failure (probed after the build, just before they listen).
+    await ensurePortFree(listenPort, appHost(env), hint);
     out.action("run", `${workers} workers (${envName(env)})`);
     return superviseWorkers(workers, out);
   });

@@ -19,11 +19,30 @@ export const WISENT_PACKAGE_ROOT = fileURLToPath(new URL("../../../", import.met
 interface PackageJson {
   version: string;
   dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
 }
 
 /** The framework's package.json. */
 export function wisentPackage(): PackageJson {
   return JSON.parse(readFileSync(join(WISENT_PACKAGE_ROOT, "package.json"), "utf8")) as PackageJson;
+}
+
+/** The database driver an app on `db` needs, an optional peer dependency of the framework. */
+const DRIVERS = { sqlite: undefined, postgres: "pg", mysql: "mysql2" } as const;
+
+/**
+ * The driver a new app on `db` adds to its dependencies, with the range the framework declares
+ * for it (`peerDependencies`); none for SQLite, whose driver the framework itself depends on.
+ * @example driverDependency("postgres") // ["pg", "^8.23.1"]
+ */
+export function driverDependency(
+  db: keyof typeof DRIVERS,
+): readonly [name: string, range: string] | undefined {
+  const name = DRIVERS[db];
+  if (name === undefined) return undefined;
+  const range = wisentPackage().peerDependencies[name];
+  if (range === undefined) throw new Error(`wisent's package.json has no peer dependency ${name}`);
+  return [name, range];
 }
 
 /**

@@ -1,0 +1,263 @@
+/**
+ * Slow (minutes): Wisent installed the way a user installs it. The packed `wisent` and
+ * `create-wisent` are published to a local Verdaccio registry (scripts/local-registry/, every
+ * other package proxied from `npm config get registry`); then, in a temp folder outside the
+ * repository, with npm pointed at that registry and its own cache and user config, as a user:
+ * `npm create wisent@latest`, the app's tests, a generated resource, migrations, a production
+ * build and `wisent start` answering `/up`. Once for a SQLite web app, once for a PostgreSQL
+ * API (a fresh database on the local server). Then what goes wrong: a missing native binary, a
+ * missing driver, an unreachable registry.
+ *
+ * Needs the build (`npm run build`). The checkout's compiled better-sqlite3 is handed to npm as
+ * a local prebuild (see sqlitePrebuildEnv), as a user's install downloads one.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  NPM,
+  packPackages,
+  REPO,
+  sqlitePrebuildEnv,
+  startLocalRegistry,
+} from "../../scripts/local-registry/index.mjs";
+import { type ServerProcess, startServerProcess } from "../support/server.js";
+
+const MINUTES = 60_000;
+const NPX = process.platform === "win32" ? "npx.cmd" : "npx";
+const PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres";
+
+type Registry = Awaited<ReturnType<typeof startLocalRegistry>>;
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let root: string;
+let apps: string;
+let registry: Registry;
+let userEnv: Record<string, string | undefined>;
+
+/** The environment of the user's shell: no Vitest, no app settings of the test process. */
+function shellEnv(extra: Record<string, string | undefined> = {}) {
+  const env: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(userEnv)) {
+    if (!/^(VITEST|NODE_ENV$|GO_ENV$|DATABASE_URL$|TEST_DATABASE_URL$|PORT$|TEST$)/.test(key)) {
+      env[key] = value;
+    }
+  }
+  return { ...env, NO_COLOR: "1", ...extra };
+}
+
+function sh(
+  command: string,
+  args: string[],
+  cwd: string,
+  extra: Record<string, string | undefined> = {},
+): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      { cwd, env: shellEnv(extra), maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? ((error as { code?: number }).code ?? 1) : 0;
+        resolve({ code: typeof code === "number" ? code : 1, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Runs a command that must succeed; its output is in the failure message. */
+async function ok(command: string, args: string[], cwd: string, extra = {}): Promise<Ran> {
+  const ran = await sh(command, args, cwd, extra);
+  expect(ran.code, `${command} ${args.join(" ")}\n${ran.stdout}\n${ran.stderr}`).toBe(0);
+  return ran;
+}
+
+/** `wisent start` in production (the app's own bin, as `npx wisent start` runs it). */
+async function startProduction(app: string, env: Record<string, string>): Promise<ServerProcess> {
+  return startServerProcess({
+    args: [join(app, "node_modules/wisent/bin/wisent.js"), "start"],
+    cwd: app,
+    env: shellEnv({
+      GO_ENV: "production",
+      NODE_ENV: "production",
+      PORT: "0",
+      SESSION_SECRET: "a-production-secret-of-at-least-32-characters",
+      ...env,
+    }),
+    timeoutMs: 2 * MINUTES,
+  });
+}
+
+function psql(sql: string): void {
+  execFileSync("psql", [PG_ADMIN, "-v", "ON_ERROR_STOP=1", "-qc", sql], { stdio: "pipe" });
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "wisent-registry-"));
+  apps = join(root, "apps");
+  mkdirSync(apps);
+  if (!existsSync(join(REPO, "packages/wisent/dist/cli/main.js"))) {
+    throw new Error("packages/wisent/dist is missing: run npm run build first");
+  }
+  registry = await startLocalRegistry(join(root, "registry"));
+  for (const tarball of packPackages(join(root, "packs"))) await registry.publish(tarball);
+  userEnv = registry.env(sqlitePrebuildEnv(root));
+}, 5 * MINUTES);
+
+afterAll(async () => {
+  await registry?.stop();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe("npm create wisent@latest myapp (SQLite, web)", { timeout: 10 * MINUTES }, () => {
+  let app: string;
+
+  it("creates the app and installs it; its tests pass", async () => {
+    const created = await ok(NPM, ["create", "wisent@latest", "myapp"], apps);
+    expect(created.stdout).toContain("Created myapp (web app, sqlite).");
+    expect(created.stdout).toMatch(
+      /Next steps:\n {2}cd myapp\n {2}npm run migrate\n {2}npm run dev\n/,
+    );
+    app = join(apps, "myapp");
+    await ok(NPM, ["test"], app);
+  });
+
+  it("installs no server database driver, Redis or mail package", () => {
+    for (const name of ["pg", "mysql2", "ioredis", "nodemailer"]) {
+      expect(existsSync(join(app, "node_modules", name)), name).toBe(false);
+    }
+    expect(existsSync(join(app, "node_modules/better-sqlite3"))).toBe(true);
+  });
+
+  it("generates a resource, migrates, and its tests pass", async () => {
+    await ok(NPX, ["wisent", "g", "r", "widget", "title"], app);
+    const migrated = await ok(NPX, ["wisent", "migrate"], app);
+    expect(migrated.stdout).toMatch(/migrated {2}\d+_create_widgets/);
+    await ok(NPM, ["test"], app);
+  });
+
+  it("builds, and wisent start in production answers GET /up with 200", async () => {
+    await ok(NPX, ["wisent", "build"], app, { GO_ENV: "production" });
+    const data = join(root, "production.sqlite");
+    await ok(NPX, ["wisent", "migrate"], app, {
+      GO_ENV: "production",
+      DATABASE_URL: `sqlite:${data}`,
+    });
+    const server = await startProduction(app, { DATABASE_URL: `sqlite:${data}` });
+    try {
+      expect((await fetch(`${server.url}/up`)).status).toBe(200);
+    } finally {
+      expect(await server.stop()).toEqual({ code: 0, signal: null });
+    }
+  });
+
+  it("names the npm rebuild to run when the native SQLite binary is missing", async () => {
+    const build = join(app, "node_modules/better-sqlite3/build");
+    renameSync(build, `${build}-aside`);
+    try {
+      const migrated = await sh(NPX, ["wisent", "migrate"], app);
+      expect(migrated.code).toBe(1);
+      expect(migrated.stderr).toBe(
+        "error: the package better-sqlite3 has no compiled native binary (its install script did not run or failed): run `npm rebuild better-sqlite3` in the app's folder\n",
+      );
+    } finally {
+      renameSync(`${build}-aside`, build);
+    }
+  });
+});
+
+describe("npm create wisent@latest inventory -- --api --db postgres", {
+  timeout: 10 * MINUTES,
+}, () => {
+  const database = `wisent_registry_${process.pid}_${Date.now().toString(36)}`;
+  const url = `postgres://postgres@127.0.0.1:5432/${database}`;
+  let app: string;
+
+  afterAll(() => {
+    for (const name of [database, `${database}_test`, `${database}_production`]) {
+      psql(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    }
+  });
+
+  it("creates the API with only the PostgreSQL driver; its tests pass", async () => {
+    const created = await ok(
+      NPM,
+      ["create", "wisent@latest", "inventory", "--", "--api", "--db", "postgres"],
+      apps,
+    );
+    expect(created.stdout).toContain("Created inventory (JSON API, postgres).");
+    app = join(apps, "inventory");
+    expect(existsSync(join(app, "node_modules/pg"))).toBe(true);
+    for (const name of ["mysql2", "ioredis", "nodemailer"]) {
+      expect(existsSync(join(app, "node_modules", name)), name).toBe(false);
+    }
+    // The user's step "create the database named in .env", on a database of this test's own.
+    writeFileSync(join(app, ".env"), `DATABASE_URL=${url}\n`);
+    await ok(NPX, ["wisent", "db", "create"], app);
+    await ok(NPM, ["test"], app);
+  });
+
+  it("generates a resource, migrates, and its tests pass", async () => {
+    await ok(NPX, ["wisent", "g", "r", "widget", "title"], app);
+    await ok(NPX, ["wisent", "migrate"], app);
+    await ok(NPM, ["test"], app);
+  });
+
+  it("builds, and wisent start in production answers GET /up with 200", async () => {
+    const production = { GO_ENV: "production", DATABASE_URL: `${url}_production` };
+    await ok(NPX, ["wisent", "build"], app, production);
+    await ok(NPX, ["wisent", "db", "create"], app, production);
+    await ok(NPX, ["wisent", "migrate"], app, production);
+    const server = await startProduction(app, production);
+    try {
+      expect((await fetch(`${server.url}/up`)).status).toBe(200);
+    } finally {
+      expect(await server.stop()).toEqual({ code: 0, signal: null });
+    }
+  });
+
+  it("names the npm install to run when the driver is missing", async () => {
+    rmSync(join(app, "node_modules/pg"), { recursive: true });
+    const migrated = await sh(NPX, ["wisent", "migrate"], app);
+    expect(migrated.code).toBe(1);
+    expect(migrated.stderr).toBe(
+      "error: the package pg is not installed (needed for a postgres:// DATABASE_URL): run `npm install pg` in the app's folder\n",
+    );
+  });
+});
+
+describe("an unreachable registry", { timeout: 5 * MINUTES }, () => {
+  it("fails npm create at once, non-zero, leaving no folder", async () => {
+    const offline = await sh(NPM, ["create", "wisent@latest", "offline"], apps, {
+      npm_config_registry: "http://127.0.0.1:9/",
+      npm_config_cache: join(root, "empty-cache"),
+      npm_config_fetch_retries: "0",
+    });
+    expect(offline.code).not.toBe(0);
+    expect(offline.stderr).toMatch(/ECONNREFUSED/);
+    expect(existsSync(join(apps, "offline"))).toBe(false);
+  });
+
+  it("once create-wisent runs, exits 1 naming the retry, and leaves nothing the retry trips on", async () => {
+    // create-wisent is in npm's cache from the apps above; the registry is gone when the app's
+    // own npm install asks it for mysql2, which nothing fetched before.
+    await registry.stop();
+    const argv = ["create", "wisent@latest", "shop", "--", "--db", "mysql"];
+    const failed = await sh(NPM, argv, apps, { npm_config_prefer_offline: "true" });
+    expect(failed.code).not.toBe(0);
+    expect(failed.stdout).not.toMatch(/Created|Next steps/);
+    expect(failed.stderr).toContain(
+      "error: shop was not created: npm install failed (its output is above), so shop/ was removed.",
+    );
+    expect(failed.stderr).toContain(
+      "run the same command again: npm create wisent@latest shop -- --db mysql",
+    );
+    expect(existsSync(join(apps, "shop"))).toBe(false);
+  });
+});
