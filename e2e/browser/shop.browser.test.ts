@@ -2,7 +2,8 @@
  * The example shop in a real browser: the machine's Chromium (/usr/bin/chromium) or the one from
  * the @sparticuz/chromium npm package (see ../support/chromium.ts; never a downloaded browser),
  * driven by playwright-core. Skipped only with WISENT_SKIP_BROWSER=1. Creates, fails validation, edits, destroys with
- * the confirmation accepted and dismissed, pages through 45 widgets, opens a widget's images, and
+ * the confirmation accepted and dismissed (and with JavaScript off: the Destroy form needs none),
+ * pages through 45 widgets, opens a widget's images, asks for no missing favicon, and
  * saves screenshots of the main pages under examples/shop/test/screenshots/.
  */
 import { spawnSync } from "node:child_process";
@@ -24,8 +25,8 @@ let base = "";
 let dataDir = "";
 const consoleProblems: string[] = [];
 
-async function page(): Promise<Page> {
-  const p = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
+async function page(javaScriptEnabled = true): Promise<Page> {
+  const p = await browser!.newPage({ viewport: { width: 1200, height: 900 }, javaScriptEnabled });
   p.on("console", (m) => {
     // Status lines for responses are checked below, by URL; everything else (CSP refusals,
     // script errors) is a problem.
@@ -34,9 +35,7 @@ async function page(): Promise<Page> {
       consoleProblems.push(`${m.type()}: ${m.text()}`);
   });
   p.on("response", (r) => {
-    const expected =
-      (r.status() === 422 && r.request().method() === "POST") ||
-      new URL(r.url()).pathname === "/favicon.ico";
+    const expected = r.status() === 422 && r.request().method() === "POST";
     if (r.status() >= 400 && !expected)
       consoleProblems.push(`${r.status()} ${r.request().method()} ${r.url()}`);
   });
@@ -122,9 +121,10 @@ run("the example shop in Chromium", () => {
     await p.goto(`${base}/widgets`);
     const rows = () => p.locator("tbody tr").count();
     const before = await rows();
-    const destroy = p.getByRole("link", { name: "Destroy" });
-    const kept = await destroy.nth(0).getAttribute("href");
-    const gone = await destroy.nth(1).getAttribute("href");
+    const destroy = p.getByRole("button", { name: "Destroy" });
+    const forms = p.locator("form.button-to");
+    const kept = await forms.nth(0).getAttribute("action");
+    const gone = await forms.nth(1).getAttribute("action");
     // Every request that is not a GET: a dismissed confirmation must not send one.
     const sent: string[] = [];
     p.on("request", (r) => {
@@ -139,6 +139,44 @@ run("the example shop in Chromium", () => {
     expect(await rows()).toBe(before - 1);
     expect((await fetch(`${base}${kept}.json`)).status).toBe(200);
     expect((await fetch(`${base}${gone}.json`)).status).toBe(404);
+    await p.close();
+  });
+
+  it("destroys with JavaScript disabled: the Destroy form posts _method=DELETE and the token", async () => {
+    const made = await fetch(`${base}/widgets`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ title: "Destroyed without JavaScript" }),
+    });
+    const { id } = (await made.json()) as { id: string };
+    const p = await page(false);
+    await p.goto(`${base}/widgets/${id}`);
+    let asked = false;
+    p.on("dialog", (d) => {
+      asked = true;
+      void d.dismiss();
+    });
+    const posted = p.waitForRequest((r) => r.method() === "POST");
+    await p.getByRole("button", { name: "Destroy" }).click();
+    const request = await posted;
+    const form = new URLSearchParams(request.postData() ?? "");
+    expect(form.get("_method")).toBe("DELETE");
+    expect(form.get("authenticity_token")).toMatch(/\S{20,}/);
+    await p.waitForSelector("text=Widget was successfully destroyed.");
+    expect(asked).toBe(false);
+    expect(new URL(p.url()).pathname).toBe("/widgets");
+    expect((await fetch(`${base}/widgets/${id}.json`)).status).toBe(404);
+    await p.close();
+  });
+
+  it("serves the favicon the layout links", async () => {
+    const p = await page();
+    await p.goto(`${base}/widgets`);
+    const href = await p.locator('link[rel="icon"]').getAttribute("href");
+    expect(href).toBe("/favicon.ico");
+    const icon = await fetch(`${base}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toBe("image/x-icon");
     await p.close();
   });
 

@@ -245,7 +245,11 @@ describe("format negotiation as caches expect", () => {
   it.each([
     ["/widgets", "*/*;q=0", 406],
     ["/widgets/new", "text/html;q=0", 406],
-    ["/widgets", "text/html;q=0", 200],
+    // RFC 9110: a type Accept leaves out is not acceptable either.
+    ["/widgets", "text/html;q=0", 406],
+    ["/widgets", "text/html;q=0, */*", 200],
+    ["/widgets", "text/plain", 406],
+    ["/widgets.txt", "text/html", 406],
   ])("GET %s with Accept %s answers %i", async (path, accept, status) => {
     expect((await send(path, { headers: { accept } })).status).toBe(status);
   });

@@ -76,7 +76,11 @@ export class ImagesResource extends Resource<"image_id"> {
       c.flash("success", c.t("image.created.success"));
       return c.redirectTo(303, "widgetImagePath", { widget_id: widget.id, image_id: image.id });
     }
-    return c.respond(201, { json: image, xml: image });
+    return c.respond(201, {
+      json: image,
+      xml: image,
+      location: ["widgetImagePath", { widget_id: widget.id, image_id: image.id }],
+    });
   }
 
   /** GET /widgets/{widget_id}/images/{image_id}/edit: the form filled with the image (HTML only). */

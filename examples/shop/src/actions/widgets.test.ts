@@ -24,8 +24,11 @@ describe("WidgetsResource", () => {
     expect(html).toContain("<th>Title</th>");
     expect(html).toContain("Alpha &lt;b&gt;bold&lt;/b&gt;");
     expect(html).toContain(`href="/widgets/${first.id}/edit"`);
+    // Destroy is a form (no JavaScript needed), confirmed by data-confirm where scripts run.
     expect(html).toMatch(
-      new RegExp(`href="/widgets/${first.id}"[^>]*data-method="DELETE"[^>]*data-confirm=`),
+      new RegExp(
+        `<form class="button-to" method="post" action="/widgets/${first.id}"><input type="hidden" name="_method" value="DELETE"/><input type="hidden" name="authenticity_token" value="[^"]+"/><button type="submit" class="link" data-confirm="Are you sure\\?">`,
+      ),
     );
     expect(html).toContain('href="/widgets?page=2"');
 

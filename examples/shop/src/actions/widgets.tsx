@@ -60,7 +60,11 @@ export class WidgetsResource extends Resource<"widget_id"> {
       c.flash("success", c.t("widget.created.success"));
       return c.redirectTo(303, "widgetPath", { widget_id: widget.id });
     }
-    return c.respond(201, { json: widget, xml: widget });
+    return c.respond(201, {
+      json: widget,
+      xml: widget,
+      location: ["widgetPath", { widget_id: widget.id }],
+    });
   }
 
   /** GET /widgets/{widget_id}/edit: the form filled with the widget (HTML only). */

@@ -68,8 +68,8 @@ function routingError(c: Context, registry: RouteRegistry): HttpError {
   return new NoRouteError(`path not found: ${c.req.method} ${path}`);
 }
 
-/** A last segment's extension that is none of ours: `/widgets.txt` -> `txt`. */
-const OTHER_EXTENSION = /\.([A-Za-z0-9]+)$/;
+/** A last segment's extension that is none of ours: `/widgets.txt` -> `txt` (not `/.env`). */
+const OTHER_EXTENSION = /\/[^/.]+(\.([A-Za-z0-9]+))$/;
 
 /**
  * `/widgets.txt`, where `/widgets` is a route: a format this app never answers, so a 406 naming
@@ -82,8 +82,9 @@ function unknownFormat(
 ): HttpError | undefined {
   const match = OTHER_EXTENSION.exec(path);
   if (!match) return undefined;
-  if (!registry.allowedMethods(path.slice(0, match.index)).includes(method)) return undefined;
-  return new HttpError(406, `unknown format "${match[1]}": use html, json or xml`);
+  const bare = path.slice(0, path.length - match[1]!.length);
+  if (!registry.allowedMethods(bare).includes(method)) return undefined;
+  return new HttpError(406, `unknown format "${match[2]}": use html, json or xml`);
 }
 
 /** The innermost step for a request no route matched: its answer, as an error to render. */

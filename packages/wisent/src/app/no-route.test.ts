@@ -110,6 +110,8 @@ describe.each([
     ["GET", "/widgets.txt", 406, 'unknown format "txt": use html, json or xml'],
     ["POST", "/widgets.csv", 406, 'unknown format "csv": use html, json or xml'],
     ["GET", "/nope.txt", 404, "path not found: GET /nope.txt/"],
+    // A dotfile names no format: `/` answers GET, `/.env` is still a 404.
+    ["GET", "/.env", 404, "path not found: GET /.env/"],
     // `/widgets` answers no DELETE: nothing there to answer in another format.
     ["DELETE", "/widgets.txt", 404, "path not found: DELETE /widgets.txt/"],
   ])("%s %s (an extension none of ours) answers %i", async (method, path, status, error) => {

@@ -231,6 +231,8 @@ export function openApiDocument(
   }
   const shared = sharedComponents(MAX_PER_PAGE, DEFAULT_PER_PAGE);
   const secured = records.some((r) => r.authenticated && !r.internal);
+  // The 401 answer is a component only where an operation refers to it (Redocly's no-unused-components).
+  const { Unauthorized: unauthorized, ...responses } = shared.responses;
   return {
     openapi: "3.1.0",
     info: {
@@ -244,6 +246,7 @@ export function openApiDocument(
     paths,
     components: {
       ...shared,
+      responses: secured ? { ...responses, Unauthorized: unauthorized } : responses,
       schemas: { ...shared.schemas, ...names.schemas },
       ...(secured && { securitySchemes: securitySchemes(info) }),
     },

@@ -1,4 +1,4 @@
-import { Paginator, type PaginatorProps, usePage } from "wisent";
+import { CsrfField, Paginator, type PaginatorProps, usePage } from "wisent";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
 
@@ -35,13 +35,17 @@ export function Index(props: IndexProps) {
                 <td class="actions">
                   <a href={paths.widgetPath({ widget_id: widget.id })}>View</a>
                   <a href={paths.editWidgetPath({ widget_id: widget.id })}>Edit</a>
-                  <a
-                    href={paths.widgetPath({ widget_id: widget.id })}
-                    data-method="DELETE"
-                    data-confirm="Are you sure?"
+                  <form
+                    class="button-to"
+                    method="post"
+                    action={paths.widgetPath({ widget_id: widget.id })}
                   >
-                    Destroy
-                  </a>
+                    <input type="hidden" name="_method" value="DELETE" />
+                    <CsrfField />
+                    <button type="submit" class="link" data-confirm="Are you sure?">
+                      Destroy
+                    </button>
+                  </form>
                 </td>
               </tr>
             ))}

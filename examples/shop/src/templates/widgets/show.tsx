@@ -1,3 +1,4 @@
+import { CsrfField } from "wisent";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
 
@@ -16,13 +17,13 @@ export function Show(props: ShowProps) {
       <div class="actions-bar">
         <a href={paths.widgetsPath()}>Back to all Widgets</a>
         <a href={paths.editWidgetPath({ widget_id: widget.id })}>Edit</a>
-        <a
-          href={paths.widgetPath({ widget_id: widget.id })}
-          data-method="DELETE"
-          data-confirm="Are you sure?"
-        >
-          Destroy
-        </a>
+        <form class="button-to" method="post" action={paths.widgetPath({ widget_id: widget.id })}>
+          <input type="hidden" name="_method" value="DELETE" />
+          <CsrfField />
+          <button type="submit" class="link" data-confirm="Are you sure?">
+            Destroy
+          </button>
+        </form>
         <a href={paths.widgetImagesPath({ widget_id: widget.id })}>Images</a>
         {/* wisent:children (links to nested resources go above this line) */}
       </div>

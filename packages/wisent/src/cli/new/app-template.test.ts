@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { planApp } from "./app-template.js";
+import { type PlannedFile, planApp } from "./app-template.js";
 import { outputPath, renderTemplate } from "./render-template.js";
 import { APP_TOOL_VERSIONS, appDependencies, WISENT_PACKAGE_ROOT } from "./versions.js";
 
@@ -23,6 +23,12 @@ const VARS = {
   biomeVersion: "2",
   typesNodeVersion: "^20",
 };
+
+/** A planned text file's contents ("" when missing). */
+function textOf(files: readonly PlannedFile[], path: string): string {
+  const contents = files.find((f) => f.path === path)?.contents;
+  return typeof contents === "string" ? contents : "";
+}
 
 describe("renderTemplate", () => {
   it("fills @@placeholders@@ and leaves JSX, i18next and template literals alone", () => {
@@ -68,6 +74,7 @@ describe("planApp", () => {
       "package.json",
       "public/assets/application.css",
       "public/assets/application.js",
+      "public/favicon.ico",
       "src/actions/home.test.ts",
       "src/actions/home.ts",
       "src/app.ts",
@@ -87,21 +94,22 @@ describe("planApp", () => {
   it("has no templates, locales or public assets for an API, and its own app.ts", () => {
     const paths = api.map((f) => f.path);
     expect(paths.filter((p) => /templates|locales|public/.test(p))).toEqual([]);
-    const app = api.find((f) => f.path === "src/app.ts")?.contents ?? "";
+    const app = textOf(api, "src/app.ts");
     expect(app).toContain('new App({ name: "shop", api: true })');
     expect(app).not.toMatch(/csrf\(|session\(|i18n\(|layout\(|serveFiles\(/);
   });
 
   it("leaves no placeholder behind and writes valid JSON", () => {
     for (const file of [...web, ...api]) {
-      expect(file.contents, file.path).not.toMatch(/@@\w+@@/);
-      if (file.path.endsWith(".json"))
-        expect(() => JSON.parse(file.contents), file.path).not.toThrow();
+      const text = file.contents;
+      if (typeof text !== "string") continue; // copied as it is (favicon.ico)
+      expect(text, file.path).not.toMatch(/@@\w+@@/);
+      if (file.path.endsWith(".json")) expect(() => JSON.parse(text), file.path).not.toThrow();
     }
   });
 
   it("declares the middleware in the spec's order, the markers, and the static catch-all last", () => {
-    const app = web.find((f) => f.path === "src/app.ts")?.contents ?? "";
+    const app = textOf(web, "src/app.ts");
     const order = [
       "securityHeaders(",
       'app.healthCheck("/up", { database: db })',
@@ -121,6 +129,16 @@ describe("planApp", () => {
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(app.trimEnd().endsWith('app.serveFiles("/", "public");')).toBe(true);
     expect(app).toContain("// wisent:imports");
+  });
+
+  it("gives web apps a favicon, so no page asks for a missing /favicon.ico", () => {
+    const icon = web.find((f) => f.path === "public/favicon.ico")?.contents;
+    expect(icon).toBeInstanceOf(Uint8Array);
+    // An ICO: reserved 0, type 1, one image.
+    expect([...(icon as Uint8Array).subarray(0, 6)]).toEqual([0, 0, 1, 0, 1, 0]);
+    expect(textOf(web, "src/templates/layout.tsx")).toContain(
+      '<link rel="icon" href="/favicon.ico"',
+    );
   });
 
   it("keeps pages free of inline scripts and styles (strict CSP)", () => {

@@ -10,7 +10,8 @@ export const APP_TEMPLATES = fileURLToPath(new URL("../../../templates/app/", im
 export interface PlannedFile {
   /** Path inside the app, with `/` separators: `src/app.ts`. */
   path: string;
-  contents: string;
+  /** Text rendered from a `.tpl` template, or the bytes of a file copied as it is (`favicon.ico`). */
+  contents: string | Uint8Array;
   /** Template it came from, relative to the templates folder: `web/src/app.ts.tpl`. */
   template: string;
 }
@@ -41,6 +42,8 @@ export function planApp(
     .map(([path, template]) => ({
       path,
       template,
-      contents: renderTemplate(readFileSync(join(APP_TEMPLATES, template), "utf8"), vars, template),
+      contents: template.endsWith(".tpl")
+        ? renderTemplate(readFileSync(join(APP_TEMPLATES, template), "utf8"), vars, template)
+        : readFileSync(join(APP_TEMPLATES, template)),
     }));
 }

@@ -355,6 +355,25 @@ button[type="submit"] + .button {
   margin-left: 0.5rem;
 }
 
+/* Destroy: a form (works without JavaScript), its button drawn as the links beside it. */
+form.button-to {
+  display: inline;
+  margin: 0;
+}
+
+button.link {
+  display: inline;
+  font: inherit;
+  font-weight: inherit;
+  border: 0;
+  background: none;
+  color: var(--accent);
+  padding: 0;
+  text-decoration: underline;
+  text-underline-offset: 0.2em;
+  cursor: pointer;
+}
+
 .actions-bar {
   display: flex;
   flex-wrap: wrap;

@@ -2,7 +2,9 @@
 // Content-Security-Policy holds).
 //
 // <a href="/widgets/1" data-method="DELETE" data-confirm="Are you sure?">Destroy</a>
-//   data-confirm: asks first (window.confirm) and stops when the answer is no.
+// <form method="post" action="/widgets/1">...<button data-confirm="Are you sure?">Destroy</button></form>
+//   data-confirm: asks first (window.confirm) and stops when the answer is no (without
+//                 JavaScript, the generated Destroy form submits without asking).
 //   data-method:  sends the link as a POST form with _method=<METHOD> and the CSRF token from
 //                 <meta name="csrf-token">, which the server's method override turns into the verb.
 // fetch():          same-origin requests other than GET/HEAD/OPTIONS carry the page's CSRF token

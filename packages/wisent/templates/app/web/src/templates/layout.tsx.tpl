@@ -1,10 +1,12 @@
-import { type Layout as AppLayout, CsrfMeta, FlashMessages, rawHtml } from "wisent";
+import { type Layout as AppLayout, CspNonceMeta, CsrfMeta, FlashMessages, rawHtml } from "wisent";
 import { usePaths } from "./paths.js";
 import { ResourceLinks } from "./resource-links.js";
 
 /**
- * The page around every HTML view: head (stylesheet, script, CSRF meta tags), header, flash
- * messages, the view in <main>. No inline scripts or styles, so a strict Content-Security-Policy holds.
+ * The page around every HTML view: head (stylesheet, script, CSRF and CSP nonce meta tags),
+ * header, flash messages, the view in <main>. No inline scripts or styles, so a strict
+ * Content-Security-Policy holds; a script that must add one (Turbo, htmx) reads the request's
+ * nonce from <meta name="csp-nonce">.
  */
 export const Layout: AppLayout = ({ page, children }) => {
   const paths = usePaths();
@@ -17,6 +19,8 @@ export const Layout: AppLayout = ({ page, children }) => {
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <title>{page.t("app.title")}</title>
           <CsrfMeta />
+          <CspNonceMeta />
+          <link rel="icon" href="/favicon.ico" sizes="32x32" />
           <link rel="stylesheet" href="/assets/application.css" />
           <script src="/assets/application.js" defer />
         </head>
