@@ -85,7 +85,9 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
       if (hasAllResponseHeaders(c)) return;
       editResponseHeaders(c, (headers) => {
         for (const name in part) {
-          if (name !== "cache-control" || !headers.has(name)) headers.set(name, part[name]!);
+          // A Cache-Control or CSP the answer chose stays (the development error page's own CSP).
+          const chosen = name === "cache-control" || name === "content-security-policy";
+          if (!chosen || !headers.has(name)) headers.set(name, part[name]!);
         }
         if (removePoweredBy) headers.delete("X-Powered-By");
       });
