@@ -33,6 +33,7 @@ export const EXTERNAL = [
   "tsx",
   "tsx/*",
   "eta",
+  "youch",
 ];
 
 /**

@@ -22,6 +22,7 @@ import { defaultHost, type RouteInfo } from "../routes/route-info.js";
 import { shadowedRoutesError } from "../routes/shadowing-message.js";
 import { composeWithRuntime } from "./app-core.js";
 import { type Below, isSettledRoute } from "./compose.js";
+import { devErrorPage } from "./dev-error-page.js";
 import { currentEnv } from "./environment.js";
 import { FirstMatchRouter } from "./first-match-router.js";
 import { Group } from "./group.js";
@@ -204,6 +205,7 @@ export class App extends Group<[], never> {
       paths: registry.helpers,
       routes: () => registry.routes(),
       handlerFor: (method, path) => registry.handlerFor(method, path),
+      devErrorPage,
     };
     const appMiddleware: MiddlewareHandler[] = [];
     const uncaught = honoErrorHandler(hono);

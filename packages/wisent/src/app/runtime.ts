@@ -1,4 +1,4 @@
-import type {} from "hono";
+import type { Context } from "hono";
 import type { RouteInfo } from "../routes/route-info.js";
 import type { UntypedPathHelper } from "./route-registry.js";
 
@@ -30,6 +30,16 @@ export interface WisentRuntime {
    * undefined; for development's request log, which names it.
    */
   handlerFor(method: string, path: string): string | undefined;
+  /**
+   * The development page of an unexpected error (Youch's) and the Content-Security-Policy it
+   * needs, if any; the error answer uses it in development only.
+   */
+  devErrorPage?(
+    err: Error,
+    c: Context,
+    status: number,
+    title: string,
+  ): Promise<{ html: string; csp: string | undefined }>;
 }
 
 declare module "hono" {

@@ -172,6 +172,17 @@ export function errorResponse(err: unknown, c: Context): Response | Promise<Resp
         (page) => new Response(page, { status, headers }),
       );
     }
+    if (trace !== undefined && err instanceof Error && runtime?.devErrorPage) {
+      const plain = () => htmlPage(status, message, validation, trace, cspNonce(c));
+      return runtime.devErrorPage(err, c, status, `${status} ${statusText(status)}`).then(
+        ({ html: page, csp }) => {
+          if (csp) headers.set("Content-Security-Policy", csp);
+          return new Response(page, { status, headers });
+        },
+        // The page failing must not hide the error: the plain page with its stack instead.
+        () => plain().then((page) => new Response(page, { status, headers })),
+      );
+    }
     return htmlPage(status, message, validation, trace, cspNonce(c)).then(
       (page) => new Response(page, { status, headers }),
     );

@@ -57,6 +57,7 @@ describe("resourceParamKey", () => {
     const app = new App({ name: "t" });
     app.resource(path, make() as WidgetsResource, { only: ["list", "show"] });
     const show = app.routes().find((r) => r.handler.endsWith(".Show"))!;
+    expect(show.handler).not.toBe("Resource.Show");
     expect(show.path).toBe(`${path.replace(/\/$/, "")}/{${key}}/`);
     expect(show.name).toBe(showName);
   });

@@ -60,7 +60,11 @@ export abstract class ResourceBase<K extends string = string> {
 
   /** The class name shown in the routes table's HANDLER column: `WidgetsResource`. */
   get handlerName(): string {
-    return this.constructor.name || "Resource";
+    // An anonymous subclass (`new (class extends WidgetsResource {})()`) shows the class it extends.
+    for (let ctor = this.constructor; ctor && ctor !== Object; ctor = Object.getPrototypeOf(ctor)) {
+      if (ctor.name) return ctor.name;
+    }
+    return "Resource";
   }
 }
 

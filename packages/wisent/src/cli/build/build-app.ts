@@ -30,6 +30,8 @@ export const EXTERNAL_PACKAGES = [
   "esbuild",
   "tsx",
   "fsevents",
+  // The development error page: loaded on a first error only, it reads its assets next to itself.
+  "youch",
 ];
 
 /**

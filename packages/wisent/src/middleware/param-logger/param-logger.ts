@@ -60,7 +60,10 @@ function queryParams(url: string, queryAt: number): Record<string, string | stri
 }
 
 /** Query and path parameters of the request, query first (a path parameter wins a clash). */
-function requestParams(url: string, pathParams: Record<string, string>): Record<string, unknown> {
+export function requestParams(
+  url: string,
+  pathParams: Record<string, string>,
+): Record<string, unknown> {
   const queryAt = url.indexOf("?");
   if (queryAt === -1) return pathParams;
   return { ...queryParams(url, queryAt), ...pathParams };

@@ -115,10 +115,13 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
         // A JSON or XML answer made otherwise (an error's 401 or 404) gets the data set too.
         const isData = isDataType(headers.get("content-type"));
         const set = isData ? data : part;
+        // A CSP the answer chose stays (the development error page's own), with no nonce added.
+        const cspChosen = headers.has("content-security-policy");
         for (const name in set) {
-          if (name !== "cache-control" || !headers.has(name)) headers.set(name, set[name]!);
+          const chosen = name === "cache-control" || name === "content-security-policy";
+          if (!chosen || !headers.has(name)) headers.set(name, set[name]!);
         }
-        const value = nonced && !isData ? cspNonce(c) : undefined;
+        const value = nonced && !isData && !cspChosen ? cspNonce(c) : undefined;
         if (value !== undefined) {
           headers.set("content-security-policy", policy!.join(`'nonce-${value}'`));
         }
