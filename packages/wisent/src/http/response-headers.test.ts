@@ -69,8 +69,12 @@ function app({ production = false } = {}) {
 const get = (a: App, query = "", accept = "application/json") =>
   a.fetch(new Request(`https://localhost/widgets${query}`, { headers: { accept } }));
 
+/** A page's full set; a JSON or XML answer, however it was made, the data set and its CSP. */
 function expectWisentHeaders(res: Response) {
-  expect(res.headers.get("content-security-policy")).toContain("default-src 'self'");
+  const data = /json|xml/.test(res.headers.get("content-type") ?? "");
+  expect(res.headers.get("content-security-policy")).toContain(
+    data ? "default-src 'none'" : "default-src 'self'",
+  );
   expectDataHeaders(res);
 }
 

@@ -235,7 +235,11 @@ export async function createApp(
 function addDependency(files: PlannedFile[], name: string, range: string): void {
   const manifest = files.find((file) => file.path === "package.json");
   if (!manifest) throw new Error("the app template has no package.json");
-  const pkg = JSON.parse(manifest.contents) as { dependencies: Record<string, string> };
+  const text =
+    typeof manifest.contents === "string"
+      ? manifest.contents
+      : Buffer.from(manifest.contents).toString("utf8");
+  const pkg = JSON.parse(text) as { dependencies: Record<string, string> };
   pkg.dependencies = Object.fromEntries(
     Object.entries({ ...pkg.dependencies, [name]: range }).sort(([a], [b]) => (a < b ? -1 : 1)),
   );
