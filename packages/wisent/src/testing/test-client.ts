@@ -92,6 +92,11 @@ export function testClient(app: FetchApp, options: TestClientOptions = {}): Test
 export class TestClient {
   /** The cookies this client sends. */
   readonly cookies = new CookieJar();
+  /**
+   * Headers sent with every request (starting as the `headers` option): `signIn` adds an API
+   * token's `authorization` here, `signOut` removes it.
+   */
+  readonly headers: Record<string, string>;
   readonly #app: FetchApp;
   readonly #options: TestClientOptions;
   #passwords: SessionPassword[] | undefined;
@@ -99,6 +104,7 @@ export class TestClient {
   constructor(app: FetchApp, options: TestClientOptions = {}) {
     this.#app = app;
     this.#options = options;
+    this.headers = { ...options.headers };
   }
 
   get(path: string, options?: TestRequestOptions) {
@@ -126,7 +132,7 @@ export class TestClient {
     const url = new URL(path, this.#options.baseUrl ?? "http://localhost");
     for (const [key, value] of Object.entries(options.query ?? {}))
       url.searchParams.append(key, String(value));
-    const headers = new Headers({ ...this.#options.headers, ...options.headers });
+    const headers = new Headers({ ...this.headers, ...options.headers });
     let body: BodyInit | undefined = options.body;
     const wantsCsrf = options.csrf !== false && !SAFE.has(upper);
     if (options.form) {
