@@ -54,6 +54,7 @@ export {
   type Model,
   type ModelRecord,
   type RecordOf,
+  type RecordScope,
   ValidationFailedError,
 } from "./data/model.js";
 export type { Paginated, Paginator as PaginatorData } from "./data/pagination.js";
@@ -74,11 +75,13 @@ export { isUuid, uuidv7 } from "./data/uuid.js";
 export { humanizeField, type Validated, validate } from "./data/validation.js";
 export { appOrigin, configuredAppUrl } from "./http/app-url.js";
 export { HttpError, isHttpError } from "./http/http-error.js";
+export type { OwnerScope } from "./http/owner-scope.js";
 export { ValidationErrors } from "./http/validation-errors.js";
 export { RequestTransaction, transaction } from "./middleware/transaction/index.js";
 
 // HTTP layer: importing these installs c.bind, c.redirectTo, c.respond, c.flash, c.csrfToken, c.t.
 import "./http/bind.js";
+import "./http/owner-scope.js";
 import "./http/redirect.js";
 
 export { bodyLimit, DEFAULT_BODY_LIMIT } from "./http/body.js";
@@ -179,6 +182,7 @@ export type {
   ResourceOptions,
   SingletonOptions,
 } from "./resources/options.js";
+export type { PolicyRule, ResourcePolicy } from "./resources/policy.js";
 export {
   type Editable,
   type HandlerResult,

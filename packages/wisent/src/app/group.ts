@@ -1,5 +1,6 @@
 import type { Handler, MiddlewareHandler } from "hono";
 import { requireAuthentication, requiresAuthentication } from "../auth/require-authentication.js";
+import { resourceGuard } from "../auth/resource-guard.js";
 import type { ResourceSpec } from "../client/resource-spec.js";
 import { routeNameForPath } from "../naming/index.js";
 import {
@@ -249,7 +250,8 @@ export class Group<
       routes,
       stem,
       (route) => joinPaths(route.member ? memberRoot : collection, route.subpath),
-      opts.authenticate,
+      ownedAuthenticate(opts, resource.handlerName),
+      { ownedBy: opts.ownedBy, policy: opts.policy },
     );
     const member = joinPaths(memberRoot, `{${paramKey}}`);
     // Type-level names are checked against the runtime namer in typed-names.test.ts.
@@ -324,6 +326,7 @@ export class Group<
     stem: string,
     fullPath: (route: ResourceRoute) => string,
     authenticate: ResourceOptions["authenticate"],
+    guard: Pick<ResourceOptions, "ownedBy" | "policy"> = {},
   ): Record<string, UntypedPathHelper> {
     const stack = this.#resourceStack(resource);
     // One guard for the resource's secured routes: `true` secures every route, a list its operations.
@@ -345,9 +348,21 @@ export class Group<
       const full = fullPath(route);
       const name = routeNameFor(route, full);
       const handler: Handler = (c) => fn.call(resource, c);
+      const recordGuard = resourceGuard({
+        resource: resource.handlerName,
+        ownedBy: guard.ownedBy,
+        policy: guard.policy,
+        model: resource.model,
+        paramKey: resource.paramKey,
+        operation: route.operation,
+        action: route.handlerMethod,
+        member: route.member,
+      });
+      const routeStack = secured(route) ? guarded : stack;
       this.#add(route.method, full, handler, {
         display: `${resource.handlerName}.${route.action}`,
-        stack: secured(route) ? guarded : stack,
+        stack: recordGuard ? [...routeStack, recordGuard] : routeStack,
+        ...(guard.ownedBy !== undefined && { ownedBy: guard.ownedBy }),
         name,
         resource: {
           operation: route.operation,
@@ -389,6 +404,7 @@ export class Group<
       name?: string;
       resource?: ResourceRouteMeta;
       internal?: boolean;
+      ownedBy?: string;
     },
   ): RouteBuilder {
     const path = parsePathTemplate(fullPath);
@@ -405,12 +421,30 @@ export class Group<
       ...(how.resource && { resource: how.resource }),
       ...(how.internal && { internal: true }),
       ...(requiresAuthentication(how.stack ?? this.#stack) && { authenticated: true }),
+      ...(how.ownedBy !== undefined && { ownedBy: how.ownedBy }),
     };
     this.core.registry.add(record);
     const middleware = [...(how.stack ?? this.#stack)];
     addHonoRoute(this.core, method, path.honoPath, middleware, handler);
     return new RouteBuilder(this.core, record, middleware, handler);
   }
+}
+
+/**
+ * `authenticate` of a resource's options, `true` when it is owned (`ownedBy` needs a user on every
+ * route: a list of operations, or `false`, would leave some routes without an owner to scope by).
+ */
+function ownedAuthenticate(
+  opts: ResourceOptions,
+  resource: string,
+): ResourceOptions["authenticate"] {
+  if (opts.ownedBy === undefined) return opts.authenticate;
+  if (opts.authenticate !== undefined && opts.authenticate !== true) {
+    throw new Error(
+      `${resource}: ownedBy "${opts.ownedBy}" signs in every route; leave authenticate out (or true)`,
+    );
+  }
+  return true;
 }
 
 /**

@@ -39,6 +39,11 @@ export interface RouteRecord {
   readonly internal?: boolean;
   /** Set on routes behind `requireAuthentication()`: secured in the OpenAPI document. */
   readonly authenticated?: boolean;
+  /**
+   * Set on the routes of a resource declared with `ownedBy`: the owner column (`user_id`). Such a
+   * route is also `authenticated`, and answers only the signed-in user's own records.
+   */
+  readonly ownedBy?: string;
 }
 
 /** A path helper looked up by name at run time. */

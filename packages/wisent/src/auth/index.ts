@@ -33,6 +33,7 @@ export {
   verifyPassword,
   verifyWithoutUser,
 } from "./password-hash.js";
+export { authorize, definePolicy, forbidden, type Policy, type Rule } from "./policy.js";
 export {
   authenticationRequired,
   type RequireAuthenticationOptions,

@@ -10,6 +10,7 @@ import {
   type PageParams,
   type Paginated,
   pageRequest,
+  paginate as paginateQuery,
   paginatorOf,
   totalShownByPage,
 } from "./pagination.js";
@@ -58,6 +59,12 @@ export interface ModelOptions<S extends z.ZodObject> {
   unpermitted?: UnpermittedFields;
 }
 
+/**
+ * Column values a query keeps to, `{ user_id: "0190…" }`: an owned resource's `c.ownerScope()`.
+ * An empty object keeps every row.
+ */
+export type RecordScope = Readonly<Record<string, string>>;
+
 /** The helpers of one table; see `defineModel`. */
 export interface Model<S extends z.ZodObject> {
   readonly name: string;
@@ -68,14 +75,27 @@ export interface Model<S extends z.ZodObject> {
    * schema does not know are dropped, logged in development or refused (`unpermitted`).
    */
   validate(input: unknown): Validated<z.output<S>>;
-  /** `select * from <table>` to refine (where, orderBy) and run, or hand to `paginate`. */
-  query(db: Queryable): SelectQueryBuilder<AnyDB, AnyDB, ModelRecord<S>>;
-  /** The record with this id; 404 `<name> not found: <id>` when it is missing or the id is malformed. */
-  find(db: Queryable, id: string): Promise<ModelRecord<S>>;
+  /**
+   * `select * from <table>` to refine (where, orderBy) and run, or hand to `paginate`; with a
+   * `scope`, only its rows (`Note.query(tx, c.ownerScope())`).
+   */
+  query(db: Queryable, scope?: RecordScope): SelectQueryBuilder<AnyDB, AnyDB, ModelRecord<S>>;
+  /**
+   * The record with this id; 404 `<name> not found: <id>` when it is missing, the id is malformed
+   * or, with a `scope`, the record is outside it (another user's answers as a missing one).
+   */
+  find(db: Queryable, id: string, scope?: RecordScope): Promise<ModelRecord<S>>;
   /** Every record, oldest first (UUIDv7 ids sort by creation). */
   all(db: Queryable): Promise<ModelRecord<S>[]>;
-  /** One page of records, oldest first, from `page`/`per_page` parameters. */
-  paginate(db: Queryable, params: PageParams): Promise<Paginated<ModelRecord<S>>>;
+  /**
+   * One page of records, oldest first, from `page`/`per_page` parameters; with a `scope`, of its
+   * rows only (`Note.paginate(tx, c.req.query(), c.ownerScope())`).
+   */
+  paginate(
+    db: Queryable,
+    params: PageParams,
+    scope?: RecordScope,
+  ): Promise<Paginated<ModelRecord<S>>>;
   /** Validates, then inserts with a new UUIDv7 id and both timestamps; returns the record. */
   create(db: Queryable, attrs: z.input<S>): Promise<ModelRecord<S>>;
   /** Merges the attributes onto the record, validates, saves with a new `updated_at`; returns it. */
@@ -145,8 +165,17 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     if (!result.ok) throw new ValidationFailedError(name, result.errors);
     return result.data;
   };
-  const query = (db: Queryable) =>
-    db.selectFrom(table).selectAll() as unknown as SelectQueryBuilder<AnyDB, AnyDB, Rec>;
+  const query = (db: Queryable, scope?: RecordScope) => {
+    let select = db.selectFrom(table).selectAll() as unknown as SelectQueryBuilder<
+      AnyDB,
+      AnyDB,
+      Rec
+    >;
+    for (const column in scope) select = select.where(column, "=", scope[column]!);
+    return select;
+  };
+  const scoped = (scope: RecordScope | undefined): scope is RecordScope =>
+    scope !== undefined && Object.keys(scope).length > 0;
   // Every request runs these: compiled once (per dialect and column list), parameters swapped.
   const statements = new ModelStatements(table);
   const foundOr404 = (rows: unknown[], id: string): Rec => {
@@ -176,14 +205,16 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     query,
     // find and paginate settle in one promise (no async function around a SQLite read that
     // is ready at once): they run on every show and list request.
-    find(db, id) {
+    find(db, id, scope) {
       let key: string;
       let rows: MaybePromise<unknown[]>;
       try {
         key = String(id);
         const stored = uuidKey(key);
         if (stored === undefined) throw notFound(key);
-        rows = statements.find(db, stored);
+        rows = scoped(scope)
+          ? query(db, scope).where("id", "=", stored).limit(1).execute()
+          : statements.find(db, stored);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -191,7 +222,8 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
       return settleWith(rows, foundOr404, key);
     },
     all: async (db) => (await query(db).orderBy("id").execute()) as Rec[],
-    paginate(db, params) {
+    paginate(db, params, scope) {
+      if (scoped(scope)) return paginateQuery(query(db, scope).orderBy("id"), params);
       let read: PageRead<Rec>;
       let found: MaybePromise<unknown[]>;
       try {
