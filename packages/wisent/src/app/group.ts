@@ -230,7 +230,8 @@ export class Group<
       KeyOf<R>,
       SchemaOf<R>,
       MemberActions<O>,
-      CollectionActions<O>
+      CollectionActions<O>,
+      O extends { readonly ownedBy: infer C extends string } ? C : never
     >
   > {
     const opts: ResourceOptions = options ?? {};

@@ -3,6 +3,7 @@ import { App } from "../app/app.js";
 import { accessTokenDigest, newAccessToken, tokenAuthentication } from "../auth/access-token.js";
 import { authentication } from "../auth/current-user.js";
 import { TEST_SIGN_IN_PATH } from "../auth/test-sign-in.js";
+import { csrf } from "../middleware/csrf/csrf.js";
 import { session } from "../middleware/session/index.js";
 import { signIn, signOut } from "./sign-in.js";
 import { type FetchApp, testClient } from "./test-client.js";
@@ -18,6 +19,7 @@ const json = { headers: { accept: "application/json" } };
 function webApp() {
   const app = new App({ name: "notes" });
   app.use(session({ secret: SECRET }));
+  app.use(csrf());
   app.use(authentication({ load: (_c, id) => USERS.get(id) }));
   app.get("/me", (c) => c.json({ user: c.currentUser()?.id ?? null }));
   return app;
@@ -127,5 +129,31 @@ describe("signIn and signOut of wisent/testing", () => {
         expect(await who(client)).toBeNull();
       }
     }
+  });
+});
+
+describe("TestClient.fetch", () => {
+  it("makes the typed client's requests as the signed-in user, CSRF token included", async () => {
+    const app = webApp();
+    app.post("/echo", async (c) => c.json({ user: c.currentUser()?.id ?? null, body: await c.req.json() }));
+    const client = testClient(app, { sessionSecret: SECRET });
+    await signIn(client, { id: "ada" });
+    const res = await client.fetch(
+      new Request("http://localhost/echo", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ a: 1 }),
+      }),
+    );
+    expect(await res.json()).toEqual({ user: "ada", body: { a: 1 } });
+    // The same request without the token is refused: the header above was the client's doing.
+    const bare = await app.fetch(
+      new Request("http://localhost/echo", {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: client.cookies.header()! },
+        body: JSON.stringify({ a: 1 }),
+      }),
+    );
+    expect(bare.status).toBe(403);
   });
 });

@@ -155,6 +155,34 @@ export class TestClient {
     return options.followRedirects ? this.#followAll(response, url) : response;
   }
 
+  /**
+   * Answers a Fetch API `Request` as this client: with its cookies (stored again from the answer),
+   * its default headers (a signed-in API client's token) and, on an unsafe request, the CSRF
+   * token header as {@link TestClient.request} adds it. Hand it to the typed client to make its
+   * requests as a signed-in user.
+   *
+   * @example
+   * const client = testClient(app);
+   * await signIn(client, ada);
+   * const api = createClient<typeof import("../app.js")>({ fetch: (request) => client.fetch(request) });
+   */
+  async fetch(request: Request): Promise<Response> {
+    const headers = new Headers(request.headers);
+    for (const [name, value] of Object.entries(this.headers)) {
+      if (!headers.has(name)) headers.set(name, value);
+    }
+    const holdsSession = this.cookies.get(this.sessionCookieName) !== undefined;
+    if (
+      !SAFE.has(request.method.toUpperCase()) &&
+      !headers.has(CSRF_HEADER) &&
+      (request.body === null || holdsSession)
+    ) {
+      headers.set(CSRF_HEADER, await this.csrfToken());
+    }
+    const body = request.body === null ? undefined : await request.arrayBuffer();
+    return this.#send(new Request(request.url, { method: request.method, headers, body }));
+  }
+
   /** Follows one redirect: 301/302/303 become a GET, 307/308 are refused (re-send the body yourself). */
   async follow(
     response: Response,
