@@ -135,7 +135,9 @@ describe("signIn and signOut of wisent/testing", () => {
 describe("TestClient.fetch", () => {
   it("makes the typed client's requests as the signed-in user, CSRF token included", async () => {
     const app = webApp();
-    app.post("/echo", async (c) => c.json({ user: c.currentUser()?.id ?? null, body: await c.req.json() }));
+    app.post("/echo", async (c) =>
+      c.json({ user: c.currentUser()?.id ?? null, body: await c.req.json() }),
+    );
     const client = testClient(app, { sessionSecret: SECRET });
     await signIn(client, { id: "ada" });
     const res = await client.fetch(

@@ -28,7 +28,7 @@ export const help: CommandHelp = {
     ],
     [
       "--public",
-      "after wisent g auth: for anyone, signed in or not (by default a resource belongs to the\nsigned-in user who made it: a user_id column, ownedBy: \"user_id\")",
+      'after wisent g auth: for anyone, signed in or not (by default a resource belongs to the\nsigned-in user who made it: a user_id column, ownedBy: "user_id")',
     ],
     ["-s, --skip-migration", "no migration"],
     ["--skip-model", "no model or migration; the handlers answer their name (Widget#List)"],

@@ -11,9 +11,9 @@ import {
   writeRecords,
 } from "./generated-record.js";
 import { renderPlan } from "./render.js";
+import { OWNER, resourceAccess } from "./resource-access.js";
 import { type ResourcePlan, resourcePlan } from "./resource-plan.js";
 import { appVariable, type FixtureModel } from "./template-data.js";
-import { OWNER, resourceAccess } from "./resource-access.js";
 import { referenceVar } from "./test-samples.js";
 import { testStyle } from "./test-style.js";
 import { UsageError } from "./usage-error.js";

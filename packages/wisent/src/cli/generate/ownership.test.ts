@@ -195,7 +195,9 @@ describe("resources after wisent g auth, in a web app", { timeout: SLOW }, () =>
         for (const cookie of signedUp.headers.getSetCookie()) session.cookies.storeHeader(cookie);
         const me = await session.get("/registration", { headers: { accept: "text/html" } });
         expect(me.status).toBe(200);
-        const made = (await (await session.post("/notes", { json: { title: "probe" } })).json()) as Row;
+        const made = (await (
+          await session.post("/notes", { json: { title: "probe" } })
+        ).json()) as Row;
         ids.push(made.user_id!);
         expect((await session.delete(`/notes/${made.id}`)).status).toBe(200);
         clients.push(session);
