@@ -14,7 +14,12 @@ interface DialectStatements {
   /** Inserts and updates by their column list (`title,description,id,...`). */
   insert: Map<string, string>;
   update: Map<string, string>;
+  /** find, page and count within a scope, by the scope's column list (`user_id`). */
+  scoped: Map<string, { find: string; page: string; count: string }>;
 }
+
+/** Column values a read keeps to (an owned resource's `{ user_id: "..." }`). */
+type Scope = Readonly<Record<string, string>>;
 
 // Column lists come from the schema's output, so a table has a handful; the bound keeps a
 // schema with many optional fields from growing without end.
@@ -31,19 +36,26 @@ export class ModelStatements {
 
   constructor(private readonly table: string) {}
 
-  /** Rows of `select * ... where id = ?` (may throw instead of rejecting). */
-  find(db: Queryable, id: string): MaybePromise<unknown[]> {
+  /** Rows of `select * ... where id = ?`, within `scope` if given (may throw instead of rejecting). */
+  find(db: Queryable, id: string, scope?: Scope): MaybePromise<unknown[]> {
+    if (scope) return run(db, this.#scoped(db, scope).find, [id, ...Object.values(scope)], true);
     return run(db, this.#of(db).find, [id], true);
   }
 
-  /** Rows of one page, oldest first (may throw instead of rejecting). */
-  page(db: Queryable, limit: number, offset: number): MaybePromise<unknown[]> {
+  /** Rows of one page, oldest first, within `scope` if given (may throw instead of rejecting). */
+  page(db: Queryable, limit: number, offset: number, scope?: Scope): MaybePromise<unknown[]> {
+    if (scope) {
+      return run(db, this.#scoped(db, scope).page, [...Object.values(scope), limit, offset]);
+    }
     return run(db, this.#of(db).page, [limit, offset]);
   }
 
-  /** The number of rows in the table (may throw instead of rejecting). */
-  count(db: Queryable): MaybePromise<number> {
-    return chain(run(db, this.#of(db).count, []), (rows) => {
+  /** The number of rows in the table, or in `scope` (may throw instead of rejecting). */
+  count(db: Queryable, scope?: Scope): MaybePromise<number> {
+    const [sql, parameters] = scope
+      ? [this.#scoped(db, scope).count, Object.values(scope)]
+      : [this.#of(db).count, []];
+    return chain(run(db, sql, parameters), (rows) => {
       const [row] = rows as { count: unknown }[];
       return Number(row?.count ?? 0);
     });
@@ -71,6 +83,30 @@ export class ModelStatements {
     await run(db, this.#of(db).destroy, [id]);
   }
 
+  /** The scoped reads for the scope's columns, compiled once (the values are parameters). */
+  #scoped(db: Queryable, scope: Scope): { find: string; page: string; count: string } {
+    const statements = this.#of(db);
+    const columns = Object.keys(scope);
+    const key = columns.join(",");
+    const kept = statements.scoped.get(key);
+    if (kept) return kept;
+    let all = db.selectFrom(this.table).selectAll();
+    let counted = db.selectFrom(this.table).select((eb) => eb.fn.countAll().as("count"));
+    for (const column of columns) {
+      all = all.where(column, "=", "");
+      counted = counted.where(column, "=", "");
+    }
+    let found = db.selectFrom(this.table).selectAll().where("id", "=", "");
+    for (const column of columns) found = found.where(column, "=", "");
+    const compiled = {
+      find: found.compile().sql,
+      page: all.orderBy("id").limit(1).offset(0).compile().sql,
+      count: counted.compile().sql,
+    };
+    if (statements.scoped.size < MAX_SHAPES) statements.scoped.set(key, compiled);
+    return compiled;
+  }
+
   #of(db: Queryable): DialectStatements {
     const dialect = dialectOf(db);
     let statements = this.#byDialect.get(dialect);
@@ -86,6 +122,7 @@ export class ModelStatements {
         destroy: db.deleteFrom(this.table).where("id", "=", "").compile().sql,
         insert: new Map(),
         update: new Map(),
+        scoped: new Map(),
       };
       this.#byDialect.set(dialect, statements);
     }

@@ -10,7 +10,6 @@ import {
   type PageParams,
   type Paginated,
   pageRequest,
-  paginate as paginateQuery,
   paginatorOf,
   totalShownByPage,
 } from "./pagination.js";
@@ -129,6 +128,7 @@ interface PageRead<Rec> {
   readonly page: number;
   readonly perPage: number;
   readonly offset: number;
+  readonly scope: RecordScope | undefined;
   rows: Rec[];
 }
 
@@ -188,7 +188,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     // As `paginate`: the count query runs only when the page does not show the total.
     const total = totalShownByPage(read.page, read.perPage, read.offset, read.rows.length);
     return total === undefined
-      ? chainWith(statements.count(read.db), pageWithTotal, read)
+      ? chainWith(statements.count(read.db, read.scope), pageWithTotal, read)
       : pageWithTotal(total, read);
   };
   const notFound = (id: string) =>
@@ -212,9 +212,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
         key = String(id);
         const stored = uuidKey(key);
         if (stored === undefined) throw notFound(key);
-        rows = scoped(scope)
-          ? query(db, scope).where("id", "=", stored).limit(1).execute()
-          : statements.find(db, stored);
+        rows = statements.find(db, stored, scoped(scope) ? scope : undefined);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -223,13 +221,13 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     },
     all: async (db) => (await query(db).orderBy("id").execute()) as Rec[],
     paginate(db, params, scope) {
-      if (scoped(scope)) return paginateQuery(query(db, scope).orderBy("id"), params);
       let read: PageRead<Rec>;
       let found: MaybePromise<unknown[]>;
       try {
         const { page, per_page, offset } = pageRequest(params);
-        read = { db, page, perPage: per_page, offset, rows: [] };
-        found = statements.page(db, per_page, offset);
+        const kept = scoped(scope) ? scope : undefined;
+        read = { db, page, perPage: per_page, offset, scope: kept, rows: [] };
+        found = statements.page(db, per_page, offset, kept);
       } catch (error) {
         return Promise.reject(error);
       }
