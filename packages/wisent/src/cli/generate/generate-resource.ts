@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type Names, names, singularNames } from "../../naming/index.js";
 import { declaresResource, declaresVariable, readAppProject } from "./app-project.js";
 import { type Attribute, parseAttributes } from "./attributes.js";
+import { AUTHENTICATION_RECORD } from "./authentication-plan.js";
 import {
   contentHash,
   type GeneratedRecords,
@@ -241,7 +242,7 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
   const reuseModel = modelOwner !== undefined && !options.force;
   if (reuseModel) attributes = parseAttributes(records[modelOwner]!.attributes);
 
-  const access = resourceAccess(records, {
+  const access = resourceAccess(records[AUTHENTICATION_RECORD] !== undefined, {
     shared: options.shared,
     public: options.public,
     ownModel: !options.skipModel && !options.singular && !reuseModel,

@@ -1,5 +1,3 @@
-import { AUTHENTICATION_RECORD } from "./authentication-plan.js";
-import type { GeneratedRecords } from "./generated-record.js";
 import { UsageError } from "./usage-error.js";
 
 /**
@@ -25,22 +23,20 @@ export interface AccessRequest {
   readonly ownModel: boolean;
 }
 
-/** Whether `wisent g auth` ran in this app (its record is in `.wisent/generated.json`). */
-export function hasAuthentication(records: GeneratedRecords): boolean {
-  return records[AUTHENTICATION_RECORD] !== undefined;
-}
-
 /**
- * The access of a new resource. After `wisent g auth`: owned by default (Phoenix 1.8's scopes;
+ * The access of a new resource, given whether `wisent g auth` ran in the app (its record is in
+ * `.wisent/generated.json`). After `wisent g auth`: owned by default (Phoenix 1.8's scopes;
  * shared when it has no model of its own to hold an owner, `--singular`, `--skip-model` or a
  * reused model), `--shared` or `--public` to say otherwise. Without authentication: public, and
  * `--shared` is refused (nobody could sign in).
  */
-export function resourceAccess(records: GeneratedRecords, request: AccessRequest): ResourceAccess {
+export function resourceAccess(
+  authentication: boolean,
+  request: AccessRequest,
+): ResourceAccess {
   if (request.shared && request.public) {
     throw new UsageError("--shared and --public contradict each other: give one");
   }
-  const authentication = hasAuthentication(records);
   if (request.public) return "public";
   if (!authentication) {
     if (request.shared) {
