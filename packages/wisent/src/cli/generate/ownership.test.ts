@@ -3,11 +3,11 @@
  * `wisent new --dev`. `g r note title` makes a resource owned by the signed-in user (a `user_id`
  * column, `ownedBy: "user_id"`), `--shared` one for every signed-in user, `--public` one for
  * anyone. Each app type-checks, lints clean and passes its own generated tests (which sign in
- * with wisent/testing's signIn, and check users A and B); then, built and started in production,
- * users A and B drive all five operations over HTTP.
+ * with wisent/testing's signIn, and check users A and B); then, built and started in production
+ * (with a policy added by hand), users A and B drive all five operations over HTTP.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -69,8 +69,45 @@ function migrationOf(app: string, table: string): string {
   return match[1]!;
 }
 
+/**
+ * A policy added by hand to the generated owned resource: a note whose title starts with
+ * "[locked]" cannot be destroyed, even by its owner (a rule beyond ownership).
+ */
+function addPolicy(app: string): void {
+  writeFileSync(
+    join(app, "src/policies.ts"),
+    [
+      'import { definePolicy } from "wisent";',
+      'import type { Note } from "./models/note.js";',
+      "",
+      "export const notePolicy = definePolicy({",
+      '  destroy: (_user, note: Note) => !note.title.startsWith("[locked]"),',
+      "});",
+      "",
+    ].join("\n"),
+  );
+  const file = join(app, "src/app.ts");
+  const source = readFileSync(file, "utf8")
+    .replace("// wisent:imports", 'import { notePolicy } from "./policies.js";\n// wisent:imports')
+    .replace('{ ownedBy: "user_id" }', '{ ownedBy: "user_id", policy: notePolicy }');
+  writeFileSync(file, source);
+}
+
+/** The policy's 403 for the owner, and the 404 (not 403) for another user. */
+async function expectPolicy(a: TestClient, b: TestClient) {
+  const locked = (await (
+    await a.post("/notes", { json: { title: "[locked] keep" } })
+  ).json()) as Row;
+  const refused = await a.delete(`/notes/${locked.id}`);
+  expect(refused.status).toBe(403);
+  expect(await refused.text()).toContain("not allowed to destroy this record");
+  expect((await b.delete(`/notes/${locked.id}`)).status).toBe(404);
+  expect((await a.get(`/notes/${locked.id}`)).status).toBe(200);
+}
+
 /** `npx wisent build`, then `node dist/server.js` in production on a fresh SQLite database. */
 async function startProduction(app: string): Promise<{ url: string; child: ChildProcess }> {
+  addPolicy(app);
   const built = await inApp(app, BIN, ["build"]);
   expect(built.code, built.output).toBe(0);
   const data = mkdtempSync(join(root, "data-"));
@@ -203,6 +240,7 @@ describe("resources after wisent g auth, in a web app", { timeout: SLOW }, () =>
         clients.push(session);
       }
       await expectOwnership(clients[0]!, clients[1]!, ids[0]!, ids[1]!);
+      await expectPolicy(clients[0]!, clients[1]!);
       const guest = client(url, "notebook");
       await expectSignedOutRefused(guest);
       const page = await client(url, "notebook", "text/html").get("/notes");
@@ -250,6 +288,7 @@ describe("resources after wisent g auth, in an API app", { timeout: SLOW }, () =
         clients.push(session);
       }
       await expectOwnership(clients[0]!, clients[1]!, ids[0]!, ids[1]!);
+      await expectPolicy(clients[0]!, clients[1]!);
       await expectSignedOutRefused(client(url, "jotter"));
     } finally {
       child.kill("SIGTERM");
