@@ -54,6 +54,7 @@ export {
   type Model,
   type ModelRecord,
   type RecordOf,
+  type RecordScope,
   ValidationFailedError,
 } from "./data/model.js";
 export type { Paginated, Paginator as PaginatorData } from "./data/pagination.js";
@@ -79,6 +80,7 @@ export { isUuid, uuidv7 } from "./data/uuid.js";
 export { humanizeField, type Validated, validate } from "./data/validation.js";
 export { appOrigin, configuredAppUrl } from "./http/app-url.js";
 export { HttpError, isHttpError } from "./http/http-error.js";
+export type { OwnerScope } from "./http/owner-scope.js";
 export { ValidationErrors } from "./http/validation-errors.js";
 export {
   RequestTransaction,
@@ -88,6 +90,7 @@ export {
 
 // HTTP layer: importing these installs c.bind, c.redirectTo, c.respond, c.flash, c.csrfToken, c.t.
 import "./http/bind.js";
+import "./http/owner-scope.js";
 import "./http/redirect.js";
 
 export { bodyLimit, DEFAULT_BODY_LIMIT } from "./http/body.js";
@@ -194,6 +197,7 @@ export type {
   ResourceOptions,
   SingletonOptions,
 } from "./resources/options.js";
+export type { PolicyRule, ResourcePolicy } from "./resources/policy.js";
 export {
   type Editable,
   type HandlerResult,

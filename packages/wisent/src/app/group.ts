@@ -1,5 +1,6 @@
 import type { Handler, MiddlewareHandler } from "hono";
 import { requireAuthentication, requiresAuthentication } from "../auth/require-authentication.js";
+import { resourceGuard } from "../auth/resource-guard.js";
 import type { ResourceSpec } from "../client/resource-spec.js";
 import { routeNameForPath } from "../naming/index.js";
 import {
@@ -231,7 +232,8 @@ export class Group<
       KeyOf<R>,
       SchemaOf<R>,
       MemberActions<O>,
-      CollectionActions<O>
+      CollectionActions<O>,
+      O extends { readonly ownedBy: infer C extends string } ? C : never
     >
   > {
     const opts: ResourceOptions = options ?? {};
@@ -251,8 +253,9 @@ export class Group<
       routes,
       stem,
       (route) => joinPaths(route.member ? memberRoot : collection, route.subpath),
-      opts.authenticate,
+      ownedAuthenticate(opts, resource.handlerName),
       paramKey,
+      { ownedBy: opts.ownedBy, policy: opts.policy },
     );
     const member = joinPaths(memberRoot, `{${paramKey}}`);
     // Type-level names are checked against the runtime namer in typed-names.test.ts.
@@ -329,6 +332,7 @@ export class Group<
     fullPath: (route: ResourceRoute) => string,
     authenticate: ResourceOptions["authenticate"],
     paramKey: string,
+    guard: Pick<ResourceOptions, "ownedBy" | "policy"> = {},
   ): Record<string, UntypedPathHelper> {
     const stack = this.#resourceStack(resource);
     // One guard for the resource's secured routes: `true` secures every route, a list its operations.
@@ -350,9 +354,21 @@ export class Group<
       const full = fullPath(route);
       const name = routeNameFor(route, full);
       const handler: Handler = (c) => fn.call(resource, c);
+      const recordGuard = resourceGuard({
+        resource: resource.handlerName,
+        ownedBy: guard.ownedBy,
+        policy: guard.policy,
+        model: resource.model,
+        paramKey,
+        operation: route.operation,
+        action: route.handlerMethod,
+        member: route.member,
+      });
+      const routeStack = secured(route) ? guarded : stack;
       this.#add(route.method, full, handler, {
         display: `${resource.handlerName}.${route.action}`,
-        stack: secured(route) ? guarded : stack,
+        stack: recordGuard ? [...routeStack, recordGuard] : routeStack,
+        ...(guard.ownedBy !== undefined && { ownedBy: guard.ownedBy }),
         name,
         doc: resource.docs?.[route.handlerMethod],
         resource: {
@@ -396,6 +412,7 @@ export class Group<
       resource?: ResourceRouteMeta;
       internal?: boolean;
       doc?: OperationDoc | undefined;
+      ownedBy?: string;
     },
   ): RouteBuilder {
     const path = parsePathTemplate(fullPath);
@@ -414,12 +431,30 @@ export class Group<
       ...(how.internal && { internal: true }),
       ...(doc && { doc }),
       ...(requiresAuthentication(how.stack ?? this.#stack) && { authenticated: true }),
+      ...(how.ownedBy !== undefined && { ownedBy: how.ownedBy }),
     };
     this.core.registry.add(record);
     const middleware = [...(how.stack ?? this.#stack)];
     addHonoRoute(this.core, method, path.honoPath, middleware, handler);
     return new RouteBuilder(this.core, record, middleware, handler);
   }
+}
+
+/**
+ * `authenticate` of a resource's options, `true` when it is owned (`ownedBy` needs a user on every
+ * route: a list of operations, or `false`, would leave some routes without an owner to scope by).
+ */
+function ownedAuthenticate(
+  opts: ResourceOptions,
+  resource: string,
+): ResourceOptions["authenticate"] {
+  if (opts.ownedBy === undefined) return opts.authenticate;
+  if (opts.authenticate !== undefined && opts.authenticate !== true) {
+    throw new Error(
+      `${resource}: ownedBy "${opts.ownedBy}" signs in every route; leave authenticate out (or true)`,
+    );
+  }
+  return true;
 }
 
 /**

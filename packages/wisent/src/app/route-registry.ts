@@ -42,6 +42,11 @@ export interface RouteRecord {
   readonly authenticated?: boolean;
   /** What the route takes and answers, given by `documented(...)` or a resource's `docs`. */
   readonly doc?: OperationDoc;
+  /**
+   * Set on the routes of a resource declared with `ownedBy`: the owner column (`user_id`). Such a
+   * route is also `authenticated`, and answers only the signed-in user's own records.
+   */
+  readonly ownedBy?: string;
 }
 
 /** A path helper looked up by name at run time. */

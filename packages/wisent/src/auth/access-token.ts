@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
+import { HttpError } from "../http/http-error.js";
 import { type CurrentUser, setCurrentUser } from "./current-user.js";
+import { testSignInRequest, testSignInUnknownUser, testSignInUserId } from "./test-sign-in.js";
 
 /**
  * A new access token: `token` is shown to the client once, only `digest` (its SHA-256, hex) is
@@ -47,17 +49,29 @@ export function currentTokenDigest(c: Context): string | undefined {
 export interface TokenAuthenticationOptions {
   /** Finds the user of a token digest; undefined when no live token has it. */
   load(c: Context, digest: string): Promise<CurrentUser | undefined> | CurrentUser | undefined;
+  /**
+   * Stores a new token for the user with this id and answers it (undefined when there is no such
+   * user). The app's token action can use it too; `wisent/testing`'s `signIn(client, user)` needs
+   * it (with `GO_ENV=test` only) to give a test client a token without a password.
+   */
+  issue?(c: Context, userId: string): Promise<string | undefined> | string | undefined;
 }
 
 /**
  * Loads the user of an `Authorization: Bearer` token for `c.currentUser()` (an API app's
- * counterpart of `authentication()`): the token's SHA-256 is what `load` looks up.
+ * counterpart of `authentication()`): the token's SHA-256 is what `load` looks up. With
+ * `GO_ENV=test` it also answers `wisent/testing`'s `signIn(client, user)` with a token from `issue`.
  *
  * @example
- * app.use(tokenAuthentication({ load: async (c, digest) => userOfToken(await c.tx(), digest) }));
+ * app.use(tokenAuthentication({
+ *   load: async (c, digest) => userOfToken(await c.tx(), digest),
+ *   issue: async (c, userId) => issueToken(await c.tx(), userId),
+ * }));
  */
 export function tokenAuthentication(options: TokenAuthenticationOptions): MiddlewareHandler {
   return async (c, next) => {
+    const test = testSignInRequest(c);
+    if (test !== undefined) return testTokenSignIn(c, test, options);
     const token = bearerToken(c);
     let user: CurrentUser | undefined;
     if (token !== undefined) {
@@ -69,4 +83,24 @@ export function tokenAuthentication(options: TokenAuthenticationOptions): Middle
     setCurrentUser(c, user);
     await next();
   };
+}
+
+/** The test environment's token for `wisent/testing`'s `signIn` (see `test-sign-in.ts`). */
+async function testTokenSignIn(
+  c: Context,
+  test: "in" | "out",
+  options: TokenAuthenticationOptions,
+): Promise<Response> {
+  // A token client signs out by dropping its token; nothing to end on the server.
+  if (test === "out") return c.json({ token: null });
+  if (!options.issue) {
+    throw new HttpError(
+      501,
+      "test sign-in: tokenAuthentication() has no issue(c, userId) option to make a token with",
+    );
+  }
+  const id = testSignInUserId(c);
+  const token = await options.issue(c, id);
+  if (token === undefined) throw testSignInUnknownUser(id);
+  return c.json({ token });
 }

@@ -1,5 +1,6 @@
 import { Context, type MiddlewareHandler } from "hono";
 import type { Register } from "../http/redirect.js";
+import { testSignInRequest, testSignInUnknownUser, testSignInUserId } from "./test-sign-in.js";
 
 /**
  * The signed-in user's type: the app's `User` once it registers it, else a record with an id.
@@ -89,7 +90,9 @@ export interface AuthenticationOptions {
  * when its user is gone, when its user's session generation changed since sign-in (sign-out or
  * a password change anywhere), past its lifetime (default 2 weeks) or, with `idleTimeout`, after
  * that long unused. Only a session holding a user id costs a query (the `load`); anonymous
- * visitors cost none.
+ * visitors cost none. With `GO_ENV=test` it also answers `wisent/testing`'s
+ * `signIn(client, user)` and `signOut(client)`, through {@link signIn} and {@link signOut}
+ * themselves.
  *
  * @example
  * app.use(authentication({
@@ -107,6 +110,8 @@ export function authentication(options: AuthenticationOptions): MiddlewareHandle
     if (!session) {
       throw new Error("authentication() needs session() declared before it");
     }
+    const test = testSignInRequest(c);
+    if (test !== undefined) return testSessionSignIn(c, test, options);
     const id = session.get<string>(USER_ID_SESSION_KEY);
     let user: CurrentUser | undefined;
     if (typeof id === "string") {
@@ -132,6 +137,27 @@ export function authentication(options: AuthenticationOptions): MiddlewareHandle
     setCurrentUser(c, user);
     await next();
   };
+}
+
+/**
+ * The test environment's sign-in and sign-out of `wisent/testing` (see `test-sign-in.ts`): the
+ * user is loaded as any request's is, and signed in by the same {@link signIn} the app's own
+ * sign-in action calls, so whatever a sign-in does to the session, a test's does too.
+ */
+async function testSessionSignIn(
+  c: Context,
+  test: "in" | "out",
+  options: AuthenticationOptions,
+): Promise<Response> {
+  if (test === "out") {
+    signOut(c);
+    return c.json({ signedIn: null });
+  }
+  const id = testSignInUserId(c);
+  const user = await options.load(c, id);
+  if (user === undefined) throw testSignInUnknownUser(id);
+  signIn(c, user as CurrentUser & { readonly id: string });
+  return c.json({ signedIn: id });
 }
 
 /**

@@ -40,6 +40,7 @@ export {
   verifyWithoutUser,
 } from "./password-hash.js";
 export { isCommonPassword, weakPasswordProblem } from "./password-strength.js";
+export { authorize, definePolicy, forbidden, type Policy, type Rule } from "./policy.js";
 export {
   authenticationRequired,
   type RequireAuthenticationOptions,

@@ -9,6 +9,7 @@ export interface ResourceSpec<
   Schema = unknown,
   Member extends string = string,
   Collection extends string = string,
+  Owner extends string = string,
 > {
   /** The client's name of the resource: its list route's name without `Path` (`widgetImages`). */
   readonly stem: Stem;
@@ -22,4 +23,6 @@ export interface ResourceSpec<
   readonly member: Member;
   /** Its declared collection actions (`collection: { search: "get" }`): `search`. */
   readonly collection: Collection;
+  /** The owner column (`ownedBy: "user_id"`): set from the signed-in user, never sent. */
+  readonly owner: Owner;
 }

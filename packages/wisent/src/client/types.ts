@@ -115,8 +115,8 @@ export type WriteResult<T, Field extends PropertyKey> =
 
 type NoParent<S extends ResourceSpec> = [S["parent"]] extends [never] ? true : false;
 type Rec<S extends ResourceSpec> = RecordJson<S["schema"]>;
-type Create<S extends ResourceSpec> = CreateBody<S["schema"], S["parent"] | S["key"]>;
-type Update<S extends ResourceSpec> = UpdateBody<S["schema"], S["parent"] | S["key"]>;
+type Create<S extends ResourceSpec> = CreateBody<S["schema"], S["parent"] | S["key"] | S["owner"]>;
+type Update<S extends ResourceSpec> = UpdateBody<S["schema"], S["parent"] | S["key"] | S["owner"]>;
 type Member<S extends ResourceSpec> = PathValues<S["parent"] | S["key"]>;
 
 /** The operations of one resource, named by action. */

@@ -7,8 +7,8 @@ import type { CursorParam } from "./page-cursor.js";
 import type { Queryable } from "./queryable.js";
 import { directSqlite } from "./sqlite-request-transaction.js";
 
-/** The compiled statements of one table on one dialect. */
-interface DialectStatements {
+/** The reads of one table within one scope's columns (none: the whole table), compiled once. */
+interface Reads {
   find: string;
   page: string;
   /** Keyset pages: after an id, before one, and the list's end. */
@@ -18,11 +18,25 @@ interface DialectStatements {
   /** The rows counted up to a cap, and the database's estimate of them. */
   cappedCount: string;
   estimate: string;
+}
+
+/** The compiled statements of one table on one dialect. */
+interface DialectStatements {
+  /** The whole table's reads. */
+  reads: Reads;
+  /** The reads within a scope, by the scope's column list (`user_id`). */
+  scoped: Map<string, Reads>;
   destroy: string;
   /** Inserts and updates by their column list (`title,description,id,...`). */
   insert: Map<string, string>;
   update: Map<string, string>;
 }
+
+/**
+ * Column values the reads keep to, `{ user_id: "0190…" }` (an owned resource's owner): their
+ * values go first among a read's parameters.
+ */
+export type Scope = Readonly<Record<string, string>>;
 
 // Column lists come from the schema's output, so a table has a handful; the bound keeps a
 // schema with many optional fields from growing without end.
@@ -39,38 +53,44 @@ export class ModelStatements {
 
   constructor(private readonly table: string) {}
 
-  /** Rows of `select * ... where id = ?` (may throw instead of rejecting). */
-  find(db: Queryable, id: string): MaybePromise<unknown[]> {
-    return run(db, this.#of(db).find, [id], true);
+  /** Rows of `select * ... where id = ?`, within `scope` if given (may throw instead of rejecting). */
+  find(db: Queryable, id: string, scope?: Scope): MaybePromise<unknown[]> {
+    return run(db, this.#reads(db, scope).find, withScope(scope, [id]), true);
   }
 
-  /** Rows of one page, oldest first (may throw instead of rejecting). */
-  page(db: Queryable, limit: number, offset: number): MaybePromise<unknown[]> {
-    return run(db, this.#of(db).page, [limit, offset]);
+  /** Rows of one page, oldest first, within `scope` if given (may throw instead of rejecting). */
+  page(db: Queryable, limit: number, offset: number, scope?: Scope): MaybePromise<unknown[]> {
+    return run(db, this.#reads(db, scope).page, withScope(scope, [limit, offset]));
   }
 
   /**
    * Rows of a keyset page, by id: `limit` rows after `id` (from the start when undefined), or
-   * before it (from the end), newest first (may throw instead of rejecting).
+   * before it (from the end), newest first; within `scope` if given (may throw instead of
+   * rejecting).
    */
   walk(
     db: Queryable,
     param: CursorParam,
     id: string | undefined,
     limit: number,
+    scope?: Scope,
   ): MaybePromise<unknown[]> {
-    const statements = this.#of(db);
+    const reads = this.#reads(db, scope);
     if (id === undefined) {
       return param === "after"
-        ? run(db, statements.page, [limit, 0])
-        : run(db, statements.end, [limit]);
+        ? run(db, reads.page, withScope(scope, [limit, 0]))
+        : run(db, reads.end, withScope(scope, [limit]));
     }
-    return run(db, param === "after" ? statements.after : statements.before, [id, limit]);
+    const sql = param === "after" ? reads.after : reads.before;
+    return run(db, sql, withScope(scope, [id, limit]));
   }
 
-  /** The number of rows in the table, counted up to `cap` (may throw instead of rejecting). */
-  cappedCount(db: Queryable, cap: number): MaybePromise<number> {
-    return chain(run(db, this.#of(db).cappedCount, [cap]), (rows) => {
+  /**
+   * The number of rows in the table, or in `scope`, counted up to `cap` (may throw instead of
+   * rejecting).
+   */
+  cappedCount(db: Queryable, cap: number, scope?: Scope): MaybePromise<number> {
+    return chain(run(db, this.#reads(db, scope).cappedCount, withScope(scope, [cap])), (rows) => {
       const [row] = rows as { count: unknown }[];
       // PostgreSQL returns COUNT as a string (bigint); MySQL and SQLite as a number.
       return Number(row?.count ?? 0);
@@ -78,17 +98,19 @@ export class ModelStatements {
   }
 
   /**
-   * The database's estimate of the table's rows: the planner's (PostgreSQL, MySQL), or
-   * `sqlite_stat1`'s after an `ANALYZE`; undefined when there is none.
+   * The database's estimate of the rows, in `scope` if given: the planner's (PostgreSQL, MySQL),
+   * or `sqlite_stat1`'s after an `ANALYZE` for the whole table; undefined when there is none
+   * (SQLite keeps no estimate for a scope).
    */
-  estimate(db: Queryable): MaybePromise<number | undefined> {
+  estimate(db: Queryable, scope?: Scope): MaybePromise<number | undefined> {
     const dialect = dialectOf(db);
-    const { estimate } = this.#of(db);
+    const { estimate } = this.#reads(db, scope);
     if (dialect !== "sqlite") {
-      return chain(run(db, estimate, []), (rows) =>
+      return chain(run(db, estimate, withScope(scope, [])), (rows) =>
         estimateFromExplain(dialect, rows as Record<string, unknown>[]),
       );
     }
+    if (scope !== undefined) return undefined;
     let rows: MaybePromise<unknown[]>;
     try {
       rows = run(db, estimate, [this.table]);
@@ -121,22 +143,27 @@ export class ModelStatements {
     await run(db, this.#of(db).destroy, [id]);
   }
 
+  /** The reads within `scope`'s columns (the whole table's without one), compiled once. */
+  #reads(db: Queryable, scope: Scope | undefined): Reads {
+    const statements = this.#of(db);
+    if (scope === undefined) return statements.reads;
+    const columns = Object.keys(scope);
+    const key = columns.join(",");
+    let reads = statements.scoped.get(key);
+    if (!reads) {
+      reads = compileReads(db, this.table, columns);
+      if (statements.scoped.size < MAX_SHAPES) statements.scoped.set(key, reads);
+    }
+    return reads;
+  }
+
   #of(db: Queryable): DialectStatements {
     const dialect = dialectOf(db);
     let statements = this.#byDialect.get(dialect);
     if (!statements) {
-      const all = db.selectFrom(this.table).selectAll();
       statements = {
-        find: all.where("id", "=", "").compile().sql,
-        page: all.orderBy("id").limit(1).offset(0).compile().sql,
-        after: all.where("id", ">", "").orderBy("id").limit(1).compile().sql,
-        before: all.where("id", "<", "").orderBy("id", "desc").limit(1).compile().sql,
-        end: all.orderBy("id", "desc").limit(1).compile().sql,
-        cappedCount: db
-          .selectFrom(db.selectFrom(this.table).select(sql.lit(1).as("one")).limit(1).as("capped"))
-          .select((eb) => eb.fn.countAll().as("count"))
-          .compile().sql,
-        estimate: dialect === "sqlite" ? SQLITE_STAT_SQL : `explain ${all.compile().sql}`,
+        reads: compileReads(db, this.table, []),
+        scoped: new Map(),
         destroy: db.deleteFrom(this.table).where("id", "=", "").compile().sql,
         insert: new Map(),
         update: new Map(),
@@ -145,6 +172,33 @@ export class ModelStatements {
     }
     return statements;
   }
+}
+
+/** A read's parameters: the scope's values first, as its `where`s come first in the SQL. */
+function withScope(scope: Scope | undefined, parameters: unknown[]): unknown[] {
+  return scope === undefined ? parameters : [...Object.values(scope), ...parameters];
+}
+
+/** The reads of `table`, each kept to `columns` (equal to a parameter each) before anything else. */
+function compileReads(db: Queryable, table: string, columns: string[]): Reads {
+  let all = db.selectFrom(table).selectAll();
+  let one = db.selectFrom(table).select(sql.lit(1).as("one"));
+  for (const column of columns) {
+    all = all.where(column, "=", "");
+    one = one.where(column, "=", "");
+  }
+  return {
+    find: all.where("id", "=", "").compile().sql,
+    page: all.orderBy("id").limit(1).offset(0).compile().sql,
+    after: all.where("id", ">", "").orderBy("id").limit(1).compile().sql,
+    before: all.where("id", "<", "").orderBy("id", "desc").limit(1).compile().sql,
+    end: all.orderBy("id", "desc").limit(1).compile().sql,
+    cappedCount: db
+      .selectFrom(one.limit(1).as("capped"))
+      .select((eb) => eb.fn.countAll().as("count"))
+      .compile().sql,
+    estimate: dialectOf(db) === "sqlite" ? SQLITE_STAT_SQL : `explain ${all.compile().sql}`,
+  };
 }
 
 function defined(row: Record<string, unknown>): { keys: string; values: unknown[] } {

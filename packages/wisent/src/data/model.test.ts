@@ -132,6 +132,42 @@ describe.each(DIALECTS)("models on %s", (dialect) => {
     const all = await Widget.paginate(db, {});
     expect(all.paginator).toMatchObject({ page: 1, per_page: 20, total_entries_size: 7 });
   });
+
+  it.skipIf(!available[dialect])(
+    "keeps find, paginate and query to a scope (an owned resource's c.ownerScope())",
+    async () => {
+      const db = t.db.kysely;
+      const [a, b] = [
+        await Widget.create(db, { title: "a" }),
+        await Widget.create(db, { title: "b" }),
+      ];
+      const part = (widget: Widget, name: string) =>
+        Part.create(db, {
+          widget_id: widget.id,
+          name,
+          in_stock: true,
+          price: "1.00",
+          made_on: "2024-05-01",
+        });
+      const mine = [await part(a, "a1"), await part(a, "a2"), await part(a, "a3")];
+      const theirs = await part(b, "b1");
+      const scope = { widget_id: a.id };
+      expect((await Part.find(db, mine[0]!.id, scope)).name).toBe("a1");
+      const refused = await rejection(Part.find(db, theirs.id, scope));
+      expect(isHttpError(refused) && refused.status).toBe(404);
+      expect((refused as Error).message).toBe(`part not found: ${theirs.id}`);
+      // The count runs only when the page does not show the total: page 1 of 2 asks for it.
+      const first = await Part.paginate(db, { per_page: "2" }, scope);
+      expect(first.rows.map((p) => p.name)).toEqual(["a1", "a2"]);
+      expect(first.paginator.total_entries_size).toBe(3);
+      const last = await Part.paginate(db, { page: "2", per_page: "2" }, scope);
+      expect(last.rows.map((p) => p.name)).toEqual(["a3"]);
+      const listed = await Part.query(db, { widget_id: b.id }).execute();
+      expect(listed.map((p) => p.name)).toEqual(["b1"]);
+      // An empty scope keeps every row.
+      expect((await Part.find(db, theirs.id, {})).name).toBe("b1");
+    },
+  );
 });
 
 describe("find and paginate", () => {

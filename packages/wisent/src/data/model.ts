@@ -5,7 +5,7 @@ import type { ValidationErrors } from "../http/validation-errors.js";
 import { singularize } from "../naming/inflection.js";
 import type { AnyDB } from "./any-db.js";
 import { type MaybePromise, settle, settleWith } from "./maybe-promise.js";
-import { ModelStatements } from "./model-statements.js";
+import { ModelStatements, type Scope } from "./model-statements.js";
 import { badCursor, type CursorParam, type CursorValue, encodeCursor } from "./page-cursor.js";
 import {
   type ListSource,
@@ -59,6 +59,12 @@ export interface ModelOptions<S extends z.ZodObject> {
   unpermitted?: UnpermittedFields;
 }
 
+/**
+ * Column values a query keeps to, `{ user_id: "0190…" }`: an owned resource's `c.ownerScope()`.
+ * An empty object keeps every row.
+ */
+export type RecordScope = Readonly<Record<string, string>>;
+
 /** The helpers of one table; see `defineModel`. */
 export interface Model<S extends z.ZodObject> {
   readonly name: string;
@@ -69,17 +75,28 @@ export interface Model<S extends z.ZodObject> {
    * schema does not know are dropped, logged in development or refused (`unpermitted`).
    */
   validate(input: unknown): Validated<z.output<S>>;
-  /** `select * from <table>` to refine (where, orderBy) and run, or hand to `paginate`. */
-  query(db: Queryable): SelectQueryBuilder<AnyDB, AnyDB, ModelRecord<S>>;
-  /** The record with this id; 404 `<name> not found: <id>` when it is missing or the id is malformed. */
-  find(db: Queryable, id: string): Promise<ModelRecord<S>>;
+  /**
+   * `select * from <table>` to refine (where, orderBy) and run, or hand to `paginate`; with a
+   * `scope`, only its rows (`Note.query(tx, c.ownerScope())`).
+   */
+  query(db: Queryable, scope?: RecordScope): SelectQueryBuilder<AnyDB, AnyDB, ModelRecord<S>>;
+  /**
+   * The record with this id; 404 `<name> not found: <id>` when it is missing, the id is malformed
+   * or, with a `scope`, the record is outside it (another user's answers as a missing one).
+   */
+  find(db: Queryable, id: string, scope?: RecordScope): Promise<ModelRecord<S>>;
   /** Every record, oldest first (UUIDv7 ids sort by creation). */
   all(db: Queryable): Promise<ModelRecord<S>[]>;
   /**
    * One page of records, oldest first, from `page`/`per_page` parameters or an `after`/`before`
-   * cursor (keyset by id); see `paginate` for the counting of long tables.
+   * cursor (keyset by id); see `paginate` for the counting of long tables. With a `scope`, of
+   * its rows only (`Note.paginate(tx, c.req.query(), c.ownerScope())`).
    */
-  paginate(db: Queryable, params: PageParams): Promise<Paginated<ModelRecord<S>>>;
+  paginate(
+    db: Queryable,
+    params: PageParams,
+    scope?: RecordScope,
+  ): Promise<Paginated<ModelRecord<S>>>;
   /** Validates, then inserts with a new UUIDv7 id and both timestamps; returns the record. */
   create(db: Queryable, attrs: z.input<S>): Promise<ModelRecord<S>>;
   /** Merges the attributes onto the record, validates, saves with a new `updated_at`; returns it. */
@@ -107,17 +124,21 @@ function toRow(values: Record<string, unknown>): Record<string, unknown> {
   return row;
 }
 
-/** A model's table as a list `readList` pages through, by id (one object per list request). */
+/**
+ * A model's table, or the rows of a scope of it, as a list `readList` pages through, by id (one
+ * object per list request).
+ */
 class TableList<Rec> implements ListSource<Rec> {
   readonly keys = 1;
 
   constructor(
     private readonly statements: ModelStatements,
     private readonly db: Queryable,
+    private readonly scope: Scope | undefined,
   ) {}
 
   page(limit: number, offset: number): MaybePromise<Rec[]> {
-    return this.statements.page(this.db, limit, offset) as MaybePromise<Rec[]>;
+    return this.statements.page(this.db, limit, offset, this.scope) as MaybePromise<Rec[]>;
   }
 
   walk(param: CursorParam, values: CursorValue[] | undefined, limit: number): MaybePromise<Rec[]> {
@@ -126,15 +147,15 @@ class TableList<Rec> implements ListSource<Rec> {
       id = typeof values[0] === "string" ? uuidKey(values[0]) : undefined;
       if (id === undefined) throw badCursor(param, "not a cursor of this list");
     }
-    return this.statements.walk(this.db, param, id, limit) as MaybePromise<Rec[]>;
+    return this.statements.walk(this.db, param, id, limit, this.scope) as MaybePromise<Rec[]>;
   }
 
   count(cap: number): MaybePromise<number> {
-    return this.statements.cappedCount(this.db, cap);
+    return this.statements.cappedCount(this.db, cap, this.scope);
   }
 
   estimate(): MaybePromise<number | undefined> {
-    return this.statements.estimate(this.db);
+    return this.statements.estimate(this.db, this.scope);
   }
 
   cursorOf(row: Rec): string {
@@ -167,8 +188,18 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     if (!result.ok) throw new ValidationFailedError(name, result.errors);
     return result.data;
   };
-  const query = (db: Queryable) =>
-    db.selectFrom(table).selectAll() as unknown as SelectQueryBuilder<AnyDB, AnyDB, Rec>;
+  const query = (db: Queryable, scope?: RecordScope) => {
+    let select = db.selectFrom(table).selectAll() as unknown as SelectQueryBuilder<
+      AnyDB,
+      AnyDB,
+      Rec
+    >;
+    for (const column in scope) select = select.where(column, "=", scope[column]!);
+    return select;
+  };
+  // An empty scope keeps every row: the whole table's statements.
+  const kept = (scope: RecordScope | undefined): Scope | undefined =>
+    scope !== undefined && Object.keys(scope).length > 0 ? scope : undefined;
   // Every request runs these: compiled once (per dialect and column list), parameters swapped.
   const statements = new ModelStatements(table);
   const foundOr404 = (rows: unknown[], id: string): Rec => {
@@ -189,14 +220,14 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     query,
     // find and paginate settle in one promise (no async function around a SQLite read that
     // is ready at once): they run on every show and list request.
-    find(db, id) {
+    find(db, id, scope) {
       let key: string;
       let rows: MaybePromise<unknown[]>;
       try {
         key = String(id);
         const stored = uuidKey(key);
         if (stored === undefined) throw notFound(key);
-        rows = statements.find(db, stored);
+        rows = statements.find(db, stored, kept(scope));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -204,8 +235,10 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
       return settleWith(rows, foundOr404, key);
     },
     all: async (db) => (await query(db).orderBy("id").execute()) as Rec[],
-    paginate(db, params) {
-      return settle(() => readList(new TableList<Rec>(statements, db), listRequest(params)));
+    paginate(db, params, scope) {
+      return settle(() =>
+        readList(new TableList<Rec>(statements, db, kept(scope)), listRequest(params)),
+      );
     },
     async create(db, attrs) {
       const data = checked(attrs);

@@ -2,6 +2,7 @@ import { Context } from "hono";
 import type { z } from "zod";
 import { validate } from "../data/validation.js";
 import { bodyParamsOf } from "./body.js";
+import { ownerScopeOf } from "./owner-scope.js";
 
 declare module "hono" {
   interface Context {
@@ -9,7 +10,9 @@ declare module "hono" {
      * Reads the request into one plain object: urlencoded and multipart forms, JSON or XML bodies
      * (the query string for GET/HEAD). The body is read completely, up to the body limit (413),
      * before this resolves. Malformed bodies are 400, unknown content types 415. With a zod
-     * schema the object is validated and a `ValidationErrors` (422) is thrown on failure.
+     * schema the object is validated and a `ValidationErrors` (422) is thrown on failure. On the
+     * routes of a resource declared with `ownedBy`, the owner column is always the signed-in
+     * user's id, whatever the body says (`user_id` in a body cannot hand a record to another user).
      *
      * @example
      * const input = await c.bind(z.object({ title: z.string().trim().min(1) }));
@@ -20,7 +23,8 @@ declare module "hono" {
 }
 
 async function bind(this: Context, schema?: z.ZodType): Promise<unknown> {
-  const params = await bodyParamsOf(this);
+  const scope = ownerScopeOf(this);
+  const params = scope ? { ...(await bodyParamsOf(this)), ...scope } : await bodyParamsOf(this);
   if (!schema) return { ...params };
   const result = validate(schema, params);
   if (!result.ok) throw result.errors;

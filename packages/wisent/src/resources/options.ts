@@ -3,6 +3,7 @@
  * handlers the resource must have. The routes themselves come from `mapping.ts`.
  */
 import type { Operation, RouteVerb, SingletonOperation } from "./mapping.js";
+import type { ResourcePolicy } from "./policy.js";
 import type { DeclaredHandler } from "./resource.js";
 
 /** Declared routes: action name (a lower-case method of the resource) -> HTTP method. */
@@ -48,6 +49,30 @@ type OnlyOrExcept<Op extends Operation> =
  */
 export type ResourceOptions = SharedOptions &
   OnlyOrExcept<Operation> & {
+    /**
+     * The column holding each record's owner (`"user_id"`): the resource becomes the signed-in
+     * user's own. Every route needs a signed-in user (as `authenticate: true`); a record of
+     * another user answers 404 on Show, Edit, Update, Destroy and member routes (checked before
+     * the handler runs); `c.bind()` sets the column to the user's id whatever the body says; and
+     * `c.ownerScope()` (`{ user_id: <id> }`) scopes the List handler's query, which must ask for it
+     * (a list that does not is refused rather than shown).
+     *
+     * @example
+     * app.resource("/notes", new NotesResource(), { ownedBy: "user_id" });
+     * // in NotesResource.list:
+     * const page = await Note.paginate(await c.tx(), c.req.query(), c.ownerScope());
+     */
+    readonly ownedBy?: string;
+    /**
+     * Rules beyond ownership (`definePolicy`): before Show, Edit, Update, Destroy and member
+     * routes, the record is loaded and the rule of that operation decides (403 when it says no;
+     * Edit asks `update`); List, New and Create ask their rule (`list`, `create`) without a record.
+     * Handlers call `authorize(c, action, record)` for anything else.
+     *
+     * @example
+     * app.resource("/notes", new NotesResource(), { authenticate: true, policy: notePolicy });
+     */
+    readonly policy?: ResourcePolicy;
     /**
      * Routes on the whole collection, registered ahead of Show so that `/widgets/search` is not
      * read as an id: `collection: { search: "get" }` -> `GET /widgets/search`, `searchWidgetsPath`.

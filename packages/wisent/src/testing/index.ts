@@ -3,6 +3,7 @@
  * @module
  */
 export { CookieJar } from "./cookie-jar.js";
+export { signIn, signOut } from "./sign-in.js";
 export {
   type FetchApp,
   type FormValue,

@@ -69,15 +69,19 @@ export function parseDeclaredRoutes(flags: DeclaredRouteFlags): {
 
 /**
  * The options source of the resource's line in src/app.ts: `, { member: { publish: "post" } }`,
- * or `""` with none.
+ * or `""` with none; `leading` options (`ownedBy: "user_id"`) come first.
  */
-export function resourceOptionsSource(flags: DeclaredRouteFlags): string {
+export function resourceOptionsSource(
+  flags: DeclaredRouteFlags,
+  leading: readonly string[] = [],
+): string {
   const { member, collection } = parseDeclaredRoutes(flags);
   const object = (routes: Record<string, RouteVerb>) =>
     `{ ${Object.entries(routes)
       .map(([action, verb]) => `${action}: "${verb}"`)
       .join(", ")} }`;
   const parts = [
+    ...leading,
     ...(Object.keys(member).length > 0 ? [`member: ${object(member)}`] : []),
     ...(Object.keys(collection).length > 0 ? [`collection: ${object(collection)}`] : []),
   ];

@@ -199,6 +199,7 @@ export async function destroyResource(
     declared: { member: record?.member, collection: record?.collection },
     singular: record?.singular,
     api: app.api,
+    access: record?.access,
     skipModel: record?.skipModel,
     skipMigration: record?.skipMigration,
     skipTemplates: record?.skipTemplates,

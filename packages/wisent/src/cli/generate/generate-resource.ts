@@ -4,6 +4,7 @@ import { didYouMean, type Names, names, singularNames } from "../../naming/index
 import { loadTypeScript, readDeclarations, registeredName } from "./app-declarations.js";
 import { declaresResource, readAppProject } from "./app-project.js";
 import { type Attribute, parseAttributes } from "./attributes.js";
+import { AUTHENTICATION_RECORD } from "./authentication-plan.js";
 import {
   contentHash,
   type GeneratedRecords,
@@ -12,6 +13,7 @@ import {
   writeRecords,
 } from "./generated-record.js";
 import { renderPlan } from "./render.js";
+import { OWNER, resourceAccess } from "./resource-access.js";
 import { type ResourcePlan, resourcePlan } from "./resource-plan.js";
 import { appVariable, type FixtureModel } from "./template-data.js";
 import { referenceVar } from "./test-samples.js";
@@ -37,6 +39,10 @@ export interface GenerateOptions {
   readonly skipTemplates?: boolean;
   /** `full`: passing tests; `stubs`: failing stubs; default: the app's package.json `wisent.tests`. */
   readonly tests?: string | undefined;
+  /** After `wisent g auth`: for every signed-in user, not owned by one (`--shared`). */
+  readonly shared?: boolean | undefined;
+  /** After `wisent g auth`: for anyone, signed in or not (`--public`). */
+  readonly public?: boolean | undefined;
   /** Overwrite files that exist (and regenerate a resource that is declared already). */
   readonly force?: boolean;
   /** Plan only: nothing is written. */
@@ -96,6 +102,8 @@ export function commandLine(options: GenerateOptions): string {
     options.skipModel ? "--skip-model" : "",
     options.skipMigration ? "--skip-migration" : "",
     options.skipTemplates ? "--skip-templates" : "",
+    options.shared ? "--shared" : "",
+    options.public ? "--public" : "",
     options.tests ? `--tests=${options.tests}` : "",
   ];
   return ["wisent generate resource", options.name, ...options.attributes, ...flags]
@@ -213,7 +221,7 @@ function fixtureModels(
         `--tests=full: ${model.model} references another record itself; use --tests=stubs for this resource`,
       );
     }
-    return { names: model, attributes: own, var: variable };
+    return { names: model, attributes: own, var: variable, owned: owner.access === "owned" };
   });
 }
 
@@ -262,6 +270,16 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
   const reuseModel = modelOwner !== undefined && !options.force;
   if (reuseModel) attributes = parseAttributes(records[modelOwner]!.attributes);
 
+  const access = resourceAccess(records[AUTHENTICATION_RECORD] !== undefined, {
+    shared: options.shared,
+    public: options.public,
+    ownModel: !options.skipModel && !options.singular && !reuseModel,
+  });
+  if (access === "owned" && attributes.some((a) => a.name === OWNER.foreignKey)) {
+    throw new UsageError(
+      `${OWNER.foreignKey} is the owner column of a resource owned by the signed-in user, set from the session: leave the attribute out (or add --shared for a resource whose records name a user)`,
+    );
+  }
   const command = commandLine(options);
   const fullTests =
     testStyle(appDir, options.tests) === "full" && !options.skipModel && !options.singular
@@ -276,6 +294,7 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     declared: { member: options.member, collection: options.collection },
     singular: options.singular,
     api: app.api,
+    access,
     skipModel: options.skipModel,
     skipMigration: options.skipMigration,
     skipTemplates: options.skipTemplates,
@@ -332,6 +351,7 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     member: options.member?.length ? [...options.member] : undefined,
     collection: options.collection?.length ? [...options.collection] : undefined,
     singular: options.singular || undefined,
+    access: access === "public" ? undefined : access,
     skipModel: options.skipModel || undefined,
     skipMigration: options.skipMigration || undefined,
     skipTemplates: options.skipTemplates || undefined,

@@ -21,6 +21,11 @@ export interface ResourceRecord {
   readonly skipModel?: boolean | undefined;
   readonly skipMigration?: boolean | undefined;
   readonly skipTemplates?: boolean | undefined;
+  /**
+   * Who may use it: `owned` (signed-in users, each their own records) or `shared` (signed-in
+   * users); absent: public.
+   */
+  readonly access?: "owned" | "shared" | undefined;
   /** `full` when the tests were generated passing (`--tests=full`). */
   readonly tests?: "full" | undefined;
   /** The migration's file name. */

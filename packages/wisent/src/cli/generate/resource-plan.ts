@@ -2,6 +2,7 @@ import { migrationFileName } from "../../data/migrations.js";
 import type { Names } from "../../naming/index.js";
 import type { Attribute } from "./attributes.js";
 import type { DeclaredRouteFlags } from "./declared-routes.js";
+import type { ResourceAccess } from "./resource-access.js";
 import { type TemplateData, type TemplateDataOptions, templateData } from "./template-data.js";
 
 /** What a generated file is, for the plan printed by `--dry-run` and the order of destroy. */
@@ -47,6 +48,8 @@ export interface ResourceRequest {
   readonly singular?: boolean | undefined;
   /** The app is an API app (`new App({ ..., api: true })`). */
   readonly api: boolean;
+  /** Who may use it (default `public`): see `resource-access.ts`. */
+  readonly access?: ResourceAccess | undefined;
   readonly skipModel?: boolean;
   readonly skipMigration?: boolean;
   readonly skipTemplates?: boolean;
@@ -95,6 +98,7 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
     parent,
     parentVar: request.parentVar,
     api: variant === "api" || request.api,
+    access: request.access,
     command: request.command,
     declared: request.declared,
     singular: request.singular,

@@ -8,6 +8,7 @@ import {
   declaredRouteData,
   resourceOptionsSource,
 } from "./declared-routes.js";
+import { OWNER, type ResourceAccess } from "./resource-access.js";
 import { fixtureValues, type TestSamples, testSamples } from "./test-samples.js";
 
 /** The operations of a web resource, in Buffalo's test-stub order; an API resource has the first five. */
@@ -50,6 +51,18 @@ export interface ParentData {
   readonly foreignKey: string;
   /** The parent's variable in src/app.ts: `widgets`. */
   readonly appVar: string;
+}
+
+/** The owner of an owned resource's records, as its files refer to it. */
+export interface OwnerData {
+  /** `user_id` */
+  readonly foreignKey: string;
+  /** `users` */
+  readonly table: string;
+  /** `User` */
+  readonly model: string;
+  /** The owner model from the actions test: `../models/user.js`. */
+  readonly testImport: string;
 }
 
 /** Everything the resource templates read (`it` in the template files). */
@@ -105,6 +118,12 @@ export interface TemplateData {
   /** `widget={widget} ` for views of a nested resource, else empty. */
   readonly parentProp: string;
   readonly parent: ParentData | undefined;
+  /** Who may use it: `owned` (each signed-in user their own records), `shared` or `public`. */
+  readonly access: ResourceAccess;
+  /** The owner column of an `owned` resource (`user_id` to `users`), else undefined. */
+  readonly owner: OwnerData | undefined;
+  /** The User model (made by `wisent g auth`) from the actions test: `../models/user.js`. */
+  readonly ownerTestImport: string;
   readonly attrs: readonly TemplateAttribute[];
   /** Attributes with a column in the index table (long text is left out, as Buffalo does). */
   readonly tableAttrs: readonly TemplateAttribute[];
@@ -135,6 +154,8 @@ export interface FixtureModel {
   readonly attributes: readonly Attribute[];
   /** The test's variable: the parent's `widget`, or a reference's `post`. */
   readonly var: string;
+  /** Its resource is owned: the tests create it as their signed-in user's (`user_id: ada.id`). */
+  readonly owned?: boolean | undefined;
 }
 
 const HTML_TYPES: Record<string, string> = {
@@ -205,6 +226,8 @@ export interface TemplateDataOptions {
   readonly declared?: DeclaredRouteFlags | undefined;
   /** A singular resource (`app.singleton`, names from `singularNames`): no List, no id. */
   readonly singular?: boolean | undefined;
+  /** Who may use it (default `public`). */
+  readonly access?: ResourceAccess | undefined;
   /** Full tests, with the records they create first; undefined for the stubs. */
   readonly fullTests?: { readonly fixtures: readonly FixtureModel[] } | undefined;
 }
@@ -265,7 +288,21 @@ export function templateData(options: TemplateDataOptions): TemplateData {
   const operations = (api ? WEB_OPERATIONS.slice(0, 5) : [...WEB_OPERATIONS]).filter(
     (op) => !singular || op !== "List",
   );
-  const fields = [...(parent ? [parent.foreignKey] : []), ...attributes.map((a) => a.name)];
+  const access = options.access ?? "public";
+  const owner: OwnerData | undefined =
+    access === "owned"
+      ? {
+          foreignKey: OWNER.foreignKey,
+          table: OWNER.table,
+          model: OWNER.model,
+          testImport: importPath(testFile, OWNER.modelPath),
+        }
+      : undefined;
+  const fields = [
+    ...(parent ? [parent.foreignKey] : []),
+    ...(owner ? [owner.foreignKey] : []),
+    ...attributes.map((a) => a.name),
+  ];
 
   const sortedImports = (entries: [string, string][], typeOnly: boolean) =>
     entries
@@ -316,13 +353,16 @@ export function templateData(options: TemplateDataOptions): TemplateData {
       : `${names.paramKey}: updated.id`,
     parentProp: parent ? `${parent.var}={${parent.var}} ` : "",
     parent,
+    access,
+    owner,
+    ownerTestImport: importPath(testFile, OWNER.modelPath),
     attrs,
     tableAttrs: attrs.filter((a) => !a.type.long),
     parsers,
     formHelpers: [...formHelpers],
     operations,
     declared: declaredRouteData(options.declared ?? {}, collectionPath, memberPath),
-    resourceOptions: resourceOptionsSource(options.declared ?? {}),
+    resourceOptions: resourceOptionsSource(options.declared ?? {}, accessOptions(access)),
     singular,
     declaration: singular ? "singleton" : "resource",
     operationRoutes: {
@@ -353,9 +393,17 @@ export function templateData(options: TemplateDataOptions): TemplateData {
           model: f.names.model,
           var: f.var,
           importPath: importPath(testFile, `src/models/${f.names.modelFileBase}.ts`),
-          values: fixtureValues(f.attributes),
+          values: fixtureValues(f.attributes, f.owned ? `${OWNER.foreignKey}: ada.id` : undefined),
+          owned: f.owned,
         })),
-        parent?.foreignKey,
+        [...(parent ? [parent.foreignKey] : []), ...(owner ? [owner.foreignKey] : [])],
       ),
   };
+}
+
+/** The options of src/app.ts's line that say who may use the resource. */
+function accessOptions(access: ResourceAccess): string[] {
+  if (access === "owned") return [`ownedBy: "${OWNER.foreignKey}"`];
+  if (access === "shared") return ["authenticate: true"];
+  return [];
 }

@@ -15,6 +15,8 @@ export interface TestFixture {
   readonly importPath: string;
   /** The object literal it is created with. */
   readonly values: string;
+  /** Its resource is owned: created as the tests' signed-in user's. */
+  readonly owned?: boolean | undefined;
 }
 
 /** What the full test template prints. */
@@ -101,10 +103,11 @@ function invalidField(attrs: readonly Attribute[]): Attribute | undefined {
 export function testSamples(
   attrs: readonly Attribute[],
   fixtures: readonly TestFixture[],
-  parentKey?: string,
+  foreignKeys: readonly string[] = [],
 ): TestSamples {
   const bad = invalidField(attrs);
-  const parentId = parentKey ? [`${parentKey}: ${JSON.stringify(MADE_UP_ID)}`] : [];
+  // A parent's and an owner's key: set by the handlers, a made-up id for the model alone.
+  const parentId = foreignKeys.map((key) => `${key}: ${JSON.stringify(MADE_UP_ID)}`);
   return {
     model: [...parentId, fields(attrs, 0, false, true)].filter((f) => f !== "").join(", "),
     create: fields(attrs, 0, false),
@@ -121,7 +124,10 @@ export function testSamples(
   };
 }
 
-/** The values a fixture record is created with (its own attributes' first samples). */
-export function fixtureValues(attrs: readonly Attribute[]): string {
-  return `{ ${fields(attrs, 0, false)} }`;
+/**
+ * The values a fixture record is created with (its own attributes' first samples), after `owner`
+ * (`user_id: ada.id`) when its resource is owned.
+ */
+export function fixtureValues(attrs: readonly Attribute[], owner?: string): string {
+  return `{ ${[...(owner ? [owner] : []), fields(attrs, 0, false)].filter((f) => f !== "").join(", ")} }`;
 }

@@ -1,0 +1,73 @@
+import type { Context, MiddlewareHandler } from "hono";
+import type { Model } from "../data/model.js";
+import { ownerScopeWasRead, setOwnerScope } from "../http/owner-scope.js";
+import type { Operation } from "../resources/mapping.js";
+import type { ResourcePolicy } from "../resources/policy.js";
+import type { ResourceModel } from "../resources/resource.js";
+import { checkRule, setRoutePolicy } from "./policy.js";
+
+/** What the guard of one resource route needs to know. */
+export interface ResourceGuardOptions {
+  /** The resource's handler class, for messages: `NotesResource`. */
+  readonly resource: string;
+  /** The owner column (`ownedBy`), if the resource is owned. */
+  readonly ownedBy?: string | undefined;
+  readonly policy?: ResourcePolicy | undefined;
+  readonly model: ResourceModel | undefined;
+  readonly paramKey: string;
+  /** The standard operation, or undefined for a declared route. */
+  readonly operation: Operation | undefined;
+  /** The handler's method: `show`, or a declared action (`publish`). */
+  readonly action: string;
+  /** The route acts on one record (its path has the id). */
+  readonly member: boolean;
+}
+
+/** The rule a route asks: Edit asks `update`, New asks `create`, the others their own name. */
+function ruleName(options: ResourceGuardOptions): string {
+  if (options.operation === "edit") return "update";
+  if (options.operation === "new") return "create";
+  return options.action;
+}
+
+/** The model's `find`, which `ownedBy` and a record's rule need to load the record. */
+function findOf(options: ResourceGuardOptions): Model<never>["find"] {
+  const model = options.model as Partial<Model<never>> | undefined;
+  if (!model || typeof model.find !== "function") {
+    throw new Error(
+      `${options.resource}: ownedBy and a policy on a record need the resource's model to find the record: add \`override readonly model = <Model>;\` to the class`,
+    );
+  }
+  return model.find.bind(model);
+}
+
+/**
+ * The middleware `app.resource(...)` adds to a route of a resource declared with `ownedBy` or a
+ * `policy` (after `requireAuthentication()`): it sets `c.ownerScope()`, finds the record of a
+ * member route within it (another user's is a 404, before the handler runs), asks the policy's
+ * rule, and refuses an owned List whose handler never asked for `c.ownerScope()` (it would list
+ * every user's records). Undefined when the route needs no guard.
+ */
+export function resourceGuard(options: ResourceGuardOptions): MiddlewareHandler | undefined {
+  const { ownedBy, policy } = options;
+  const rule = policy?.rules[ruleName(options)] ? ruleName(options) : undefined;
+  if (ownedBy === undefined && rule === undefined) return undefined;
+  const withRecord = options.member && (ownedBy !== undefined || rule !== undefined);
+  const find = withRecord ? findOf(options) : undefined;
+  const checksList = ownedBy !== undefined && options.operation === "list";
+  return async (c: Context, next) => {
+    const user = c.currentUser();
+    const scope = ownedBy !== undefined && user ? { [ownedBy]: user.id } : {};
+    if (ownedBy !== undefined && user) setOwnerScope(c, scope);
+    if (policy) setRoutePolicy(c, policy);
+    let record: unknown;
+    if (find) record = await find(await c.tx(), c.req.param(options.paramKey) ?? "", scope);
+    if (policy && rule) await checkRule(c, policy, rule, record);
+    await next();
+    if (checksList && !ownerScopeWasRead(c)) {
+      throw new Error(
+        `${options.resource}.list never asked for c.ownerScope(): the resource is declared with ownedBy, and its list would show every user's records. Pass it to the query: Model.paginate(await c.tx(), c.req.query(), c.ownerScope())`,
+      );
+    }
+  };
+}
