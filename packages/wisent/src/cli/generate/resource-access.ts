@@ -30,10 +30,7 @@ export interface AccessRequest {
  * reused model), `--shared` or `--public` to say otherwise. Without authentication: public, and
  * `--shared` is refused (nobody could sign in).
  */
-export function resourceAccess(
-  authentication: boolean,
-  request: AccessRequest,
-): ResourceAccess {
+export function resourceAccess(authentication: boolean, request: AccessRequest): ResourceAccess {
   if (request.shared && request.public) {
     throw new UsageError("--shared and --public contradict each other: give one");
   }
