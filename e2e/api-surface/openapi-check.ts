@@ -1,7 +1,13 @@
 /**
- * Independent checks of an OpenAPI document: the OpenAPI 3.1 schema validator from npm, and Ajv
- * (JSON Schema 2020-12) for real answers against the schemas the document gives.
+ * Independent checks of an OpenAPI document: the OpenAPI 3.1 schema validator from npm, Redocly
+ * CLI's recommended rules, and Ajv (JSON Schema 2020-12) for real answers against the schemas the
+ * document gives.
  */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
@@ -56,4 +62,50 @@ export function answerChecker(document: Doc) {
       return Object.keys(response.headers ?? {});
     },
   };
+}
+
+const REDOCLY = fileURLToPath(
+  new URL("../../node_modules/@redocly/cli/bin/cli.js", import.meta.url),
+);
+
+/**
+ * Redocly CLI's verdict on a document under its `recommended` rules: the rule and place of each
+ * error and warning.
+ */
+export async function redoclyProblems(
+  document: unknown,
+): Promise<{ errors: string[]; warnings: string[] }> {
+  const dir = mkdtempSync(join(tmpdir(), "wisent-redocly-"));
+  try {
+    const file = join(dir, "openapi.json");
+    writeFileSync(file, JSON.stringify(document));
+    const { stdout } = await new Promise<{ stdout: string }>((resolve) => {
+      // Exits 1 when it finds errors: the JSON report says which.
+      execFile(
+        process.execPath,
+        [REDOCLY, "lint", file, "--extends=recommended", "--format=json"],
+        {
+          cwd: dir,
+          maxBuffer: 10 * 1024 * 1024,
+          env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+        },
+        (_error, out) => resolve({ stdout: out }),
+      );
+    });
+    const report = JSON.parse(stdout) as {
+      problems: {
+        ruleId: string;
+        severity: string;
+        message: string;
+        location?: { pointer?: string }[];
+      }[];
+    };
+    const said = (severity: string) =>
+      report.problems
+        .filter((p) => p.severity === severity)
+        .map((p) => `${p.ruleId} ${p.location?.[0]?.pointer ?? ""}: ${p.message}`);
+    return { errors: said("error"), warnings: said("warn") };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -176,8 +176,9 @@ describe("a generated app, end to end", () => {
     expect(html).toContain("<h1>Widget Details</h1>");
     expect(html).toContain("<dd>First</dd>");
     expect(html).toContain('href="/widgets">Back to all Widgets</a>');
+    // Destroy is a form (it works without JavaScript), confirmed where scripts run.
     expect(html).toMatch(
-      /href="\/widgets\/[^"]+" data-method="DELETE" data-confirm="Are you sure\?"/,
+      /<form class="button-to" method="post" action="\/widgets\/[^"]+"><input type="hidden" name="_method" value="DELETE"\/><input type="hidden" name="authenticity_token" value="[^"]+"\/><button type="submit" class="link" data-confirm="Are you sure\?">/,
     );
     // The flash is shown once.
     expect(await (await browser.page(location)).text()).not.toContain("successfully created");
