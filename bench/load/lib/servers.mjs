@@ -40,6 +40,7 @@ export async function startServer(
     cwd,
     ready,
     unpinned = false,
+    startupMs = 20_000,
   },
 ) {
   const port = fixedPort ?? (await freePort());
@@ -78,9 +79,11 @@ export async function startServer(
   const started = performance.now();
   for (;;) {
     if (exited) throw new Error(`${argv.join(" ")} exited before answering:\n${stdout}${stderr}`);
-    if (performance.now() - started > 20_000) {
+    if (performance.now() - started > startupMs) {
       killTree(child.pid);
-      throw new Error(`${argv.join(" ")} did not answer within 20 s:\n${stdout}${stderr}`);
+      throw new Error(
+        `${argv.join(" ")} did not answer within ${startupMs / 1000} s:\n${stdout}${stderr}`,
+      );
     }
     try {
       const res = await fetch(url + probePath, { headers: BEHIND_PROXY });
