@@ -24,6 +24,7 @@ export {
   renameColumn,
 } from "./data/alter-table.js";
 export type { AnyDB } from "./data/any-db.js";
+export { type ConstraintViolation, constraintViolation } from "./data/constraint-violation.js";
 // Data layer: the database from DATABASE_URL, migrations, models, pagination, the request transaction.
 export {
   ColumnBuilder,
@@ -39,6 +40,8 @@ export {
   maskDatabaseUrl,
   parseDatabaseUrl,
 } from "./data/database-url.js";
+export { decimalPlaces, decimalScale } from "./data/decimal-scale.js";
+export { DependentRecordsError, type Dependents, dependentsOf } from "./data/dependents.js";
 export { dialectOf } from "./data/dialect-of.js";
 export {
   FolderMigrationProvider,
@@ -51,11 +54,14 @@ export {
 export type { ModelColumns, ModelOptions } from "./data/model.js";
 export {
   defineModel,
+  type ForeignKeyColumn,
   type Model,
   type ModelRecord,
+  type ParentKey,
   type RecordOf,
   type RecordScope,
   ValidationFailedError,
+  type WithParent,
 } from "./data/model.js";
 export type { Paginated, Paginator as PaginatorData } from "./data/pagination.js";
 export {

@@ -1,4 +1,5 @@
 import {
+  DependentRecordsError,
   HttpError,
   negotiateFormat,
   paginate,
@@ -58,12 +59,12 @@ export class ImagesResource extends Resource<"image_id"> {
     return c.respond(200, { html: () => <New widget={widget} values={{}} /> });
   }
 
-  /** POST /widgets/{widget_id}/images: bind, validate, create; 422 with the errors, else 303 (HTML) or 201. */
+  /** POST /widgets/{widget_id}/images: bind, validate (unique values and references too), create; 422 with the errors, else 303 (HTML) or 201. */
   override async create(c: RouteContext): Promise<Response> {
     const input = await c.bind();
     const tx = await c.tx();
     const widget = await Widget.find(tx, c.req.param("widget_id"));
-    const result = Image.validate({ ...input, widget_id: widget.id });
+    const result = await Image.tryCreate(tx, { ...input, widget_id: widget.id });
     if (!result.ok) {
       return c.respond(422, {
         html: () => <New widget={widget} values={input} errors={result.errors} />,
@@ -71,7 +72,7 @@ export class ImagesResource extends Resource<"image_id"> {
         xml: result.errors,
       });
     }
-    const image = await Image.create(tx, result.data);
+    const image = result.data;
     if (negotiateFormat(c) === "html") {
       c.flash("success", c.t("image.created.success"));
       return c.redirectTo(303, "widgetImagePath", { widget_id: widget.id, image_id: image.id });
@@ -93,7 +94,7 @@ export class ImagesResource extends Resource<"image_id"> {
     });
   }
 
-  /** PUT /widgets/{widget_id}/images/{image_id}: find (404), bind, validate, update; 422, else 303 (HTML) or 200. */
+  /** PUT /widgets/{widget_id}/images/{image_id}: find (404), bind, validate (unique values and references too), update; 422, else 303 (HTML) or 200. */
   override async update(c: RouteContext): Promise<Response> {
     // The body is read before the transaction begins, so a slow upload holds no connection.
     const input = await c.bind();
@@ -101,7 +102,7 @@ export class ImagesResource extends Resource<"image_id"> {
     const widget = await Widget.find(tx, c.req.param("widget_id"));
     const image = await findImage(tx, widget, c.req.param("image_id"));
     const values = { ...image, ...input, widget_id: widget.id };
-    const result = Image.validate(values);
+    const result = await Image.tryUpdate(tx, image, values);
     if (!result.ok) {
       return c.respond(422, {
         html: () => <Edit widget={widget} image={image} values={values} errors={result.errors} />,
@@ -109,7 +110,7 @@ export class ImagesResource extends Resource<"image_id"> {
         xml: result.errors,
       });
     }
-    const updated = await Image.update(tx, image, result.data);
+    const updated = result.data;
     if (negotiateFormat(c) === "html") {
       c.flash("success", c.t("image.updated.success"));
       return c.redirectTo(303, "widgetImagePath", { widget_id: widget.id, image_id: updated.id });
@@ -117,16 +118,27 @@ export class ImagesResource extends Resource<"image_id"> {
     return c.respond(200, { json: updated, xml: updated });
   }
 
-  /** DELETE /widgets/{widget_id}/images/{image_id}: find (404), delete; 303 to the list (HTML) or 200. */
+  /**
+   * DELETE /widgets/{widget_id}/images/{image_id}: find (404), delete; 303 to the list (HTML) or 200.
+   * While records point to it, nothing is deleted: 409 naming them (HTML: back to its page,
+   * the reason in a flash).
+   */
   override async destroy(c: RouteContext): Promise<Response> {
     const tx = await c.tx();
     const widget = await Widget.find(tx, c.req.param("widget_id"));
     const found = await findImage(tx, widget, c.req.param("image_id"));
-    const image = await Image.destroy(tx, found);
     if (negotiateFormat(c) === "html") {
+      try {
+        await Image.destroy(tx, found);
+      } catch (error) {
+        if (!(error instanceof DependentRecordsError)) throw error;
+        c.flash("danger", error.message);
+        return c.redirectTo(303, "widgetImagePath", { widget_id: widget.id, image_id: found.id });
+      }
       c.flash("success", c.t("image.destroyed.success"));
       return c.redirectTo(303, "widgetImagesPath", { widget_id: widget.id });
     }
+    const image = await Image.destroy(tx, found);
     return c.respond(200, { json: image, xml: image });
   }
 }

@@ -1,4 +1,10 @@
-import { negotiateFormat, paginationHeaders, Resource, type ResourceContext } from "wisent";
+import {
+  DependentRecordsError,
+  negotiateFormat,
+  paginationHeaders,
+  Resource,
+  type ResourceContext,
+} from "wisent";
 import { Widget } from "../models/widget.js";
 import { Edit } from "../templates/widgets/edit.js";
 import { Index } from "../templates/widgets/index.js";
@@ -44,10 +50,10 @@ export class WidgetsResource extends Resource<"widget_id"> {
     return c.respond(200, { html: () => <New values={{}} /> });
   }
 
-  /** POST /widgets: bind, validate, create; 422 with the errors, else 303 (HTML) or 201. */
+  /** POST /widgets: bind, validate (unique values and references too), create; 422 with the errors, else 303 (HTML) or 201. */
   override async create(c: RouteContext): Promise<Response> {
     const input = await c.bind();
-    const result = Widget.validate(input);
+    const result = await Widget.tryCreate(await c.tx(), input);
     if (!result.ok) {
       return c.respond(422, {
         html: () => <New values={input} errors={result.errors} />,
@@ -55,7 +61,7 @@ export class WidgetsResource extends Resource<"widget_id"> {
         xml: result.errors,
       });
     }
-    const widget = await Widget.create(await c.tx(), result.data);
+    const widget = result.data;
     if (negotiateFormat(c) === "html") {
       c.flash("success", c.t("widget.created.success"));
       return c.redirectTo(303, "widgetPath", { widget_id: widget.id });
@@ -75,14 +81,14 @@ export class WidgetsResource extends Resource<"widget_id"> {
     });
   }
 
-  /** PUT /widgets/{widget_id}: find (404), bind, validate, update; 422, else 303 (HTML) or 200. */
+  /** PUT /widgets/{widget_id}: find (404), bind, validate (unique values and references too), update; 422, else 303 (HTML) or 200. */
   override async update(c: RouteContext): Promise<Response> {
     // The body is read before the transaction begins, so a slow upload holds no connection.
     const input = await c.bind();
     const tx = await c.tx();
     const widget = await Widget.find(tx, c.req.param("widget_id"));
     const values = { ...widget, ...input };
-    const result = Widget.validate(values);
+    const result = await Widget.tryUpdate(tx, widget, values);
     if (!result.ok) {
       return c.respond(422, {
         html: () => <Edit widget={widget} values={values} errors={result.errors} />,
@@ -90,7 +96,7 @@ export class WidgetsResource extends Resource<"widget_id"> {
         xml: result.errors,
       });
     }
-    const updated = await Widget.update(tx, widget, result.data);
+    const updated = result.data;
     if (negotiateFormat(c) === "html") {
       c.flash("success", c.t("widget.updated.success"));
       return c.redirectTo(303, "widgetPath", { widget_id: updated.id });
@@ -98,15 +104,26 @@ export class WidgetsResource extends Resource<"widget_id"> {
     return c.respond(200, { json: updated, xml: updated });
   }
 
-  /** DELETE /widgets/{widget_id}: find (404), delete; 303 to the list (HTML) or 200. */
+  /**
+   * DELETE /widgets/{widget_id}: find (404), delete; 303 to the list (HTML) or 200.
+   * While records point to it, nothing is deleted: 409 naming them (HTML: back to its page,
+   * the reason in a flash).
+   */
   override async destroy(c: RouteContext): Promise<Response> {
     const tx = await c.tx();
     const found = await Widget.find(tx, c.req.param("widget_id"));
-    const widget = await Widget.destroy(tx, found);
     if (negotiateFormat(c) === "html") {
+      try {
+        await Widget.destroy(tx, found);
+      } catch (error) {
+        if (!(error instanceof DependentRecordsError)) throw error;
+        c.flash("danger", error.message);
+        return c.redirectTo(303, "widgetPath", { widget_id: found.id });
+      }
       c.flash("success", c.t("widget.destroyed.success"));
       return c.redirectTo(303, "widgetsPath");
     }
+    const widget = await Widget.destroy(tx, found);
     return c.respond(200, { json: widget, xml: widget });
   }
 }

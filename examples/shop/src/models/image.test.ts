@@ -16,7 +16,7 @@ describe("Image model", () => {
       expect(Object.keys(result.errors.errors).sort()).toEqual(["caption", "widget_id"]);
   });
 
-  it("belongs to a widget and goes with it (foreign key, cascade)", async () => {
+  it("belongs to a widget that cannot be deleted before it (foreign key, restrict)", async () => {
     const widget = await Widget.create(db.kysely, { title: "Parent", description: null });
     const image = await Image.create(db.kysely, { widget_id: widget.id, caption: "Child" });
     expect(image.widget_id).toBe(widget.id);
@@ -25,7 +25,9 @@ describe("Image model", () => {
         widget_id: "0190f5a2-7b1c-7cde-8f00-1234567890ab",
         caption: "Orphan",
       }),
-    ).rejects.toThrow();
+    ).rejects.toThrow("Widget must exist.");
+    await expect(Widget.destroy(db.kysely, widget)).rejects.toThrow("Widget has 1 image.");
+    await Image.destroy(db.kysely, image);
     await Widget.destroy(db.kysely, widget);
     await expect(Image.find(db.kysely, image.id)).rejects.toThrow("not found");
   });

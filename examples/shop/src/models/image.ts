@@ -11,6 +11,8 @@ export const Image = defineModel({
     widget_id: z.uuid(),
     caption: z.string().trim().min(1).max(255),
   }),
+  // The rows these foreign keys point to must exist: a 422 on the field otherwise.
+  references: { widget_id: "widgets" },
 });
 
 /** One stored image: id, widget_id, caption, created_at, updated_at. */

@@ -6,13 +6,14 @@
  */
 import { type ColumnDataType, type Kysely, sql } from "kysely";
 import type { AnyDB } from "./any-db.js";
-import { type ColumnSpec, TableBuilder } from "./create-table.js";
+import { type ColumnSpec, createColumnIndexes, TableBuilder } from "./create-table.js";
 import { dialectOf } from "./dialect-of.js";
 
 /**
  * Adds the columns declared in `define` to `table`, with the types of `createTable` (NOT NULL
  * unless `.nullable()`; a NOT NULL column needs a `.default(...)` when the table has rows, and
- * always on SQLite). A `t.references(...)` column gets its foreign key and an index.
+ * always on SQLite). A `t.references(...)` column gets its foreign key and an index, a
+ * `.unique()` one a unique index and an `.index()` one an index (`<table>_<column>_idx`).
  *
  * @example
  * export async function up(db: Queryable) {
@@ -37,7 +38,6 @@ export async function addColumn(
       .addColumn(c.name, c.type as ColumnDataType, (col) => {
         let out = c.nullable ? col : col.notNull();
         if (c.primary) out = out.primaryKey();
-        if (c.unique) out = out.unique();
         if (c.defaultValue !== undefined) out = out.defaultTo(c.defaultValue);
         // SQLite cannot add a constraint to a table, only a column that carries one; MySQL
         // ignores REFERENCES in a column definition, so it gets a constraint below.
@@ -48,26 +48,20 @@ export async function addColumn(
         return out;
       })
       .execute();
-    if (c.references) await addReference(db, table, c, dialect === "mysql");
+    if (c.references && dialect === "mysql") await addReference(db, table, c);
   }
+  await createColumnIndexes(db, table, t.columns);
 }
 
-async function addReference(
-  db: Kysely<AnyDB>,
-  table: string,
-  c: ColumnSpec,
-  constraint: boolean,
-): Promise<void> {
+/** MySQL's foreign key, as a constraint (it ignores REFERENCES in a column definition). */
+async function addReference(db: Kysely<AnyDB>, table: string, c: ColumnSpec): Promise<void> {
   const ref = c.references!;
-  if (constraint) {
-    await db.schema
-      .alterTable(table)
-      .addForeignKeyConstraint(`${table}_${c.name}_fkey`, [c.name], ref.table, [ref.column], (fk) =>
-        fk.onDelete(ref.onDelete),
-      )
-      .execute();
-  }
-  await addIndex(db, table, c.name);
+  await db.schema
+    .alterTable(table)
+    .addForeignKeyConstraint(`${table}_${c.name}_fkey`, [c.name], ref.table, [ref.column], (fk) =>
+      fk.onDelete(ref.onDelete),
+    )
+    .execute();
 }
 
 /**

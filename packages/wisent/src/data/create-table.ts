@@ -15,6 +15,8 @@ export interface ColumnSpec {
   nullable: boolean;
   primary: boolean;
   unique: boolean;
+  /** A plain (non-unique) index on the column. */
+  index: boolean;
   defaultValue?: unknown;
   references?: { table: string; column: string; onDelete: ReferentialAction };
 }
@@ -32,9 +34,17 @@ export class ColumnBuilder {
     this.spec.primary = true;
     return this;
   }
-  /** Adds a UNIQUE constraint. */
+  /**
+   * No two rows share a value: a unique index named `<table>_<column>_idx` (what `dropIndex`
+   * finds), which a model's `unique` option answers as a 422 rather than a database error.
+   */
   unique(): this {
     this.spec.unique = true;
+    return this;
+  }
+  /** An index on the column, `<table>_<column>_idx`, for lookups and ordering by it. */
+  index(): this {
+    this.spec.index = true;
     return this;
   }
   /** A default value for rows inserted without this column. */
@@ -54,7 +64,14 @@ export class TableBuilder {
   constructor(readonly dialect: DialectName) {}
 
   #add(name: string, type: DataType): ColumnBuilder {
-    const spec: ColumnSpec = { name, type, nullable: false, primary: false, unique: false };
+    const spec: ColumnSpec = {
+      name,
+      type,
+      nullable: false,
+      primary: false,
+      unique: false,
+      index: false,
+    };
     this.columns.push(spec);
     return new ColumnBuilder(spec);
   }
@@ -117,11 +134,13 @@ export class TableBuilder {
     return this.#add(name, this.#pick({ postgres: "jsonb", mysql: "json", sqlite: "json" }));
   }
   /**
-   * A foreign key: a uuid column pointing to `table.id`, indexed, deleting with its parent
-   * unless `onDelete` says otherwise.
+   * A foreign key: a uuid column pointing to `table.id`, indexed. A parent that rows point to
+   * cannot be deleted (`restrict`, as Rails and Laravel do; a model's `destroy` answers 409
+   * naming them) unless `onDelete` says otherwise: `cascade` deletes them with it.
    *
    * @example
-   * t.references("widget_id", "widgets");
+   * t.references("author_id", "authors");
+   * t.references("author_id", "authors", { onDelete: "cascade" });
    */
   references(
     name: string,
@@ -132,7 +151,7 @@ export class TableBuilder {
     this.columns[this.columns.length - 1]!.references = {
       table,
       column: options.column ?? "id",
-      onDelete: options.onDelete ?? "cascade",
+      onDelete: options.onDelete ?? "restrict",
     };
     return column;
   }
@@ -169,7 +188,6 @@ export async function createTable(
     builder = builder.addColumn(c.name, c.type as ColumnDataType, (col) => {
       let out = c.nullable ? col : col.notNull();
       if (c.primary) out = out.primaryKey();
-      if (c.unique) out = out.unique();
       if (c.defaultValue !== undefined) out = out.defaultTo(c.defaultValue);
       return out;
     });
@@ -187,9 +205,25 @@ export async function createTable(
     );
   }
   await builder.execute();
-  for (const c of t.columns) {
-    if (!c.references) continue;
-    await db.schema.createIndex(`${table}_${c.name}_idx`).on(table).column(c.name).execute();
+  await createColumnIndexes(db, table, t.columns);
+}
+
+/**
+ * The indexes of declared columns, `<table>_<column>_idx` (as `addIndex` names them): unique
+ * ones, and plain ones for `index()` and foreign keys. A unique index rather than a UNIQUE
+ * constraint: SQLite can add only an index to a table that exists (`addColumn`), so both ways
+ * of declaring a column end the same.
+ */
+export async function createColumnIndexes(
+  db: Kysely<AnyDB>,
+  table: string,
+  columns: readonly ColumnSpec[],
+): Promise<void> {
+  for (const c of columns) {
+    if (c.primary || !(c.unique || c.index || c.references)) continue;
+    let index = db.schema.createIndex(`${table}_${c.name}_idx`).on(table).column(c.name);
+    if (c.unique) index = index.unique();
+    await index.execute();
   }
 }
 

@@ -101,10 +101,13 @@ describe.each(DIALECTS)("models on %s", (dialect) => {
     expect(off.in_stock).toBe(false);
     expect((await Part.find(db, part.id)).in_stock).toBe(false);
 
-    // The foreign key holds: a part cannot point to a missing widget, and goes with its widget.
+    // The foreign key holds: a part cannot point to a missing widget (a 422 on the field), and
+    // its widget cannot be deleted before it (restrict, the default: a 409 naming the parts).
     await expect(
       Part.create(db, { ...part, name: "nut", widget_id: "0190a6d2-7b3c-7a01-9f3e-5c1d2e3f4a5b" }),
-    ).rejects.toThrow();
+    ).rejects.toThrow("Widget must exist.");
+    await expect(Widget.destroy(db, widget)).rejects.toThrow("Widget has 1 part.");
+    await Part.destroy(db, off);
     await Widget.destroy(db, widget);
     expect(await Part.all(db)).toEqual([]);
   });

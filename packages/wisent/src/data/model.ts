@@ -1,9 +1,12 @@
-import type { SelectQueryBuilder } from "kysely";
+import { type SelectQueryBuilder, sql } from "kysely";
 import type { z } from "zod";
 import { HttpError } from "../http/http-error.js";
-import type { ValidationErrors } from "../http/validation-errors.js";
+import { ValidationErrors } from "../http/validation-errors.js";
 import { singularize } from "../naming/inflection.js";
 import type { AnyDB } from "./any-db.js";
+import { constraintViolation } from "./constraint-violation.js";
+import { DependentRecordsError, dependentsOf, missingParentColumns } from "./dependents.js";
+import { dialectOf } from "./dialect-of.js";
 import { type MaybePromise, settle, settleWith } from "./maybe-promise.js";
 import { ModelStatements, type Scope } from "./model-statements.js";
 import { badCursor, type CursorParam, type CursorValue, encodeCursor } from "./page-cursor.js";
@@ -18,7 +21,7 @@ import type { Queryable } from "./queryable.js";
 import { StoredDate } from "./stored-date.js";
 import { checkUnpermitted, type UnpermittedFields, unpermittedFields } from "./unpermitted.js";
 import { uuidKey, uuidv7 } from "./uuid.js";
-import { type Validated, validate } from "./validation.js";
+import { humanizeField, type Validated, validate } from "./validation.js";
 
 /** The columns every model row has besides its own fields. */
 export interface ModelColumns {
@@ -32,6 +35,19 @@ export type ModelRecord<S extends z.ZodObject> = ModelColumns & z.output<S>;
 
 /** The record type of a model: `export type Widget = RecordOf<typeof Widget>;`. */
 export type RecordOf<M> = M extends Model<infer S> ? ModelRecord<S> : never;
+
+/** The foreign key columns of a record type that end in `_id`, by the name without it: `author`. */
+export type ParentKey<R> = {
+  [C in keyof R & string]: C extends `${infer P}_id` ? P : never;
+}[keyof R & string];
+
+/** The columns of a record type that hold a foreign key (`author_id`). */
+export type ForeignKeyColumn<R> = `${ParentKey<R>}_id` & keyof R;
+
+/** A record with its parent attached under `K`: `null` when its foreign key is nullable and null. */
+export type WithParent<R, K extends string, P> = R & {
+  [key in K]: null extends R[`${K}_id` & keyof R] ? P | null : P;
+};
 
 /** Thrown by `create`/`update` when the attributes do not pass the schema: a 422 with the errors. */
 export class ValidationFailedError extends HttpError {
@@ -57,6 +73,25 @@ export interface ModelOptions<S extends z.ZodObject> {
    * `ignore` it (the default elsewhere).
    */
   unpermitted?: UnpermittedFields;
+  /**
+   * Fields no two records may share (give them a unique index in the migration:
+   * `t.string("isbn").unique()`). `create` and `update` look for a record holding the value
+   * first, and a value a concurrent write took first is refused alike by the index: a 422 with
+   * `errors.<field>` "Isbn has already been taken.", never a database error.
+   *
+   * @example
+   * defineModel({ table: "books", schema, unique: ["isbn"] });
+   */
+  unique?: readonly (keyof z.output<S> & string)[];
+  /**
+   * Foreign keys and the tables they point to: `create` and `update` check that the row exists,
+   * else a 422 with `errors.<field>` "Author must exist." (a row deleted meanwhile is refused
+   * alike by the foreign key).
+   *
+   * @example
+   * defineModel({ table: "books", schema, references: { author_id: "authors" } });
+   */
+  references?: { readonly [K in keyof z.output<S> & string]?: string };
 }
 
 /**
@@ -97,16 +132,84 @@ export interface Model<S extends z.ZodObject> {
     params: PageParams,
     scope?: RecordScope,
   ): Promise<Paginated<ModelRecord<S>>>;
-  /** Validates, then inserts with a new UUIDv7 id and both timestamps; returns the record. */
+  /**
+   * Validates, checks the `unique` fields and the `references`, then inserts with a new UUIDv7
+   * id and both timestamps; returns the record. Throws {@link ValidationFailedError} (a 422)
+   * for invalid attributes, a taken unique value or a missing parent.
+   */
   create(db: Queryable, attrs: z.input<S>): Promise<ModelRecord<S>>;
+  /**
+   * `validate` and `create` in one, answering instead of throwing: the created record, or the
+   * errors keyed by field (schema, unique values, references, and what the database's
+   * constraints refused), which a handler shows in its 422.
+   *
+   * @example
+   * const saved = await Book.tryCreate(tx, { ...input, author_id: author.id });
+   * if (!saved.ok) return c.respond(422, { json: saved.errors, xml: saved.errors, html: ... });
+   * return c.respond(201, { json: saved.data, xml: saved.data });
+   */
+  tryCreate(db: Queryable, input: unknown): Promise<Validated<ModelRecord<S>>>;
   /** Merges the attributes onto the record, validates, saves with a new `updated_at`; returns it. */
   update(
     db: Queryable,
     record: ModelRecord<S>,
     attrs: Partial<z.input<S>>,
   ): Promise<ModelRecord<S>>;
-  /** Deletes the record; returns it as it was. */
+  /**
+   * `update` answering instead of throwing: the input's fields merged onto the record,
+   * validated and checked as `tryCreate` does; the updated record or the errors.
+   *
+   * @example
+   * const saved = await Book.tryUpdate(tx, book, input);
+   */
+  tryUpdate(
+    db: Queryable,
+    record: ModelRecord<S>,
+    input: unknown,
+  ): Promise<Validated<ModelRecord<S>>>;
+  /**
+   * Deletes the record; returns it as it was. When rows of another table point to it through a
+   * foreign key that restricts deletes (the generator's default), nothing is deleted and it
+   * throws {@link DependentRecordsError}, a 409 naming them: "Author has 11 books."
+   */
   destroy(db: Queryable, record: ModelRecord<S>): Promise<ModelRecord<S>>;
+  /**
+   * Each record with its parent attached under `key`, the parents loaded in one query (not one
+   * per record): `key` is the foreign key's name without `_id`, `parent` the parent's model.
+   *
+   * @example
+   * const { rows, paginator } = await Book.paginate(tx, c.req.query());
+   * const books = await Book.preload(tx, rows, "author", Author);
+   * books[0]?.author.name; // two queries for the page, whatever its size
+   */
+  preload<K extends ParentKey<ModelRecord<S>>, P extends z.ZodObject, R extends ModelRecord<S>>(
+    db: Queryable,
+    records: readonly R[],
+    key: K,
+    parent: Model<P>,
+  ): Promise<WithParent<R, K, ModelRecord<P>>[]>;
+  /**
+   * The records pointing to each of `parents` through `column`, in one query, grouped by the
+   * parent's id (every parent has an entry, empty when it has none), oldest first.
+   *
+   * @example
+   * const booksOf = await Book.byParent(tx, "author_id", authors);
+   * booksOf.get(author.id); // Book[]
+   */
+  byParent(
+    db: Queryable,
+    column: ForeignKeyColumn<ModelRecord<S>>,
+    parents: readonly { readonly id: string }[],
+  ): Promise<Map<string, ModelRecord<S>[]>>;
+}
+
+/** `where id in (...)` lists at most this many values (a page is at most 100 rows). */
+const IN_CHUNK = 500;
+
+function chunks<T>(list: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += IN_CHUNK) out.push(list.slice(i, i + IN_CHUNK));
+  return out;
 }
 
 function isPlainObject(value: unknown): boolean {
@@ -208,15 +311,134 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
   };
   const notFound = (id: string) =>
     new HttpError(404, `${name} not found: ${id.length > 100 ? `${id.slice(0, 100)}...` : id}`);
+  const validateInput = (input: unknown): Validated<z.output<S>> => {
+    const refused = checkUnpermitted(unpermittedFields(input, known), name, options.unpermitted);
+    return refused ? { ok: false, errors: refused } : validate(schema, input);
+  };
+  const unique = options.unique ?? [];
+  const references = Object.entries(options.references ?? {}) as [string, string][];
+  const taken = (field: string) => `${humanizeField(field)} has already been taken.`;
+  const missing = (field: string) => `${humanizeField(field)} must exist.`;
+
+  /**
+   * The unique values other records hold and the parents that do not exist (only the fields
+   * that change, on an update): one indexed lookup each.
+   */
+  const constraintErrors = async (
+    db: Queryable,
+    data: Record<string, unknown>,
+    before?: Record<string, unknown> & { id: string },
+  ): Promise<ValidationErrors | undefined> => {
+    const errors = new ValidationErrors();
+    for (const field of unique) {
+      const value = data[field];
+      if (value === null || value === undefined || (before && before[field] === value)) continue;
+      let lookup = db
+        .selectFrom(table)
+        .select("id")
+        .where(field as string, "=", value as string);
+      if (before) lookup = lookup.where("id", "<>", before.id);
+      if (await lookup.executeTakeFirst()) errors.add(field, taken(field));
+    }
+    for (const [field, parentTable] of references) {
+      const value = data[field];
+      if (value === null || value === undefined || (before && before[field] === value)) continue;
+      const found = await db
+        .selectFrom(parentTable)
+        .select("id")
+        .where("id", "=", value)
+        .executeTakeFirst();
+      if (!found) errors.add(field, missing(field));
+    }
+    return errors.any() ? errors : undefined;
+  };
+
+  /**
+   * The field a unique index's error names: by column, else by the index's name (MySQL names
+   * only the index: `books_isbn_idx` as `t.string("isbn").unique()` makes it, or the column).
+   */
+  const takenField = (columns: readonly string[], index: string | undefined) => {
+    const column = columns.find((c) => known.has(c)) ?? columns[0];
+    if (column) return column;
+    if (index !== undefined) {
+      const named = fields.find((f) => index === `${table}_${f}_idx` || index === f);
+      if (named) return named;
+      const within = fields.filter((f) => index.includes(f)).sort((a, b) => b.length - a.length);
+      if (within[0]) return within[0];
+    }
+    return unique.length === 1 ? unique[0] : undefined;
+  };
+
+  /** A write the database's constraints refused, as the errors `constraintErrors` gives. */
+  const refusedWrite = async (
+    db: Queryable,
+    error: unknown,
+    row: Record<string, unknown>,
+  ): Promise<ValidationErrors | undefined> => {
+    const violation = constraintViolation(error);
+    if (!violation || violation.kind === "referenced") return undefined;
+    const errors = new ValidationErrors();
+    if (violation.kind === "unique") {
+      const field = takenField(violation.columns, violation.index);
+      errors.add(field ?? "base", field ? taken(field) : "A value has already been taken.");
+      return errors;
+    }
+    // SQLite does not say which foreign key: its catalog does (its transaction is still usable).
+    const columns =
+      violation.columns.length > 0 ? violation.columns : await missingParentColumns(db, table, row);
+    const field = columns[0] ?? (references.length === 1 ? references[0]![0] : undefined);
+    errors.add(field ?? "base", field ? missing(field) : "A referenced record does not exist.");
+    return errors;
+  };
+
+  const insertChecked = async (
+    db: Queryable,
+    data: z.output<S>,
+  ): Promise<Validated<ModelRecord<S>>> => {
+    const errors = await constraintErrors(db, data as Record<string, unknown>);
+    if (errors) return { ok: false, errors };
+    const now = new StoredDate(Date.now());
+    const record = { ...data, id: uuidv7(now.getTime()), created_at: now, updated_at: now };
+    try {
+      await statements.insert(db, toRow(record));
+    } catch (error) {
+      const refused = await refusedWrite(db, error, record);
+      if (refused) return { ok: false, errors: refused };
+      throw error;
+    }
+    return { ok: true, data: record as Rec };
+  };
+
+  const updateChecked = async (
+    db: Queryable,
+    record: Rec,
+    data: z.output<S>,
+  ): Promise<Validated<ModelRecord<S>>> => {
+    const before = record as unknown as Record<string, unknown> & { id: string };
+    const errors = await constraintErrors(db, data as Record<string, unknown>, before);
+    if (errors) return { ok: false, errors };
+    const changes = { ...data, updated_at: new StoredDate(Date.now()) };
+    try {
+      await statements.update(db, record.id, toRow(changes));
+    } catch (error) {
+      const refused = await refusedWrite(db, error, changes);
+      if (refused) return { ok: false, errors: refused };
+      throw error;
+    }
+    return { ok: true, data: { ...record, ...changes } as Rec };
+  };
+
+  const currentFields = (record: Rec): Record<string, unknown> => {
+    const current: Record<string, unknown> = {};
+    for (const field of fields) current[field] = (record as Record<string, unknown>)[field];
+    return current;
+  };
 
   return {
     name,
     table,
     schema,
-    validate(input) {
-      const refused = checkUnpermitted(unpermittedFields(input, known), name, options.unpermitted);
-      return refused ? { ok: false, errors: refused } : validate(schema, input);
-    },
+    validate: validateInput,
     query,
     // find and paginate settle in one promise (no async function around a SQLite read that
     // is ready at once): they run on every show and list request.
@@ -241,23 +463,89 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
       );
     },
     async create(db, attrs) {
-      const data = checked(attrs);
-      const now = new StoredDate(Date.now());
-      const record = { ...data, id: uuidv7(now.getTime()), created_at: now, updated_at: now };
-      await statements.insert(db, toRow(record));
-      return record as Rec;
+      const saved = await insertChecked(db, checked(attrs));
+      if (!saved.ok) throw new ValidationFailedError(name, saved.errors);
+      return saved.data;
+    },
+    async tryCreate(db, input) {
+      const result = validateInput(input);
+      return result.ok ? insertChecked(db, result.data) : result;
     },
     async update(db, record, attrs) {
-      const current: Record<string, unknown> = {};
-      for (const field of fields) current[field] = (record as Record<string, unknown>)[field];
-      const data = checked({ ...current, ...attrs });
-      const changes = { ...data, updated_at: new StoredDate(Date.now()) };
-      await statements.update(db, record.id, toRow(changes));
-      return { ...record, ...changes } as Rec;
+      const saved = await updateChecked(
+        db,
+        record,
+        checked({ ...currentFields(record), ...attrs }),
+      );
+      if (!saved.ok) throw new ValidationFailedError(name, saved.errors);
+      return saved.data;
+    },
+    async tryUpdate(db, record, input) {
+      const refused = checkUnpermitted(unpermittedFields(input, known), name, options.unpermitted);
+      if (refused) return { ok: false, errors: refused };
+      const merged =
+        input !== null && typeof input === "object"
+          ? { ...currentFields(record), ...input }
+          : input;
+      const result = validate(schema, merged);
+      return result.ok ? updateChecked(db, record, result.data) : result;
     },
     async destroy(db, record) {
-      await statements.destroy(db, record.id);
+      // PostgreSQL ends a transaction at its first error: a savepoint keeps it usable, to count
+      // the dependents and to answer (a flash, a page) after a refused delete.
+      const guarded = db.isTransaction && dialectOf(db) === "postgres";
+      if (guarded) await sql`savepoint wisent_destroy`.execute(db);
+      try {
+        await statements.destroy(db, record.id);
+      } catch (error) {
+        // On a delete, a foreign key error (SQLite's does not say which side) means rows point here.
+        const violation = constraintViolation(error);
+        if (!violation || violation.kind === "unique") throw error;
+        if (guarded) await sql`rollback to savepoint wisent_destroy`.execute(db);
+        throw new DependentRecordsError(name, await dependentsOf(db, table, record.id));
+      }
+      if (guarded) await sql`release savepoint wisent_destroy`.execute(db);
       return record;
+    },
+    async preload(db, records, key, parent) {
+      const column = `${key}_id`;
+      const ids = [
+        ...new Set(
+          records
+            .map((r) => (r as Record<string, unknown>)[column])
+            .filter((id): id is string => typeof id === "string"),
+        ),
+      ];
+      const byId = new Map<string, unknown>();
+      for (const part of chunks(ids)) {
+        for (const row of await parent.query(db).where("id", "in", part).execute()) {
+          byId.set(row.id, row);
+        }
+      }
+      return records.map((r) => {
+        const id = (r as Record<string, unknown>)[column];
+        const found = typeof id === "string" ? byId.get(id) : undefined;
+        if (typeof id === "string" && found === undefined) {
+          throw new HttpError(500, `${parent.name} not found: ${id} (${name}.${column})`);
+        }
+        return { ...r, [key]: found ?? null };
+      }) as WithParent<(typeof records)[number], typeof key, never>[];
+    },
+    async byParent(db, column, parents) {
+      const grouped = new Map<string, Rec[]>();
+      for (const parent of parents) grouped.set(parent.id, []);
+      for (const part of chunks([...grouped.keys()])) {
+        const rows = (await db
+          .selectFrom(table)
+          .selectAll()
+          .where(column as string, "in", part)
+          .orderBy("id")
+          .execute()) as Rec[];
+        for (const row of rows) {
+          grouped.get(String((row as Record<string, unknown>)[column]))?.push(row);
+        }
+      }
+      return grouped;
     },
   };
 }

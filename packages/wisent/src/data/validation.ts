@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ValidationErrors } from "../http/validation-errors.js";
+import { decimalPlaces } from "./decimal-scale.js";
 
 /** The outcome of `validate`: the parsed data, or Buffalo-style errors keyed by field. */
 export type Validated<T> =
@@ -41,6 +42,15 @@ function message(issue: z.core.$ZodRawIssue): string {
   }
   if (issue.code === "too_big" && (issue.origin === "number" || issue.origin === "int")) {
     return `${field} must be ${issue.inclusive ? "at most" : "less than"} ${issue.maximum}.`;
+  }
+  // A decimal column's scale (`.multipleOf(0.01)`): more places would be rounded when stored.
+  if (issue.code === "not_multiple_of") {
+    const places = decimalPlaces(Number(issue.divisor));
+    if (places === 0 && Number(issue.divisor) === 1) return `${field} must be a whole number.`;
+    if (places > 0 && Number(issue.divisor) === Number(`1e-${places}`)) {
+      return `${field} must have at most ${places} decimal place${places === 1 ? "" : "s"}.`;
+    }
+    return `${field} must be a multiple of ${issue.divisor}.`;
   }
   if (issue.code === "invalid_format" && issue.format === "email") {
     return `${field} is not a valid email address.`;

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { describe, expect, it, vi } from "vitest";
 import type { WisentRuntime } from "../app/runtime.js";
+import { ValidationFailedError } from "../data/model.js";
 import { errorResponse } from "./error-response.js";
 import { HttpError } from "./http-error.js";
 import type { Logger } from "./logger.js";
@@ -133,6 +134,55 @@ describe("errorResponse", () => {
     const html = await app.request("/x");
     expect(html.status).toBe(422);
     expect(await html.text()).toContain("Title can not be blank.");
+  });
+
+  it("renders a model's ValidationFailedError with its field errors", async () => {
+    const errors = new ValidationErrors({ isbn: ["Isbn has already been taken."] });
+    const app = appThrowing(new ValidationFailedError("book", errors), "production");
+    const json = await app.request("/x", { headers: { accept: "application/json" } });
+    expect(json.status).toBe(422);
+    expect(await json.json()).toEqual({ errors: { isbn: ["Isbn has already been taken."] } });
+  });
+
+  // A constraint error no model caught (a query written by hand), as each driver reports it.
+  it.each([
+    [
+      "SQLite unique",
+      Object.assign(new Error("UNIQUE constraint failed: books.isbn"), {
+        code: "SQLITE_CONSTRAINT_UNIQUE",
+      }),
+      422,
+      { errors: { isbn: ["Isbn has already been taken."] } },
+    ],
+    [
+      "PostgreSQL unique",
+      Object.assign(new Error("duplicate key"), {
+        code: "23505",
+        detail: "Key (isbn)=(978) already exists.",
+      }),
+      422,
+      { errors: { isbn: ["Isbn has already been taken."] } },
+    ],
+    [
+      "PostgreSQL missing parent",
+      Object.assign(new Error("violates foreign key"), {
+        code: "23503",
+        detail: 'Key (author_id)=(x) is not present in table "authors".',
+      }),
+      422,
+      { errors: { author_id: ["Author must exist."] } },
+    ],
+    [
+      "MySQL restricted delete",
+      Object.assign(new Error("Cannot delete or update a parent row"), { errno: 1451 }),
+      409,
+      { error: "the record is still referenced by other records", code: 409 },
+    ],
+  ])("answers a %s error as a client error, never a 500", async (_, error, status, body) => {
+    const app = appThrowing(error, "production");
+    const res = await app.request("/x", { headers: { accept: "application/json" } });
+    expect(res.status).toBe(status);
+    expect(await res.json()).toEqual(body);
   });
 
   it("falls back to the default format when ?format= itself is bad", async () => {

@@ -3,8 +3,10 @@ import { html } from "hono/html";
 import { HTTPException } from "hono/http-exception";
 import { currentEnv } from "../app/environment.js";
 import { NoRouteError } from "../app/no-route.js";
+import { type ConstraintViolation, constraintViolation } from "../data/constraint-violation.js";
 import { isDatabaseUnavailable } from "../data/database-unavailable.js";
 import { isInvalidDatabaseValue } from "../data/invalid-value.js";
+import { humanizeField } from "../data/validation.js";
 import "./context-vars.js";
 import { cspNonce } from "./csp-nonce.js";
 import { formatVariesOnAccept, negotiateFormat } from "./format.js";
@@ -34,10 +36,13 @@ const UNAVAILABLE = "database unavailable: please try again shortly";
 
 function describe(err: unknown): Described {
   if (err instanceof HttpError) {
+    // A model's ValidationFailedError carries its field errors: shown as a returned 422's are.
+    const errors = (err as { errors?: unknown }).errors;
     return {
       status: err.status,
       message: err.message,
       headers: new Headers(err.headers),
+      ...(errors instanceof ValidationErrors ? { validation: errors } : {}),
       expected: true,
     };
   }
@@ -61,6 +66,8 @@ function describe(err: unknown): Described {
       expected: true,
     };
   }
+  const violation = constraintViolation(err);
+  if (violation) return violationDescribed(violation);
   if (isInvalidDatabaseValue(err)) {
     const why = err instanceof Error ? err.message : String(err);
     return {
@@ -80,6 +87,35 @@ function describe(err: unknown): Described {
     };
   }
   return { status: 500, message: "Internal Server Error", headers: new Headers(), expected: false };
+}
+
+/**
+ * A constraint error no model caught (a query written by hand): a 422 naming the column for a
+ * taken value or a missing parent, a 409 for a delete that rows still point to.
+ */
+function violationDescribed(violation: ConstraintViolation): Described {
+  if (violation.kind === "referenced") {
+    return {
+      status: 409,
+      message: "the record is still referenced by other records",
+      headers: new Headers(),
+      expected: true,
+    };
+  }
+  const field = violation.columns[0] ?? "base";
+  const what = field === "base" ? "A value" : humanizeField(field);
+  const validation = new ValidationErrors({
+    [field]: [
+      violation.kind === "unique" ? `${what} has already been taken.` : `${what} must exist.`,
+    ],
+  });
+  return {
+    status: 422,
+    message: "validation failed",
+    headers: new Headers(),
+    validation,
+    expected: true,
+  };
 }
 
 function formatFor(c: Context): Format {

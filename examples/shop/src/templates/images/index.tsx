@@ -17,7 +17,8 @@ export function Index(props: IndexProps) {
   return (
     <>
       <div class="page-header">
-        <h1>Images</h1>
+        <h1>Images of {widget.title}</h1>
+        <a href={paths.widgetPath({ widget_id: widget.id })}>Back to Widget</a>
         <a class="btn" href={paths.newWidgetImagesPath({ widget_id: widget.id })}>
           Create New Image
         </a>

@@ -11,6 +11,10 @@ export const help: CommandHelp = {
   options: [
     ["--parent <resource>", "nest under a resource: /widgets/{widget_id}/images, a widget_id key"],
     [
+      "--cascade",
+      "with --parent: deleting the parent deletes its nested records (default: refused, 409, while it has any)",
+    ],
+    [
       "--member <action:method>",
       "a route on one record, answered by a method of that name: publish:post -> POST /widgets/{widget_id}/publish (repeat or comma-separate)",
     ],
@@ -49,8 +53,13 @@ export const help: CommandHelp = {
     ["wisent g r widget title --dry-run", "see what would be written"],
     ["wisent g r post title published_at:datetime --tests=full", "with passing tests"],
     ["wisent g r comment body:text post:references", "a post_id foreign key to posts"],
+    [
+      "wisent g r book isbn:string:uniq title:index --parent author",
+      "a unique ISBN, an indexed title",
+    ],
+    ["wisent g r note body author:references{cascade}", "notes deleted with their author"],
   ],
-  notes: `Attribute types (default string): ${TYPE_NAMES.join(", ")}.\nstring, text, int, bigint, time, timestamp, date, uuid and references are required; nulls.*, bool,\nfloat, decimal and json are not. decimal{10,2} sets precision and scale (quote it in a shell, or\nwrite decimal{10.2}); post:references is a post_id column pointing to posts.`,
+  notes: `Attribute types (default string): ${TYPE_NAMES.join(", ")}.\nstring, text, int, bigint, time, timestamp, date, uuid and references are required; nulls.*, bool,\nfloat, decimal and json are not. decimal{10,2} sets precision and scale (quote it in a shell, or\nwrite decimal{10.2}); a decimal refuses more places than its scale. post:references is a post_id\ncolumn pointing to posts; deleting a post that rows point to is refused (409) unless written\npost:references{cascade}. Modifiers, written last: isbn:string:uniq (a unique index; a taken\nvalue is a 422), title:index (an index).`,
 };
 
 /** `wisent generate resource <name> [attr[:type]]...` (`wisent g r`). */
@@ -60,6 +69,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       argv,
       {
         parent: { type: "string" },
+        cascade: { type: "boolean" },
         member: { type: "string", multiple: true },
         collection: { type: "string", multiple: true },
         singular: { type: "boolean" },
@@ -85,6 +95,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       name,
       attributes,
       parent: values.parent as string | undefined,
+      cascade: values.cascade === true,
       member: values.member as unknown as string[] | undefined,
       collection: values.collection as unknown as string[] | undefined,
       singular: values.singular === true,

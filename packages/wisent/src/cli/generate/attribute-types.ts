@@ -188,7 +188,10 @@ const nullsFloat: AttributeType = {
 /** The default `decimal`: `decimal(12, 2)`, as `TableBuilder.decimal` without arguments. */
 const DECIMAL = { precision: 12, scale: 2 } as const;
 
-/** `decimal{p,s}`: an exact number whose whole part fits the column (else a 422, not a database error). */
+/**
+ * `decimal{p,s}`: an exact number whose whole part fits the column and that has at most `s`
+ * places (else a 422, not a database rounding it): what a write answers is what a read returns.
+ */
 function decimal(precision: number = DECIMAL.precision, scale: number = DECIMAL.scale) {
   const limit = `1e${precision - scale}`;
   const sized = precision !== DECIMAL.precision || scale !== DECIMAL.scale;
@@ -196,7 +199,7 @@ function decimal(precision: number = DECIMAL.precision, scale: number = DECIMAL.
   return {
     ...float,
     name: sized ? `decimal{${precision},${scale}}` : "decimal",
-    zod: `z.preprocess({p}, z.number().gt(-${limit}).lt(${limit}).default(0))`,
+    zod: `z.preprocess({p}, z.number().gt(-${limit}).lt(${limit}).superRefine(decimalScale(${scale})).default(0))`,
     column: "decimal",
     ...(sized ? { columnArgs: [precision, scale] } : {}),
     samples: small ? [0.5, 0.25] : scale === 0 ? [12, 34] : [12.5, 34.25],

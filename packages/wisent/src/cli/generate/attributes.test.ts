@@ -134,8 +134,72 @@ describe("parseAttributes", () => {
     expect([attr!.name, attr!.label, attr!.references]).toEqual([
       "post_id",
       "Post",
-      { table: "posts", model: "Post" },
+      { table: "posts", model: "Post", onDelete: "restrict" },
     ]);
+  });
+
+  // Rails' modifiers (`:uniq`, `:index`) and the reference's delete rule.
+  it.each([
+    ["isbn:string:uniq", true, false, 't.string("isbn").unique()'],
+    ["isbn:uniq", true, false, 't.string("isbn").unique()'],
+    ["title:index", false, true, 't.string("title").index()'],
+    ["title:text:INDEX", false, true, 't.text("title").index()'],
+    ["code:nulls.String:uniq", true, false, 't.string("code").nullable().unique()'],
+    ["price:decimal{10,2}:index", false, true, 't.decimal("price", 10, 2).index()'],
+    ["author:references", false, false, 't.references("author_id", "authors")'],
+    [
+      "author:references{cascade}",
+      false,
+      false,
+      't.references("author_id", "authors", { onDelete: "cascade" })',
+    ],
+    [
+      "author:references{restrict}:uniq",
+      true,
+      false,
+      't.references("author_id", "authors").unique()',
+    ],
+    // A foreign key is indexed already.
+    [
+      "author:belongs_to{CASCADE}:index",
+      false,
+      true,
+      't.references("author_id", "authors", { onDelete: "cascade" })',
+    ],
+  ])("%s", (arg, unique, index, call) => {
+    const [attr] = parseAttributes([arg]);
+    expect([attr!.unique, attr!.index]).toEqual([unique, index]);
+    const data = templateData({
+      names: names("book"),
+      attributes: [attr!],
+      api: false,
+      command: "t",
+    });
+    expect(data.attrs[0]!.columnCall).toBe(call);
+    expect(data.uniqueFields).toEqual(unique ? [attr!.name] : []);
+  });
+
+  it("gives the model its unique fields and the tables its foreign keys point to", () => {
+    const data = templateData({
+      names: names("book"),
+      attributes: parseAttributes(["isbn:uniq", "publisher:references", "price:decimal"]),
+      parent: names("author"),
+      parentOnDelete: "cascade",
+      api: false,
+      command: "t",
+    });
+    expect(data.uniqueFields).toEqual(["isbn"]);
+    expect(data.referenceTables).toEqual([
+      ["author_id", "authors"],
+      ["publisher_id", "publishers"],
+    ]);
+    expect(data.parent?.referenceCall).toBe(
+      't.references("author_id", "authors", { onDelete: "cascade" })',
+    );
+    expect(data.modelImports).toBe("decimalScale, defineModel, type RecordOf");
+    expect(data.attrs.find((a) => a.name === "price")?.zod).toContain(
+      ".superRefine(decimalScale(2))",
+    );
   });
 
   it("snake-cases names and labels them as validation messages do", () => {
@@ -162,7 +226,13 @@ describe("parseAttributes", () => {
     [["n:wibble"], 'unknown type "wibble" for attribute "n": use one of'],
     [["p:decimal{2,5}"], 'attribute "p": decimal{2,5}: write decimal{precision,scale}'],
     [["post:references", "post_id"], 'duplicate attribute "post_id"'],
-    [["a:b:c"], 'attribute "a:b:c": write name or name:type (one colon)'],
+    [["a:b:c"], 'attribute "a:b:c": unknown modifier "c" (use uniq or index)'],
+    [
+      ["a:string:uniq:index"],
+      'attribute "a:string:uniq:index": write name, name:type or name:type:modifier',
+    ],
+    [["a:references{nullify}"], 'unknown reference option "nullify" (use {cascade}'],
+    [["a:string{cascade}"], 'unknown type "string{cascade}"'],
     [["1st"], 'attribute "1st": the name must start with a letter'],
     [["title-x"], 'attribute "title-x": the name must start with a letter'],
     [["id"], 'attribute "id": id is a column the generator adds itself'],

@@ -18,9 +18,31 @@ export interface Attribute {
   /** The type as written (or `string`), e.g. `nulls.Text`. */
   readonly typeName: string;
   readonly type: AttributeType;
-  /** A foreign key (`post:references`): the table it points to (`posts`) and its model (`Post`). */
-  readonly references?: { readonly table: string; readonly model: string } | undefined;
+  /**
+   * A foreign key (`post:references`): the table it points to (`posts`), its model (`Post`) and
+   * what deleting a parent does: `restrict` (the default: refused while rows point to it) or
+   * `cascade` (`post:references{cascade}`: they are deleted with it).
+   */
+  readonly references?:
+    | { readonly table: string; readonly model: string; readonly onDelete: OnDelete }
+    | undefined;
+  /** `:uniq`: no two records share a value (a unique index, and the model checks it). */
+  readonly unique: boolean;
+  /** `:index`: an index on the column. */
+  readonly index: boolean;
 }
+
+/** What deleting a parent does to the rows pointing to it. */
+export type OnDelete = "restrict" | "cascade";
+
+/** Rails' column modifiers, written last: `isbn:string:uniq`, `title:index`. */
+const MODIFIERS = ["uniq", "index"] as const;
+type Modifier = (typeof MODIFIERS)[number];
+const isModifier = (part: string | undefined): part is Modifier =>
+  (MODIFIERS as readonly string[]).includes(part ?? "");
+
+/** `references{cascade}`: the reference's option in braces (Rails writes `{polymorphic}` so). */
+const REFERENCE_OPTION = /^(references|belongs_to)\{([^}]*)\}$/i;
 
 /** Columns every generated table has already. */
 const MANAGED = new Set(["id", "created_at", "updated_at"]);
@@ -29,14 +51,18 @@ const UNSAFE = new Set(["__proto__", "constructor", "prototype"]);
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /**
- * Parses `name[:type]` arguments (the type defaults to `string`), Buffalo's attribute syntax.
- * Throws a {@link UsageError} naming the argument for an empty one, a bad name, a column the
- * generator adds itself (`id`, `created_at`, `updated_at`, the parent's key), an unknown type or a
- * duplicate (compared in snake_case, so `displayName` and `display_name` are the same).
+ * Parses `name[:type][:modifier]` arguments (the type defaults to `string`), Buffalo's attribute
+ * syntax with Rails' modifiers: `isbn:string:uniq` (a unique index, checked by the model),
+ * `title:index` (an index), `author:references{cascade}` (a foreign key deleted with its
+ * parent; without it, deleting a parent with rows is refused). Throws a {@link UsageError}
+ * naming the argument for an empty one, a bad name, a column the generator adds itself (`id`,
+ * `created_at`, `updated_at`, the parent's key), an unknown type or modifier, or a duplicate
+ * (compared in snake_case, so `displayName` and `display_name` are the same).
  *
  * @example
  * parseAttributes(["title", "description:nulls.Text"]).map((a) => a.type.tsType);
  * // ["string", "string | null"]
+ * parseAttributes(["isbn:string:uniq"])[0]?.unique; // true
  */
 export function parseAttributes(
   args: readonly string[],
@@ -46,15 +72,24 @@ export function parseAttributes(
   return args.map((arg) => {
     if (arg.trim() === "") throw new UsageError("an attribute argument is empty");
     const parts = arg.split(":");
-    if (parts.length > 2) {
-      throw new UsageError(`attribute "${arg}": write name or name:type (one colon)`);
+    // `title:index` is a string with an index, as in Rails.
+    if (parts.length === 2 && isModifier(parts[1]?.toLowerCase())) parts.splice(1, 0, "string");
+    if (parts.length > 3 || (parts.length === 3 && !isModifier(parts[2]?.toLowerCase()))) {
+      throw new UsageError(
+        parts.length > 3
+          ? `attribute "${arg}": write name, name:type or name:type:modifier (modifiers: ${MODIFIERS.join(", ")})`
+          : `attribute "${arg}": unknown modifier "${parts[2]}" (use ${MODIFIERS.join(" or ")})`,
+      );
     }
-    const [rawName, rawType] = parts as [string, string | undefined];
+    const [rawName, typeWritten, modifier] = parts as [string, string | undefined, string?];
     if (!NAME.test(rawName)) {
       throw new UsageError(
         `attribute "${arg}": the name must start with a letter and use letters, digits and "_"`,
       );
     }
+    const option = REFERENCE_OPTION.exec(typeWritten ?? "");
+    const rawType = option ? option[1]! : typeWritten;
+    const onDelete = option ? referenceOption(option[2]!, arg) : "restrict";
     const typeName = rawType ?? "string";
     const type = typeOf(typeName, rawName);
     // `post:references` is the column post_id, pointing to posts (Rails' belongs_to).
@@ -68,9 +103,20 @@ export function parseAttributes(
     }
     if (seen.has(name)) throw new UsageError(`duplicate attribute "${name}"`);
     seen.add(name);
-    const references = parent && { table: parent.table, model: parent.model };
-    return { name, label: humanizeField(name), typeName, type, references };
+    const references = parent && { table: parent.table, model: parent.model, onDelete };
+    const unique = modifier?.toLowerCase() === "uniq";
+    const index = modifier?.toLowerCase() === "index";
+    return { name, label: humanizeField(name), typeName, type, references, unique, index };
   });
+}
+
+/** `{cascade}` or `{restrict}` after `references`. */
+function referenceOption(option: string, arg: string): OnDelete {
+  const value = option.trim().toLowerCase();
+  if (value === "cascade" || value === "restrict") return value;
+  throw new UsageError(
+    `attribute "${arg}": unknown reference option "${option}" (use {cascade} to delete rows with their parent, {restrict}, the default, to refuse)`,
+  );
 }
 
 /** The type written for an attribute, or a usage error with a suggestion. */

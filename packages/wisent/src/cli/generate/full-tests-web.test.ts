@@ -71,7 +71,7 @@ describe("wisent g r --tests=full in a web app", { timeout: SLOW }, () => {
     );
     // The JSON API through the typed client, nested resources by their route name's stem.
     expect(posts).toContain('createClient<typeof import("../app.js")>({ fetch: app.fetch })');
-    expect(posts).toContain("await api.posts.update(member(created.id), changed())");
+    expect(posts).toContain("await api.posts.update(member(created.id), change)");
     const comments = readFileSync(join(app, "src/actions/comments.test.ts"), "utf8");
     expect(comments).toContain("await api.postComments.list({ post_id: post.id })");
   });

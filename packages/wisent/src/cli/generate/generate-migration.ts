@@ -77,13 +77,28 @@ const ZERO: Readonly<Record<string, string>> = {
 function columnData(attrs: readonly Attribute[]) {
   return attrs.map((attr) => {
     const zero = ZERO[attr.type.column];
-    const modifier = attr.type.nullable
+    const nullable = attr.type.nullable
       ? ".nullable()"
-      : zero !== undefined
+      : // A unique column cannot give every existing row the same default.
+        zero !== undefined && !attr.unique
         ? `.default(${zero})`
         : // No natural zero (a time, a uuid): rows that exist get NULL, new ones are validated.
           ".nullable()";
-    return { name: attr.name, column: attr.type.column, modifier };
+    const indexed = attr.unique ? ".unique()" : attr.index && !attr.references ? ".index()" : "";
+    const args = [
+      JSON.stringify(attr.name),
+      ...(attr.references ? [JSON.stringify(attr.references.table)] : []),
+      ...(attr.references?.onDelete === "cascade" ? ['{ onDelete: "cascade" }'] : []),
+      ...(attr.type.columnArgs ?? []).map(String),
+    ];
+    return {
+      name: attr.name,
+      column: attr.type.column,
+      args: args.join(", "),
+      modifier: nullable + indexed,
+      // Its index goes before it (SQLite cannot drop an indexed column).
+      dropIndex: attr.unique || (attr.index && !attr.references),
+    };
   });
 }
 

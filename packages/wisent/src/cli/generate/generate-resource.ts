@@ -28,6 +28,8 @@ export interface GenerateOptions {
   readonly name: string;
   readonly attributes: readonly string[];
   readonly parent?: string | undefined;
+  /** With `parent`: its nested records are deleted with it (default: such a delete is refused). */
+  readonly cascade?: boolean | undefined;
   /** Declared member routes: `["publish:post"]`. */
   readonly member?: readonly string[] | undefined;
   /** Declared collection routes: `["search:get"]`. */
@@ -96,6 +98,7 @@ export function resourceNames(
 export function commandLine(options: GenerateOptions): string {
   const flags = [
     options.parent ? `--parent ${options.parent}` : "",
+    options.cascade ? "--cascade" : "",
     ...(options.member ?? []).map((route) => `--member ${route}`),
     ...(options.collection ?? []).map((route) => `--collection ${route}`),
     options.singular ? "--singular" : "",
@@ -191,6 +194,18 @@ function checkParent(
 }
 
 /**
+ * The parent's field that names it on its children's pages (`name`, `title`): its first short
+ * text attribute, as generated; undefined when it has none (the pages show its id).
+ */
+function parentLabel(records: GeneratedRecords, parent: Names): string | undefined {
+  const path = `src/models/${parent.modelFileBase}.ts`;
+  const owner = Object.values(records).find((r) => path in r.files);
+  if (!owner) return undefined;
+  const attrs = parseAttributes(owner.attributes);
+  return attrs.find((a) => a.type.display === "text" && !a.type.long && !a.references)?.name;
+}
+
+/**
  * The records full tests create first: the parent of a nested resource and each referenced record
  * (`post:references`), made from their own generated attributes (so their models must have been
  * generated here, and must not reference further records themselves).
@@ -247,6 +262,11 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     ? resourceNames(options.parent, `--parent ${options.parent}`)
     : undefined;
   const records = readRecords(appDir);
+  if (options.cascade && !parent) {
+    throw new UsageError(
+      "--cascade goes with --parent (a reference attribute takes {cascade}: author:references{cascade})",
+    );
+  }
   const parentVar = parent
     ? checkParent(app.appSource, appDir, resource, parent, records)
     : undefined;
@@ -291,6 +311,8 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     attributes,
     parent,
     parentVar,
+    parentOnDelete: options.cascade ? "cascade" : "restrict",
+    parentLabel: parent ? parentLabel(records, parent) : undefined,
     declared: { member: options.member, collection: options.collection },
     singular: options.singular,
     api: app.api,
@@ -348,6 +370,7 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     name: options.name,
     attributes: reuseModel ? [] : [...options.attributes],
     parent: options.parent,
+    cascade: options.cascade || undefined,
     member: options.member?.length ? [...options.member] : undefined,
     collection: options.collection?.length ? [...options.collection] : undefined,
     singular: options.singular || undefined,

@@ -12,6 +12,8 @@ export interface ResourceRecord {
   /** The attribute arguments: `["title", "description:nulls.Text"]`. */
   readonly attributes: readonly string[];
   readonly parent?: string | undefined;
+  /** `--cascade`: nested records are deleted with their parent. */
+  readonly cascade?: boolean | undefined;
   /** `--member` routes it was generated with (`publish:post`). */
   readonly member?: readonly string[] | undefined;
   /** `--collection` routes it was generated with (`search:get`). */

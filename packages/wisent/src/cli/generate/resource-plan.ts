@@ -1,6 +1,6 @@
 import { migrationFileName } from "../../data/migrations.js";
 import type { Names } from "../../naming/index.js";
-import type { Attribute } from "./attributes.js";
+import type { Attribute, OnDelete } from "./attributes.js";
 import type { DeclaredRouteFlags } from "./declared-routes.js";
 import type { ResourceAccess } from "./resource-access.js";
 import { type TemplateData, type TemplateDataOptions, templateData } from "./template-data.js";
@@ -42,6 +42,10 @@ export interface ResourceRequest {
   readonly parent?: Names | undefined;
   /** The parent's variable in src/app.ts, when not the one generate gives it. */
   readonly parentVar?: string | undefined;
+  /** `--cascade`: the nested records are deleted with their parent (default: restrict). */
+  readonly parentOnDelete?: OnDelete | undefined;
+  /** The parent's field that names it on the nested pages (`name`); its id when undefined. */
+  readonly parentLabel?: string | undefined;
   /** Declared member and collection routes (`--member publish:post`). */
   readonly declared?: DeclaredRouteFlags | undefined;
   /** A singular resource (`names` from `singularNames`), declared with `app.singleton`. */
@@ -97,6 +101,8 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
     attributes: request.attributes,
     parent,
     parentVar: request.parentVar,
+    parentOnDelete: request.parentOnDelete,
+    parentLabel: request.parentLabel,
     api: variant === "api" || request.api,
     access: request.access,
     command: request.command,

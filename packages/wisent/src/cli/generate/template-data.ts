@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import { camelize, type Names, routeNameForPath } from "../../naming/index.js";
 import type { InputParser } from "./attribute-types.js";
-import type { Attribute } from "./attributes.js";
+import type { Attribute, OnDelete } from "./attributes.js";
 import {
   type DeclaredRouteData,
   type DeclaredRouteFlags,
@@ -9,7 +9,7 @@ import {
   resourceOptionsSource,
 } from "./declared-routes.js";
 import { OWNER, type ResourceAccess } from "./resource-access.js";
-import { fixtureValues, type TestSamples, testSamples } from "./test-samples.js";
+import { fixtureValues, type TestSamples, testSamples, UNIQUE_HELPER } from "./test-samples.js";
 
 /** The operations of a web resource, in Buffalo's test-stub order; an API resource has the first five. */
 export const WEB_OPERATIONS = [
@@ -51,6 +51,12 @@ export interface ParentData {
   readonly foreignKey: string;
   /** The parent's variable in src/app.ts: `widgets`. */
   readonly appVar: string;
+  /** The migration's foreign key: `t.references("widget_id", "widgets")` (restrict unless `--cascade`). */
+  readonly referenceCall: string;
+  /** The parent's field that names it (`name`), else `id`: "Books of {author.name}". */
+  readonly label: string;
+  /** The route name of the parent's page: `authorPath`. */
+  readonly showRoute: string;
 }
 
 /** The owner of an owned resource's records, as its files refer to it. */
@@ -113,6 +119,8 @@ export interface TemplateData {
   };
   /** `widget_id: widget.id` for the redirect after Create (`image_id: image.id` nested). */
   readonly memberParams: string;
+  /** The member's path parameters from the `found` variable (a destroy that was refused). */
+  readonly foundParams: string;
   /** The same after Update, from the `updated` record. */
   readonly updatedParams: string;
   /** `widget={widget} ` for views of a nested resource, else empty. */
@@ -128,6 +136,14 @@ export interface TemplateData {
   /** Attributes with a column in the index table (long text is left out, as Buffalo does). */
   readonly tableAttrs: readonly TemplateAttribute[];
   readonly parsers: readonly InputParser[];
+  /** The generated tests' `unique()` helper (see `TestSamples.usesUnique`). */
+  readonly uniqueHelper: string;
+  /** What the model imports from wisent, sorted as Biome does: `decimalScale, defineModel, type RecordOf`. */
+  readonly modelImports: string;
+  /** The model's `unique` option (`["isbn"]`), empty for none. */
+  readonly uniqueFields: readonly string[];
+  /** The model's `references` option: foreign keys and their tables (the parent's first). */
+  readonly referenceTables: readonly (readonly [string, string])[];
   readonly formHelpers: readonly string[];
   readonly operations: readonly string[];
   readonly operationRoutes: Readonly<Record<string, string>>;
@@ -167,14 +183,24 @@ const HTML_TYPES: Record<string, string> = {
   "datetime-local": "datetime-local",
 };
 
-/** The `createTable` call declaring an attribute's column. */
+/** `t.references(...)`: restrict (the default, left out) or `{ onDelete: "cascade" }`. */
+function referenceCall(column: string, table: string, onDelete: OnDelete): string {
+  const options = onDelete === "cascade" ? ', { onDelete: "cascade" }' : "";
+  return `t.references(${JSON.stringify(column)}, ${JSON.stringify(table)}${options})`;
+}
+
+/** The `createTable` call declaring an attribute's column, with its index (`.unique()`, `.index()`). */
 function columnCall(attr: Attribute): string {
-  const args = [
-    JSON.stringify(attr.name),
-    ...(attr.references ? [JSON.stringify(attr.references.table)] : []),
-    ...(attr.type.columnArgs ?? []).map(String),
-  ];
-  return `t.${attr.type.column}(${args.join(", ")})${attr.type.nullable ? ".nullable()" : ""}`;
+  const modifiers =
+    (attr.type.nullable ? ".nullable()" : "") +
+    (attr.unique ? ".unique()" : "") +
+    // A foreign key has its index already.
+    (attr.index && !attr.references ? ".index()" : "");
+  if (attr.references) {
+    return referenceCall(attr.name, attr.references.table, attr.references.onDelete) + modifiers;
+  }
+  const args = [JSON.stringify(attr.name), ...(attr.type.columnArgs ?? []).map(String)];
+  return `t.${attr.type.column}(${args.join(", ")})${modifiers}`;
 }
 
 function viewExpression(attr: Attribute, record: string): string {
@@ -220,6 +246,10 @@ export interface TemplateDataOptions {
   readonly parent?: Names | undefined;
   /** The parent's variable in src/app.ts when not the one generate gives it (`library`). */
   readonly parentVar?: string | undefined;
+  /** What deleting the parent does to its nested records (`--cascade`); default restrict. */
+  readonly parentOnDelete?: OnDelete | undefined;
+  /** The parent's field that names it on the nested pages; default `id`. */
+  readonly parentLabel?: string | undefined;
   readonly api: boolean;
   readonly command: string;
   /** Declared member and collection routes (`--member publish:post`). */
@@ -246,6 +276,13 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     paramKey: parentNames.paramKey,
     foreignKey: parentNames.paramKey,
     appVar: options.parentVar ?? appVariable(parentNames),
+    referenceCall: referenceCall(
+      parentNames.paramKey,
+      parentNames.table,
+      options.parentOnDelete ?? "restrict",
+    ),
+    label: options.parentLabel ?? "id",
+    showRoute: routeNameForPath(`${parentNames.memberPath}/`),
   };
   const mountPath = parent ? `/${names.plural}` : names.urlPath;
   const collectionPath = parent ? `${parentNames!.memberPath}${mountPath}` : names.urlPath;
@@ -348,6 +385,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
       member: `{ ${memberParam(record)} }`,
     },
     memberParams: memberParam(record),
+    foundParams: memberParam("found"),
     updatedParams: parent
       ? `${parentParam}, ${names.paramKey}: updated.id`
       : `${names.paramKey}: updated.id`,
@@ -359,6 +397,17 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     attrs,
     tableAttrs: attrs.filter((a) => !a.type.long),
     parsers,
+    uniqueHelper: UNIQUE_HELPER,
+    modelImports: [
+      ...(attrs.some((a) => a.zod.includes("decimalScale(")) ? ["decimalScale"] : []),
+      "defineModel",
+      "type RecordOf",
+    ].join(", "),
+    uniqueFields: attributes.filter((a) => a.unique).map((a) => a.name),
+    referenceTables: [
+      ...(parent ? [[parent.foreignKey, parent.table] as const] : []),
+      ...attributes.flatMap((a) => (a.references ? [[a.name, a.references.table] as const] : [])),
+    ],
     formHelpers: [...formHelpers],
     operations,
     declared: declaredRouteData(options.declared ?? {}, collectionPath, memberPath),

@@ -42,7 +42,16 @@ export interface TestSamples {
     | undefined;
   /** Records to create before the tests (parent, referenced records). */
   readonly fixtures: readonly TestFixture[];
+  /** Some value calls the test file's `unique()` (a `:uniq` field or fixture). */
+  readonly usesUnique: boolean;
 }
+
+/**
+ * The test file's helper that makes a `:uniq` field's sample a value no other record has (test
+ * files share their database, and create records in every test).
+ */
+export const UNIQUE_HELPER = `/** A value no other record has: unique fields get one per record. */
+const unique = () => crypto.randomUUID().slice(0, 13);`;
 
 /** An id for a model's foreign keys when the model is validated alone. */
 const MADE_UP_ID = "0190f5a2-7b1c-7cde-8f00-1234567890ef";
@@ -63,6 +72,31 @@ function formText(value: unknown): string {
   return JSON.stringify(String(value));
 }
 
+/**
+ * A `:uniq` field's sample made different per record (an expression calling `unique()`): text
+ * gets a suffix, a whole number an offset, a uuid a new one; other types keep their sample.
+ */
+function uniqueSample(attr: Attribute, value: unknown, form: boolean): string | undefined {
+  const { type } = attr;
+  if (type.column === "uuid") return "crypto.randomUUID()";
+  if (typeof value === "string" && type.display === "text" && /^(string|text)$/.test(type.column)) {
+    return `\`${value} \${unique()}\``;
+  }
+  if (typeof value === "number" && Number.isInteger(value) && type.column === "integer") {
+    const number = `${value} + Number.parseInt(unique().slice(0, 7), 16)`;
+    return form ? `String(${number})` : number;
+  }
+  return undefined;
+}
+
+/** Whether some field's sample calls `unique()`. */
+function callsUnique(attrs: readonly Attribute[]): boolean {
+  return attrs.some(
+    (a) =>
+      a.unique && !a.references && uniqueSample(a, a.type.samples[0], false)?.includes("unique()"),
+  );
+}
+
 /** The literal of one attribute's value: a reference is the fixture's id. */
 function fields(
   attrs: readonly Attribute[],
@@ -76,7 +110,8 @@ function fields(
         return `${attr.name}: ${madeUpIds ? JSON.stringify(MADE_UP_ID) : `${referenceVar(attr)}.id`}`;
       }
       const value = attr.type.samples[index];
-      return `${attr.name}: ${form ? formText(value) : literal(value)}`;
+      const distinct = attr.unique && !madeUpIds ? uniqueSample(attr, value, form) : undefined;
+      return `${attr.name}: ${distinct ?? (form ? formText(value) : literal(value))}`;
     })
     .join(", ");
 }
@@ -121,6 +156,7 @@ export function testSamples(
       typed: typeof bad.type.invalid === "string" && /^(string|Date)\b/.test(bad.type.tsType),
     },
     fixtures,
+    usesUnique: callsUnique(attrs) || fixtures.some((f) => f.values.includes("unique()")),
   };
 }
 

@@ -53,6 +53,8 @@ export interface TestDatabaseOptions {
    * `{ default_transaction_isolation: "repeatable read" }`.
    */
   settings?: Record<string, string>;
+  /** The migrations folder `migratedTestDatabase` runs (default: widgets and parts). */
+  migrations?: string;
 }
 
 /** Creates `wisent_test_<random>` on the dialect's server (a temp file for SQLite) and opens it. */
@@ -113,7 +115,7 @@ export function migratedTestDatabase(
   beforeAll(async () => {
     if (!available) return;
     made = await createTestDatabase(dialect, options);
-    await migrateUp(made.db, MIGRATIONS);
+    await migrateUp(made.db, options.migrations ?? MIGRATIONS);
   });
   afterAll(async () => {
     await made?.drop();
