@@ -1,10 +1,16 @@
-import type { SelectQueryBuilder } from "kysely";
+import type { KyselyPlugin, SelectQueryBuilder } from "kysely";
 import type { z } from "zod";
 import { HttpError } from "../http/http-error.js";
 import type { ValidationErrors } from "../http/validation-errors.js";
 import { singularize } from "../naming/inflection.js";
 import type { AnyDB } from "./any-db.js";
 import { chainWith, type MaybePromise, settleWith } from "./maybe-promise.js";
+import {
+  attachmentFieldsOf,
+  deleteAttachmentsOf,
+  readAttachments,
+  saveWithAttachments,
+} from "./model-attachments.js";
 import { ModelStatements } from "./model-statements.js";
 import {
   type PageParams,
@@ -139,23 +145,41 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
   const fields = Object.keys(schema.shape);
   const known = new Set(fields);
   type Rec = ModelRecord<S>;
+  // Attachment fields (`attachment()` rules): their columns are read as StoredAttachments and
+  // their uploads stored on save. None for most models, which then run none of this.
+  const files = attachmentFieldsOf(schema);
+  const withFiles = files.length > 0;
+  const filesPlugin: KyselyPlugin = {
+    transformQuery: (args) => args.node,
+    transformResult: async (args) => {
+      for (const row of args.result.rows) readAttachments(row, files);
+      return args.result;
+    },
+  };
 
   const checked = (input: unknown): z.output<S> => {
     const result = validate(schema, input);
     if (!result.ok) throw new ValidationFailedError(name, result.errors);
     return result.data;
   };
-  const query = (db: Queryable) =>
-    db.selectFrom(table).selectAll() as unknown as SelectQueryBuilder<AnyDB, AnyDB, Rec>;
+  const query = (db: Queryable) => {
+    const select = db.selectFrom(table).selectAll();
+    return (withFiles ? select.withPlugin(filesPlugin) : select) as unknown as SelectQueryBuilder<
+      AnyDB,
+      AnyDB,
+      Rec
+    >;
+  };
   // Every request runs these: compiled once (per dialect and column list), parameters swapped.
   const statements = new ModelStatements(table);
   const foundOr404 = (rows: unknown[], id: string): Rec => {
     if (rows.length === 0) throw notFound(id);
-    return rows[0] as Rec;
+    return (withFiles ? readAttachments(rows[0], files) : rows[0]) as Rec;
   };
   // One page's read, carried through its steps as their argument (no closures per list).
   const pageOf = (found: unknown[], read: PageRead<Rec>): MaybePromise<Paginated<Rec>> => {
     read.rows = found as Rec[];
+    if (withFiles) for (const row of read.rows) readAttachments(row, files);
     // As `paginate`: the count query runs only when the page does not show the total.
     const total = totalShownByPage(read.page, read.perPage, read.offset, read.rows.length);
     return total === undefined
@@ -207,19 +231,31 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
       const data = checked(attrs);
       const now = new StoredDate(Date.now());
       const record = { ...data, id: uuidv7(now.getTime()), created_at: now, updated_at: now };
-      await statements.insert(db, toRow(record));
-      return record as Rec;
+      if (!withFiles) {
+        await statements.insert(db, toRow(record));
+        return record as Rec;
+      }
+      return (await saveWithAttachments(db, files, record, undefined, (columns) =>
+        statements.insert(db, { ...toRow(record), ...columns }),
+      )) as Rec;
     },
     async update(db, record, attrs) {
       const current: Record<string, unknown> = {};
       for (const field of fields) current[field] = (record as Record<string, unknown>)[field];
       const data = checked({ ...current, ...attrs });
       const changes = { ...data, updated_at: new StoredDate(Date.now()) };
-      await statements.update(db, record.id, toRow(changes));
-      return { ...record, ...changes } as Rec;
+      if (!withFiles) {
+        await statements.update(db, record.id, toRow(changes));
+        return { ...record, ...changes } as Rec;
+      }
+      const saved = await saveWithAttachments(db, files, changes, current, (columns) =>
+        statements.update(db, record.id, { ...toRow(changes), ...columns }),
+      );
+      return { ...record, ...saved } as Rec;
     },
     async destroy(db, record) {
       await statements.destroy(db, record.id);
+      if (withFiles) await deleteAttachmentsOf(db, files, record as Record<string, unknown>);
       return record;
     },
   };
