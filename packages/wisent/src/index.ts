@@ -85,6 +85,7 @@ export { afterCommit, afterRollback } from "./data/transaction-hooks.js";
 export { bodyLimit, DEFAULT_BODY_LIMIT } from "./http/body.js";
 export { CsrfField, CsrfMeta, FlashMessages } from "./http/components.js";
 export { errorResponse, statusText } from "./http/error-response.js";
+export { FileLink } from "./http/file-link.js";
 export { type Format, negotiateFormat } from "./http/format.js";
 export {
   batchedLines,

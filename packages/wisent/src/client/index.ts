@@ -22,6 +22,7 @@ export type {
   ReadResult,
   RecordJson,
   ResourceClient,
+  StoredFileJson,
   Success,
   UpdateBody,
   ValidationFailure,

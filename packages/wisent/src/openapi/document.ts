@@ -8,6 +8,7 @@ import {
   createBodySchema,
   type JsonSchema,
   recordJsonSchema,
+  takesFiles,
   updateBodySchema,
 } from "./model-schemas.js";
 
@@ -338,10 +339,14 @@ function resourceOperation(
         : { type: "object" };
     result.requestBody = {
       required: operation === "create",
-      content: {
-        "application/json": { schema: bodySchema },
-        "application/x-www-form-urlencoded": { schema: bodySchema },
-      },
+      // Files travel only in multipart bodies.
+      content:
+        model && takesFiles(model)
+          ? { "multipart/form-data": { schema: bodySchema } }
+          : {
+              "application/json": { schema: bodySchema },
+              "application/x-www-form-urlencoded": { schema: bodySchema },
+            },
     };
   }
   const success: Record<string, unknown> = {

@@ -19,6 +19,12 @@ export interface AttachmentOptions {
   readonly optional?: boolean;
 }
 
+/**
+ * What an attachment field takes: a file a client sends (a `Blob`/`File` through the typed client,
+ * which the server reads as an {@link UploadedFile}), or the record's stored file.
+ */
+export type FileInput = Blob | UploadedFile | StoredAttachment;
+
 /** How a model finds its attachment fields: the rule of each, by schema. */
 const RULES = new WeakMap<z.ZodType, { readonly many: boolean }>();
 
@@ -89,9 +95,11 @@ const blank = (value: unknown) => value === undefined || value === null || value
  */
 export function attachment(
   options: AttachmentOptions & { optional: true },
-): z.ZodType<StoredAttachment | null>;
-export function attachment(options?: AttachmentOptions): z.ZodType<StoredAttachment>;
-export function attachment(options: AttachmentOptions = {}): z.ZodType<StoredAttachment | null> {
+): z.ZodType<StoredAttachment | null, FileInput | null | undefined>;
+export function attachment(options?: AttachmentOptions): z.ZodType<StoredAttachment, FileInput>;
+export function attachment(
+  options: AttachmentOptions = {},
+): z.ZodType<StoredAttachment | null, FileInput | null | undefined> {
   const rule = z
     .unknown()
     .transform((value) => (blank(value) ? null : value))
@@ -101,7 +109,7 @@ export function attachment(options: AttachmentOptions = {}): z.ZodType<StoredAtt
         return;
       }
       checkOne(value, options, (found) => ctx.addIssue(found));
-    }) as unknown as z.ZodType<StoredAttachment | null>;
+    }) as unknown as z.ZodType<StoredAttachment | null, FileInput | null | undefined>;
   RULES.set(rule, { many: false });
   return rule;
 }
@@ -115,7 +123,7 @@ export function attachment(options: AttachmentOptions = {}): z.ZodType<StoredAtt
  */
 export function attachments(
   options: Omit<AttachmentOptions, "optional"> & { readonly max?: number } = {},
-): z.ZodType<StoredAttachment[]> {
+): z.ZodType<StoredAttachment[], FileInput | FileInput[] | undefined> {
   const rule = z
     .unknown()
     .transform((value) => (blank(value) ? [] : Array.isArray(value) ? value : [value]))
@@ -124,7 +132,7 @@ export function attachments(
         ctx.addIssue(issue(`must be at most ${options.max} files.`));
       }
       for (const value of values) checkOne(value, options, (found) => ctx.addIssue(found));
-    }) as unknown as z.ZodType<StoredAttachment[]>;
+    }) as unknown as z.ZodType<StoredAttachment[], FileInput | FileInput[] | undefined>;
   RULES.set(rule, { many: true });
   return rule;
 }

@@ -110,6 +110,10 @@ export interface TemplateData {
   readonly tableAttrs: readonly TemplateAttribute[];
   readonly parsers: readonly InputParser[];
   readonly formHelpers: readonly string[];
+  /** The rules the model imports from `wisent` (`attachment`), sorted. */
+  readonly modelRules: readonly string[];
+  /** Some attribute holds files: the form is multipart, the pages show them with `FileLink`. */
+  readonly hasFiles: boolean;
   readonly operations: readonly string[];
   readonly operationRoutes: Readonly<Record<string, string>>;
   /** A singular resource (`app.singleton`): no List, no id. */
@@ -165,6 +169,10 @@ function viewExpression(attr: Attribute, record: string): string {
       return attr.type.nullable ? `${value}?.toISOString()` : `${value}.toISOString()`;
     case "json":
       return `JSON.stringify(${value})`;
+    case "attachment":
+      return `<FileLink file={${value}} />`;
+    case "attachments":
+      return `${value}.map((file) => <FileLink file={file} />)`;
     default:
       return value;
   }
@@ -251,6 +259,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
   const parsers = [...new Set(attributes.flatMap((a) => (a.type.parser ? [a.type.parser] : [])))];
   const formHelpers = new Set<string>();
   for (const attr of attrs) {
+    if (attr.input === "file") continue;
     if (attr.input === "checkbox") formHelpers.add("checked");
     else if (attr.display === "timestamp") formHelpers.add("dateTime");
     else if (attr.display === "json") formHelpers.add("json");
@@ -318,6 +327,8 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     tableAttrs: attrs.filter((a) => !a.type.long),
     parsers,
     formHelpers: [...formHelpers],
+    modelRules: [...new Set(attributes.flatMap((a) => (a.type.rule ? [a.type.rule] : [])))].sort(),
+    hasFiles: attributes.some((a) => a.type.input === "file"),
     operations,
     declared: declaredRouteData(options.declared ?? {}, collectionPath, memberPath),
     resourceOptions: resourceOptionsSource(options.declared ?? {}),
