@@ -95,23 +95,25 @@ const blank = (value: unknown) => value === undefined || value === null || value
  */
 export function attachment(
   options: AttachmentOptions & { optional: true },
-): z.ZodType<StoredAttachment | null, FileInput | null | undefined>;
+): z.ZodOptional<z.ZodType<StoredAttachment | null, FileInput | null>>;
 export function attachment(options?: AttachmentOptions): z.ZodType<StoredAttachment, FileInput>;
 export function attachment(
   options: AttachmentOptions = {},
-): z.ZodType<StoredAttachment | null, FileInput | null | undefined> {
+): z.ZodType<StoredAttachment | null | undefined, FileInput | null | undefined> {
+  // A preprocess (not a transform) so that a field left out is checked as null, not skipped.
   const rule = z
-    .unknown()
-    .transform((value) => (blank(value) ? null : value))
+    .preprocess((value) => (blank(value) ? null : value), z.unknown())
     .superRefine((value, ctx) => {
       if (value === null) {
         if (!options.optional) ctx.addIssue(issue("can not be blank."));
         return;
       }
       checkOne(value, options, (found) => ctx.addIssue(found));
-    }) as unknown as z.ZodType<StoredAttachment | null, FileInput | null | undefined>;
-  RULES.set(rule, { many: false });
-  return rule;
+    }) as unknown as z.ZodType<StoredAttachment | null, FileInput | null>;
+  // Optional: a field left out is not written (NULL), as a form without a file sends none.
+  const field = options.optional ? rule.optional() : rule;
+  RULES.set(field, { many: false });
+  return field;
 }
 
 /**
@@ -125,8 +127,10 @@ export function attachments(
   options: Omit<AttachmentOptions, "optional"> & { readonly max?: number } = {},
 ): z.ZodType<StoredAttachment[], FileInput | FileInput[] | undefined> {
   const rule = z
-    .unknown()
-    .transform((value) => (blank(value) ? [] : Array.isArray(value) ? value : [value]))
+    .preprocess(
+      (value) => (blank(value) ? [] : Array.isArray(value) ? value : [value]),
+      z.array(z.unknown()),
+    )
     .superRefine((values, ctx) => {
       if (options.max !== undefined && values.length > options.max) {
         ctx.addIssue(issue(`must be at most ${options.max} files.`));

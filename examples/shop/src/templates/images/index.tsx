@@ -1,4 +1,4 @@
-import { Paginator, type PaginatorProps, usePage } from "wisent";
+import { FileLink, Paginator, type PaginatorProps, usePage } from "wisent";
 import type { Image } from "../../models/image.js";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
@@ -27,6 +27,7 @@ export function Index(props: IndexProps) {
           <thead>
             <tr>
               <th>Caption</th>
+              <th>File</th>
               <th class="actions">Actions</th>
             </tr>
           </thead>
@@ -34,6 +35,7 @@ export function Index(props: IndexProps) {
             {images.map((image) => (
               <tr>
                 <td>{image.caption}</td>
+                <td>{<FileLink file={image.file} />}</td>
                 <td class="actions">
                   <a href={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}>
                     View

@@ -1,3 +1,4 @@
+import { FileLink } from "wisent";
 import type { Image } from "../../models/image.js";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
@@ -30,6 +31,8 @@ export function Show(props: ShowProps) {
       <dl>
         <dt>Caption</dt>
         <dd>{image.caption}</dd>
+        <dt>File</dt>
+        <dd>{<FileLink file={image.file} />}</dd>
       </dl>
     </>
   );

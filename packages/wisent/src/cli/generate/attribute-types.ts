@@ -305,12 +305,13 @@ const json: AttributeType = {
 const ATTACHMENT_TYPES = ["image/*", "application/pdf"];
 const attachment: AttributeType = {
   name: "attachment",
-  tsType: "StoredAttachment",
-  // The rule reads the file's bytes for its type and checks its size (default 10 MiB).
-  zod: `attachment({ types: ${JSON.stringify(ATTACHMENT_TYPES).replace(/,/g, ", ")} })`,
+  tsType: "StoredAttachment | null",
+  // The rule reads the file's bytes for its type and checks its size (default 10 MiB). Optional,
+  // as Rails' has_one_attached: remove `optional: true` to require a file.
+  zod: `attachment({ types: ${JSON.stringify(ATTACHMENT_TYPES).replace(/,/g, ", ")}, optional: true })`,
   column: "json",
-  nullable: false,
-  required: true,
+  nullable: true,
+  required: false,
   input: "file",
   display: "attachment",
   long: false,
@@ -324,6 +325,7 @@ const attachmentList: AttributeType = {
   name: "attachments",
   tsType: "StoredAttachment[]",
   zod: `attachments({ types: ${JSON.stringify(ATTACHMENT_TYPES).replace(/,/g, ", ")} })`,
+  nullable: false,
   required: false,
   display: "attachments",
   long: true,
