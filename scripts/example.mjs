@@ -7,7 +7,7 @@
  * The steps (one list, used by both):
  *   wisent new shop --dev --skip-install
  *   wisent g r widget title description:nulls.Text
- *   wisent g r image caption --parent widget
+ *   wisent g r image caption file:attachment --parent widget
  * then two repository-only adjustments, both mechanical:
  *   - package.json's link to wisent is relative (`file:../../packages/wisent`) instead of --dev's
  *     absolute one, and hono and zod take the framework's ranges instead of absolute links into
@@ -65,7 +65,7 @@ export function make(parent) {
   rmSync(app, { recursive: true, force: true });
   run(parent, "new", "shop", "--dev", "--skip-install", "--skip-git");
   run(app, "g", "r", "widget", "title", "description:nulls.Text");
-  run(app, "g", "r", "image", "caption", "--parent", "widget");
+  run(app, "g", "r", "image", "caption", "file:attachment", "--parent", "widget");
   const pkgPath = join(app, "package.json");
   const pkg = JSON.parse(readFileSync(pkgPath, "utf8"));
   const wisent = JSON.parse(readFileSync(join(repo, "packages/wisent/package.json"), "utf8"));

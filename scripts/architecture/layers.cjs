@@ -20,7 +20,7 @@ const PINNED = [
 
 /** Lowest first: [name, folders under src]. src/index.ts (the package's barrel) is above all. */
 const LAYERS = [
-  ["foundation", ["base", "crypto", "naming", "jsx"]],
+  ["foundation", ["base", "crypto", "naming", "jsx", "storage"]],
   ["resources", ["resources"]],
   ["routes", ["routes"]],
   ["http-data", ["http", "data"]],

@@ -99,10 +99,12 @@ import "./http/bind.js";
 import "./http/owner-scope.js";
 import "./http/redirect.js";
 
+export { afterCommit, afterRollback } from "./data/transaction-hooks.js";
 export { bodyLimit, DEFAULT_BODY_LIMIT } from "./http/body.js";
 export { CspNonceMeta, CsrfField, CsrfMeta, FlashMessages } from "./http/components.js";
 export { cspNonce } from "./http/csp-nonce.js";
 export { errorResponse, statusText } from "./http/error-response.js";
+export { FileLink } from "./http/file-link.js";
 export { type Format, negotiateFormat } from "./http/format.js";
 export {
   batchedLines,
@@ -221,3 +223,14 @@ export { formatRouteJson, formatRouteTable } from "./routes/route-table.js";
 export { type ShadowedRoute, shadowedRoutes } from "./routes/shadowing.js";
 export { formatShadowedRoute } from "./routes/shadowing-message.js";
 export type { PathHelper, ResourcePaths, SingletonPaths } from "./routes/typed-names.js";
+export { AppStorage, appStorage, openStorage, useStorage } from "./storage/app-storage.js";
+export {
+  type AttachmentOptions,
+  attachment,
+  attachments,
+  DEFAULT_ATTACHMENT_SIZE,
+} from "./storage/attachment-rule.js";
+export { type StorageLocation, storageLocation } from "./storage/storage-url.js";
+export { FILES_PATH, StoredAttachment } from "./storage/stored-attachment.js";
+export { DEFAULT_UPLOAD_LIMIT } from "./storage/upload-scope.js";
+export { UploadedFile } from "./storage/uploaded-file.js";

@@ -12,6 +12,7 @@ import type { Router } from "hono/router";
 import { configuredAppUrl } from "../http/app-url.js";
 import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
+import { mediaTypeOf } from "../http/media-types.js";
 import { headResponse } from "../http/plain-response.js";
 import { nodeHeaders } from "../http/request-header.js";
 import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
@@ -20,6 +21,7 @@ import { packageInfo } from "../openapi/package-info.js";
 import type { PathParams } from "../routes/build-path.js";
 import { defaultHost, type RouteInfo } from "../routes/route-info.js";
 import { shadowedRoutesError } from "../routes/shadowing-message.js";
+import { DEFAULT_UPLOAD_LIMIT, withUploadScope } from "../storage/upload-scope.js";
 import { composeWithRuntime } from "./app-core.js";
 import { type Below, isSettledRoute } from "./compose.js";
 import { devErrorPage } from "./dev-error-page.js";
@@ -121,6 +123,12 @@ export interface AppOptions {
   /** Largest form body read for method override before routing, in bytes (default 1 MiB). */
   readonly bodyLimit?: number;
   /**
+   * Largest `multipart/form-data` body, all its files together, in bytes (default 100 MiB):
+   * multipart bodies stream to temporary files, never to memory. Each attachment has its own,
+   * smaller limit (`attachment({ maxSize })`, default 10 MiB).
+   */
+  readonly uploadLimit?: number;
+  /**
    * The router under Hono; default {@link FirstMatchRouter}. Any Hono router that keeps
    * registration order works (TrieRouter does; RegExpRouter refuses `/x/new` beside `/x/:id`).
    */
@@ -130,6 +138,12 @@ export interface AppOptions {
    * `patch` option overrides it. Default false: the spec's PUT-only table.
    */
   readonly patch?: boolean;
+}
+
+/** Whether a request's body is `multipart/form-data`. */
+function isMultipart(request: Request): boolean {
+  const type = request.headers.get("content-type");
+  return type !== null && mediaTypeOf(type) === "multipart/form-data";
 }
 
 /**
@@ -160,6 +174,7 @@ export class App extends Group<[], never> {
   readonly paths: Readonly<Record<string, UntypedPathHelper>>;
   readonly #registry: RouteRegistry;
   readonly #bodyLimit: number;
+  readonly #uploadLimit: number;
   readonly #version: string | undefined;
   readonly #shutdownHooks: (() => unknown)[] = [];
   readonly #runtime: WisentRuntime;
@@ -219,6 +234,7 @@ export class App extends Group<[], never> {
     this.paths = registry.helpers;
     this.#registry = registry;
     this.#bodyLimit = options.bodyLimit ?? 1024 * 1024;
+    this.#uploadLimit = options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT;
     this.#version = options.version;
     this.#runtime = runtime;
     this.#uncaught = uncaught;
@@ -328,6 +344,15 @@ export class App extends Group<[], never> {
     executionCtx?: unknown,
   ): Response | Promise<Response> => {
     if (this.#checkedRoutes !== this.#registry.records.length) this.checkRoutes();
+    const method = request.method;
+    if (method !== "GET" && method !== "HEAD" && isMultipart(request)) {
+      // Its files stream to temporary files, deleted once the answer is made.
+      return withUploadScope(this.#uploadLimit, () => this.#route(request, env, executionCtx));
+    }
+    return this.#route(request, env, executionCtx);
+  };
+
+  #route(request: Request, env: unknown, executionCtx: unknown): Response | Promise<Response> {
     let req = request;
     const queryAt = req.url.indexOf("?");
     const pathEnd = queryAt === -1 ? req.url.length : queryAt;
@@ -338,7 +363,7 @@ export class App extends Group<[], never> {
       return this.#overrideThenDispatch(req, env, executionCtx);
     }
     return this.#dispatch(req, env, executionCtx);
-  };
+  }
 
   /**
    * Hono's dispatch, with one step less for the routes this App composed: such a route answers
@@ -388,7 +413,7 @@ export class App extends Group<[], never> {
     this.checkRoutes();
     return listen(
       this.fetch,
-      { bodyLimit: this.#bodyLimit, ...options },
+      { bodyLimit: this.#bodyLimit, uploadLimit: this.#uploadLimit, ...options },
       () => this.#runShutdownHooks(),
       (method, target, contentType) => this.#answersWithoutBody(method, target, contentType),
     );

@@ -28,12 +28,14 @@ import type {
   SingletonPaths,
   Words,
 } from "../routes/typed-names.js";
+import { FILES_PATH } from "../storage/stored-attachment.js";
 import { type AppCore, addHonoRoute } from "./app-core.js";
 import { declarationSite } from "./declaration-site.js";
 import { type HealthCheckOptions, healthCheckHandler, healthCheckStack } from "./health-check.js";
 import { RouteBuilder } from "./route-builder.js";
 import type { ResourceRouteMeta, RouteRecord, UntypedPathHelper } from "./route-registry.js";
 import { type StaticFilesOptions, staticFiles } from "./static-files.js";
+import { storedFilesHandler } from "./stored-files.js";
 
 /** Path parameter names in a path pattern: `/a/{x}/b/{y:[0-9]+}` -> `"x" | "y"`. */
 export type ParamsOf<P extends string> = P extends `${string}{${infer Inner}}${infer Rest}`
@@ -170,6 +172,22 @@ export class Group<
     display: string,
   ): RouteBuilder {
     return this.#add(method, joinPaths(this.prefix, path), handler, { display, internal: true });
+  }
+
+  /**
+   * GET /files/{file_key}/{file_name}: the files stored for records' attachments (their `url`),
+   * from the storage `STORAGE_URL` names (see `storedFilesHandler`). Behind this group's middleware.
+   *
+   * @example
+   * app.storedFiles();
+   */
+  storedFiles(): RouteBuilder {
+    return this.#add(
+      "GET",
+      joinPaths(this.prefix, `${FILES_PATH}/{file_key}/{file_name}`),
+      storedFilesHandler(),
+      { display: "storedFiles", internal: true },
+    );
   }
 
   /** A subgroup under `prefix`, starting with a copy of this group's middleware. */

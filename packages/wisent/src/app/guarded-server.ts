@@ -12,6 +12,8 @@ import { requestRefusal } from "./request-guard.js";
 export interface GuardLimits {
   /** Largest request body, in bytes: past it 413, and what a refused request's body is read up to. */
   readonly bodyLimit: number;
+  /** Largest `multipart/form-data` body, in bytes (uploads stream to files); default `bodyLimit`. */
+  readonly uploadLimit?: number;
   /** How long the body of a refused request is read before the connection is closed, in ms. */
   readonly discardMs: number;
   /**
@@ -37,7 +39,7 @@ export function createGuardedServer(
   limits: GuardLimits,
 ): Server {
   const guarded: RequestListener = (req, res) => {
-    const refusal = requestRefusal(req, limits.bodyLimit);
+    const refusal = requestRefusal(req, limits.bodyLimit, limits.uploadLimit);
     if (refusal === undefined) return listener(req, res);
     answerRefusal(req, res, refusal);
   };
@@ -49,7 +51,7 @@ export function createGuardedServer(
   server.on("clientError", answerClientError);
   server.on("connect", answerConnect);
   server.on("checkContinue", (req, res) => {
-    const refusal = requestRefusal(req, limits.bodyLimit);
+    const refusal = requestRefusal(req, limits.bodyLimit, limits.uploadLimit);
     // The client waits for 100 before sending: refused, it is answered at once and closed.
     if (refusal !== undefined) return answerRefusal(req, res, { ...refusal, close: true });
     const known = limits.answersWithoutBody?.(

@@ -26,6 +26,8 @@ export interface ListenOptions {
    * unread body of a refused request is read and dropped up to it before the answer.
    */
   readonly bodyLimit?: number;
+  /** Largest `multipart/form-data` body in bytes (the App's `uploadLimit`; default `bodyLimit`). */
+  readonly uploadLimit?: number;
 }
 
 /** A server started by `app.listen()`. */
@@ -69,6 +71,7 @@ export function listen(
       nodeListener(fetch, host),
       {
         bodyLimit: options.bodyLimit ?? 1024 * 1024,
+        ...(options.uploadLimit !== undefined ? { uploadLimit: options.uploadLimit } : {}),
         discardMs: Math.min(10_000, requestTimeout),
         ...(answersWithoutBody ? { answersWithoutBody } : {}),
       },

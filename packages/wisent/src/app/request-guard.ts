@@ -37,6 +37,11 @@ export function isValidHost(host: string): boolean {
   return valid;
 }
 
+/** Whether a Content-Type header is `multipart/form-data`. */
+function isMultipartType(type: string | undefined): boolean {
+  return type !== undefined && /^\s*multipart\/form-data\s*(;|$)/i.test(type);
+}
+
 /** Whether the request announces a body (`Content-Length` above 0, or any `Transfer-Encoding`). */
 export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers["content-length"];
@@ -53,7 +58,11 @@ export function hasBody(req: IncomingMessage): boolean {
  * const refusal = requestRefusal(req, 1024 * 1024);
  * if (refusal) answerRefusal(req, res, refusal);
  */
-export function requestRefusal(req: IncomingMessage, bodyLimit: number): Refusal | undefined {
+export function requestRefusal(
+  req: IncomingMessage,
+  bodyLimit: number,
+  uploadLimit: number = bodyLimit,
+): Refusal | undefined {
   const headers = req.headers;
   const url = req.url ?? "/";
   if (url.length > MAX_URL_LENGTH) {
@@ -88,7 +97,11 @@ export function requestRefusal(req: IncomingMessage, bodyLimit: number): Refusal
   }
   const contentLength = headers["content-length"];
   if (contentLength !== undefined && Number(contentLength) > bodyLimit) {
-    return refusal(413, `the request body is larger than the limit of ${bodyLimit} bytes`, true);
+    // A multipart body streams to temporary files: it has its own, larger limit.
+    const limit = isMultipartType(headers["content-type"]) ? uploadLimit : bodyLimit;
+    if (Number(contentLength) > limit) {
+      return refusal(413, `the request body is larger than the limit of ${limit} bytes`, true);
+    }
   }
   const contentEncoding = headers["content-encoding"];
   if (

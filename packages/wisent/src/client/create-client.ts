@@ -171,15 +171,20 @@ export function createClient<M>(target: string | ClientOptions): Client<M> {
       }
     }
     const search = query.size > 0 ? `?${query}` : "";
+    // A body holding a File or Blob (an attachment) goes as multipart/form-data, whose
+    // Content-Type (with its boundary) the Fetch API sets.
+    const files = body !== undefined && holdsFiles(body);
     const init: RequestInit = {
       method: route.method,
       headers: {
         accept: "application/json",
         // On every write, a DELETE too: a JSON request is an API call, not a form to forge.
-        ...(route.method !== "GET" && { "content-type": "application/json" }),
+        ...(route.method !== "GET" && !files && { "content-type": "application/json" }),
         ...headers,
       },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
+      ...(body !== undefined && {
+        body: files ? multipartBody(body as Record<string, unknown>) : JSON.stringify(body),
+      }),
     };
     const response = await send(new Request(`${base}${path}${search}`, init));
     const json = await readJson(response);
@@ -232,4 +237,36 @@ export function createClient<M>(target: string | ClientOptions): Client<M> {
       },
     },
   ) as Client<M>;
+}
+
+/** Whether a body has a File or Blob at its top level (a list of them too). */
+function holdsFiles(body: unknown): boolean {
+  if (body === null || typeof body !== "object") return false;
+  return Object.values(body).some(
+    (value) =>
+      value instanceof Blob || (Array.isArray(value) && value.some((item) => item instanceof Blob)),
+  );
+}
+
+/**
+ * A body with files as multipart/form-data: files as file parts, lists as repeated fields, text
+ * as itself, anything else (numbers, booleans, objects) as its JSON text, which the models read.
+ */
+function multipartBody(body: Record<string, unknown>): FormData {
+  const form = new FormData();
+  const add = (name: string, value: unknown) => {
+    if (value === undefined) return;
+    if (value instanceof Blob) form.append(name, value);
+    else if (typeof value === "string") form.append(name, value);
+    else if (value === null) form.append(name, "");
+    else if (typeof value === "object" && !(value instanceof Date)) {
+      form.append(name, JSON.stringify(value));
+    } else form.append(name, value instanceof Date ? value.toISOString() : String(value));
+  };
+  for (const [name, value] of Object.entries(body)) {
+    if (Array.isArray(value) && value.some((item) => item instanceof Blob)) {
+      for (const item of value) add(name, item);
+    } else add(name, value);
+  }
+  return form;
 }

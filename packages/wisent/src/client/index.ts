@@ -23,6 +23,7 @@ export type {
   ReadResult,
   RecordJson,
   ResourceClient,
+  StoredFileJson,
   Success,
   UpdateBody,
   ValidationFailure,

@@ -1,18 +1,39 @@
 import type { z } from "zod";
 import type { ModelColumns } from "../data/model.js";
+import type { StoredAttachment } from "../storage/stored-attachment.js";
 import type { ResourceSpec } from "./resource-spec.js";
 
-/** A value as JSON carries it: dates become ISO 8601 text. */
+/** A stored file as JSON answers carry it (`StoredAttachment.toJSON`). */
+export interface StoredFileJson {
+  url: string;
+  name: string;
+  type: string;
+  size: number;
+  checksum: string;
+}
+
+/** A value as JSON carries it: dates become ISO 8601 text, stored files their URL and facts. */
 export type Jsonify<T> = T extends Date
   ? string
-  : T extends readonly (infer U)[]
-    ? Jsonify<U>[]
-    : T extends object
-      ? { [K in keyof T]: Jsonify<T[K]> }
-      : T;
+  : T extends StoredAttachment
+    ? StoredFileJson
+    : T extends readonly (infer U)[]
+      ? Jsonify<U>[]
+      : T extends object
+        ? { [K in keyof T]: Jsonify<T[K]> }
+        : T;
 
-/** A value a JSON body may carry: a Date is sent as ISO 8601 text. */
-type JsonInput<T> = T extends Date ? Date | string : T;
+/**
+ * A value a body may carry: a Date is sent as ISO 8601 text; an attachment is a `Blob` or `File`
+ * (the body then goes as multipart/form-data).
+ */
+type JsonInput<T> = T extends Date
+  ? Date | string
+  : T extends StoredAttachment
+    ? Blob
+    : T extends readonly StoredAttachment[]
+      ? Blob[]
+      : T;
 
 /** A record as the JSON API answers it: the model's fields plus id and timestamps. */
 export type RecordJson<S> = S extends z.ZodObject ? Jsonify<ModelColumns & z.output<S>> : unknown;

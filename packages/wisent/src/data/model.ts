@@ -1,4 +1,4 @@
-import { type SelectQueryBuilder, sql } from "kysely";
+import { type KyselyPlugin, type SelectQueryBuilder, sql } from "kysely";
 import type { z } from "zod";
 import { HttpError } from "../http/http-error.js";
 import { ValidationErrors } from "../http/validation-errors.js";
@@ -8,6 +8,12 @@ import { constraintViolation } from "./constraint-violation.js";
 import { DependentRecordsError, dependentsOf, missingParentColumns } from "./dependents.js";
 import { dialectOf } from "./dialect-of.js";
 import { type MaybePromise, settle, settleWith } from "./maybe-promise.js";
+import {
+  attachmentFieldsOf,
+  deleteAttachmentsOf,
+  readAttachments,
+  saveWithAttachments,
+} from "./model-attachments.js";
 import { ModelStatements, type Scope } from "./model-statements.js";
 import { badCursor, type CursorParam, type CursorValue, encodeCursor } from "./page-cursor.js";
 import {
@@ -285,6 +291,17 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
   const fields = Object.keys(schema.shape);
   const known = new Set(fields);
   type Rec = ModelRecord<S>;
+  // Attachment fields (`attachment()` rules): their columns are read as StoredAttachments and
+  // their uploads stored on save. None for most models, which then run none of this.
+  const files = attachmentFieldsOf(schema);
+  const withFiles = files.length > 0;
+  const filesPlugin: KyselyPlugin = {
+    transformQuery: (args) => args.node,
+    transformResult: async (args) => {
+      for (const row of args.result.rows) readAttachments(row, files);
+      return args.result;
+    },
+  };
 
   const checked = (input: unknown): z.output<S> => {
     const result = validate(schema, input);
@@ -292,7 +309,8 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     return result.data;
   };
   const query = (db: Queryable, scope?: RecordScope) => {
-    let select = db.selectFrom(table).selectAll() as unknown as SelectQueryBuilder<
+    const all = db.selectFrom(table).selectAll();
+    let select = (withFiles ? all.withPlugin(filesPlugin) : all) as unknown as SelectQueryBuilder<
       AnyDB,
       AnyDB,
       Rec
@@ -307,7 +325,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
   const statements = new ModelStatements(table);
   const foundOr404 = (rows: unknown[], id: string): Rec => {
     if (rows.length === 0) throw notFound(id);
-    return rows[0] as Rec;
+    return (withFiles ? readAttachments(rows[0], files) : rows[0]) as Rec;
   };
   const notFound = (id: string) =>
     new HttpError(404, `${name} not found: ${id.length > 100 ? `${id.slice(0, 100)}...` : id}`);
@@ -399,14 +417,21 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     if (errors) return { ok: false, errors };
     const now = new StoredDate(Date.now());
     const record = { ...data, id: uuidv7(now.getTime()), created_at: now, updated_at: now };
+    let saved: Record<string, unknown> = record;
     try {
-      await statements.insert(db, toRow(record));
+      if (!withFiles) await statements.insert(db, toRow(record));
+      else {
+        // Stores the uploads, then inserts with their columns; a failed insert removes them.
+        saved = await saveWithAttachments(db, files, record, undefined, (columns) =>
+          statements.insert(db, { ...toRow(record), ...columns }),
+        );
+      }
     } catch (error) {
       const refused = await refusedWrite(db, error, record);
       if (refused) return { ok: false, errors: refused };
       throw error;
     }
-    return { ok: true, data: record as Rec };
+    return { ok: true, data: saved as Rec };
   };
 
   const updateChecked = async (
@@ -418,14 +443,21 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     const errors = await constraintErrors(db, data as Record<string, unknown>, before);
     if (errors) return { ok: false, errors };
     const changes = { ...data, updated_at: new StoredDate(Date.now()) };
+    let saved: Record<string, unknown> = changes;
     try {
-      await statements.update(db, record.id, toRow(changes));
+      if (!withFiles) await statements.update(db, record.id, toRow(changes));
+      else {
+        // Stores new uploads; the replaced files go after the commit, new ones on a failure.
+        saved = await saveWithAttachments(db, files, changes, currentFields(record), (columns) =>
+          statements.update(db, record.id, { ...toRow(changes), ...columns }),
+        );
+      }
     } catch (error) {
       const refused = await refusedWrite(db, error, changes);
       if (refused) return { ok: false, errors: refused };
       throw error;
     }
-    return { ok: true, data: { ...record, ...changes } as Rec };
+    return { ok: true, data: { ...record, ...saved } as Rec };
   };
 
   const currentFields = (record: Rec): Record<string, unknown> => {
@@ -458,9 +490,14 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     },
     all: async (db) => (await query(db).orderBy("id").execute()) as Rec[],
     paginate(db, params, scope) {
-      return settle(() =>
+      const page = settle(() =>
         readList(new TableList<Rec>(statements, db, kept(scope)), listRequest(params)),
       );
+      if (!withFiles) return page;
+      return page.then((found) => {
+        for (const row of found.rows) readAttachments(row, files);
+        return found;
+      });
     },
     async create(db, attrs) {
       const saved = await insertChecked(db, checked(attrs));
@@ -505,6 +542,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
         throw new DependentRecordsError(name, await dependentsOf(db, table, record.id));
       }
       if (guarded) await sql`release savepoint wisent_destroy`.execute(db);
+      if (withFiles) await deleteAttachmentsOf(db, files, record as Record<string, unknown>);
       return record;
     },
     async preload(db, records, key, parent) {

@@ -29,6 +29,9 @@ function blank(issue: z.core.$ZodRawIssue): boolean {
 /** Buffalo's wording for the common cases; custom messages written in a schema take precedence. */
 function message(issue: z.core.$ZodRawIssue): string {
   const field = humanizeField(String(issue.path?.at(-1) ?? "value"));
+  // A rule's own wording after the field's name (attachments: "must be at most 10 MB.").
+  const fieldMessage = issue.code === "custom" ? issue.params?.fieldMessage : undefined;
+  if (typeof fieldMessage === "string") return `${field} ${fieldMessage}`;
   if (blank(issue)) return `${field} can not be blank.`;
   if (issue.code === "too_small" && issue.origin === "string") {
     return `${field} must be at least ${issue.minimum} characters.`;

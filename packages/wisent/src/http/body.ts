@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError } from "./http-error.js";
 import { formatOfMediaType, mediaTypeOf } from "./media-types.js";
+import { type MultipartEntry, readMultipart } from "./multipart.js";
 import { DEFAULT_PARAM_LIMITS, nestParams } from "./nested-params.js";
 import { requestHeader } from "./request-header.js";
 import { parseXml } from "./xml.js";
@@ -22,10 +23,31 @@ declare module "hono" {
 // request is an ephemeron the garbage collector must trace, which shows under load.
 const BYTES = Symbol("wisent.bodyBytes");
 const PARAMS = Symbol("wisent.bodyParams");
+const MULTIPART = Symbol("wisent.multipart");
 type ReadRequest = Request & {
   [BYTES]?: Promise<Uint8Array<ArrayBuffer>>;
   [PARAMS]?: Promise<Record<string, unknown>>;
+  [MULTIPART]?: Promise<MultipartEntry[]>;
 };
+
+/**
+ * A multipart request's entries, read once as the body streams in (files to temporary files, see
+ * `readMultipart`); later calls, and the request `overrideMethod` makes from it, share the read.
+ */
+export function multipartEntriesOf(request: Request): Promise<MultipartEntry[]> {
+  let entries = (request as ReadRequest)[MULTIPART];
+  if (!entries) {
+    entries = readMultipart(request.body, request.headers.get("content-type") ?? "");
+    (request as ReadRequest)[MULTIPART] = entries;
+  }
+  return entries;
+}
+
+/** Hands a multipart read to a request made from the one that was read (`overrideMethod`). */
+export function shareMultipartRead(from: Request, to: Request): void {
+  const entries = (from as ReadRequest)[MULTIPART];
+  if (entries) (to as ReadRequest)[MULTIPART] = entries;
+}
 
 /**
  * Sets the request body limit (bytes) for the routes below it; the default is 1 MiB.
@@ -125,7 +147,7 @@ export function bodyBytesOf(c: Context): Promise<Uint8Array<ArrayBuffer>> {
  * fields are left out. Throws HttpError 400 naming a parameter beyond the limits.
  */
 export function formToObject(
-  entries: Iterable<[string, FormDataEntryValue]>,
+  entries: Iterable<[string, FormDataEntryValue | MultipartEntry[1]]>,
 ): Record<string, unknown> {
   return nestParams(entries, DEFAULT_PARAM_LIMITS, FRAMEWORK_FIELDS);
 }
@@ -150,25 +172,17 @@ async function parse(c: Context): Promise<Record<string, unknown>> {
   if (method === "GET" || method === "HEAD") {
     return formToObject(new URLSearchParams(queryOf(c.req.url)).entries());
   }
-  const bytes = await bodyBytesOf(c);
   const contentType = requestHeader(c, "content-type")?.trim() ?? "";
   const mediaType = mediaTypeOf(contentType);
+  // Streamed, never buffered: files go to temporary files as they arrive.
+  if (mediaType === "multipart/form-data") return formToObject(await multipartEntriesOf(c.req.raw));
+  const bytes = await bodyBytesOf(c);
   if (bytes.byteLength === 0) return {};
   if (mediaType === "") {
     throw new HttpError(415, "request has a body but no Content-Type header");
   }
   if (mediaType === "application/x-www-form-urlencoded") {
     return formToObject(new URLSearchParams(decodeText(bytes)).entries());
-  }
-  if (mediaType === "multipart/form-data") {
-    try {
-      const form = await new Response(bytes, {
-        headers: { "content-type": contentType },
-      }).formData();
-      return formToObject(form.entries());
-    } catch (cause) {
-      throw new HttpError(400, `malformed multipart body: ${(cause as Error).message}`, { cause });
-    }
   }
   const format = formatOfMediaType(mediaType);
   if (format === "json") {
@@ -216,6 +230,10 @@ export async function rawFormField(c: Context, name: string): Promise<string | u
   const mediaType = mediaTypeOf(contentType);
   if (mediaType !== "application/x-www-form-urlencoded" && mediaType !== "multipart/form-data") {
     return undefined;
+  }
+  if (mediaType === "multipart/form-data") {
+    const value = (await multipartEntriesOf(c.req.raw)).find(([field]) => field === name)?.[1];
+    return typeof value === "string" ? value : undefined;
   }
   const bytes = await bodyBytesOf(c);
   return formFieldFromBytes(bytes, contentType, name);

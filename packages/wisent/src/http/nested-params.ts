@@ -8,6 +8,7 @@
  * beyond them (or a generic error with `throwOnLimitExceeded`), while a client here gets a 400
  * naming the parameter. The rules are `qs`'s, the parser is this small file.
  */
+import { UploadedFile } from "../storage/uploaded-file.js";
 import { HttpError } from "./http-error.js";
 
 /** Limits of nested parameters; beyond them a request is answered 400 naming the parameter. */
@@ -61,7 +62,11 @@ function isContainer(value: unknown): value is Container {
 
 /** A value a parameter carries (a string, or a File from a multipart form). */
 function isLeaf(value: unknown): boolean {
-  return typeof value === "string" || (typeof Blob !== "undefined" && value instanceof Blob);
+  return (
+    typeof value === "string" ||
+    value instanceof UploadedFile ||
+    (typeof Blob !== "undefined" && value instanceof Blob)
+  );
 }
 
 /** A new container for the segment that will index it: `""` an array, `0` indexed, else an object. */

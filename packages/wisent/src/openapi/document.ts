@@ -9,6 +9,7 @@ import {
   createBodySchema,
   type JsonSchema,
   recordJsonSchema,
+  takesFiles,
   updateBodySchema,
   zodJsonSchema,
 } from "./model-schemas.js";
@@ -437,10 +438,14 @@ function resourceOperation(
         : { type: "object" };
     result.requestBody = {
       required: operation === "create",
-      content: {
-        "application/json": { schema: bodySchema },
-        "application/x-www-form-urlencoded": { schema: bodySchema },
-      },
+      // Files travel only in multipart bodies.
+      content:
+        model && takesFiles(model)
+          ? { "multipart/form-data": { schema: bodySchema } }
+          : {
+              "application/json": { schema: bodySchema },
+              "application/x-www-form-urlencoded": { schema: bodySchema },
+            },
     };
   }
   const success: Record<string, unknown> = {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ResourceModel } from "../resources/resource.js";
+import { attachmentRuleOf } from "../storage/attachment-rule.js";
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses) produced by zod. */
 export type JsonSchema = Record<string, unknown>;
@@ -16,14 +17,46 @@ function datesAsText(ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void 
   }
 }
 
+/** A stored file as JSON answers carry it (see `StoredAttachment.toJSON`). */
+const STORED_FILE: JsonSchema = {
+  type: "object",
+  properties: {
+    url: { type: "string" },
+    name: { type: "string" },
+    type: { type: "string" },
+    size: { type: "integer" },
+    checksum: { type: "string" },
+  },
+  required: ["url", "name", "type", "size", "checksum"],
+};
+
+/** Attachments: a file part (`format: binary`) in a request, the stored file in an answer. */
+function filesAs(io: "input" | "output") {
+  return (ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void => {
+    const rule = attachmentRuleOf(ctx.zodSchema);
+    if (!rule) {
+      datesAsText(ctx);
+      return;
+    }
+    for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+    const one = io === "input" ? { type: "string", format: "binary" } : STORED_FILE;
+    Object.assign(ctx.jsonSchema, rule.many ? { type: "array", items: one } : one);
+  };
+}
+
 function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
     target: "draft-2020-12",
     io,
     unrepresentable: "any",
-    override: datesAsText,
+    override: filesAs(io),
   }) as JsonSchema;
   return json;
+}
+
+/** Whether a model has attachment fields: its bodies are then multipart/form-data. */
+export function takesFiles(model: ResourceModel): boolean {
+  return Object.values(model.schema.shape).some((field) => attachmentRuleOf(field) !== undefined);
 }
 
 /** The columns every stored record has besides the model's fields (see `ModelColumns`). */

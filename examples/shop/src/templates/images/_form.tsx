@@ -36,6 +36,16 @@ export function Form(props: FormProps) {
           aria-invalid={errors?.get("caption").length ? "true" : undefined}
         />
       </div>
+      <div class="field">
+        <label for="image_file">File</label>
+        <input
+          type="file"
+          id="image_file"
+          name="file"
+          accept="image/*,application/pdf"
+          aria-invalid={errors?.get("file").length ? "true" : undefined}
+        />
+      </div>
       <button type="submit">Save</button>
     </>
   );

@@ -20,6 +20,7 @@ export function Edit(props: EditProps) {
       <form
         action={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}
         method="post"
+        enctype="multipart/form-data"
       >
         <input type="hidden" name="_method" value="PUT" />
         <CsrfField />

@@ -1,4 +1,4 @@
-import { CsrfField, Paginator, type PaginatorProps, usePage } from "wisent";
+import { FileLink, Paginator, type PaginatorProps, usePage } from "wisent";
 import type { Image } from "../../models/image.js";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
@@ -17,8 +17,7 @@ export function Index(props: IndexProps) {
   return (
     <>
       <div class="page-header">
-        <h1>Images of {widget.title}</h1>
-        <a href={paths.widgetPath({ widget_id: widget.id })}>Back to Widget</a>
+        <h1>Images</h1>
         <a class="btn" href={paths.newWidgetImagesPath({ widget_id: widget.id })}>
           Create New Image
         </a>
@@ -28,6 +27,7 @@ export function Index(props: IndexProps) {
           <thead>
             <tr>
               <th>Caption</th>
+              <th>File</th>
               <th class="actions">Actions</th>
             </tr>
           </thead>
@@ -35,6 +35,7 @@ export function Index(props: IndexProps) {
             {images.map((image) => (
               <tr>
                 <td>{image.caption}</td>
+                <td>{<FileLink file={image.file} />}</td>
                 <td class="actions">
                   <a href={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}>
                     View
@@ -42,17 +43,13 @@ export function Index(props: IndexProps) {
                   <a href={paths.editWidgetImagePath({ widget_id: widget.id, image_id: image.id })}>
                     Edit
                   </a>
-                  <form
-                    class="button-to"
-                    method="post"
-                    action={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}
+                  <a
+                    href={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}
+                    data-method="DELETE"
+                    data-confirm="Are you sure?"
                   >
-                    <input type="hidden" name="_method" value="DELETE" />
-                    <CsrfField />
-                    <button type="submit" class="link" data-confirm="Are you sure?">
-                      Destroy
-                    </button>
-                  </form>
+                    Destroy
+                  </a>
                 </td>
               </tr>
             ))}

@@ -15,7 +15,11 @@ export function New(props: NewProps) {
   return (
     <>
       <h1>New Image</h1>
-      <form action={paths.widgetImagesPath({ widget_id: widget.id })} method="post">
+      <form
+        action={paths.widgetImagesPath({ widget_id: widget.id })}
+        method="post"
+        enctype="multipart/form-data"
+      >
         <CsrfField />
         <Form values={props.values} errors={props.errors} />
         <a href={paths.widgetImagesPath({ widget_id: widget.id })} class="btn btn-secondary">

@@ -1,4 +1,4 @@
-import { CsrfField } from "wisent";
+import { FileLink } from "wisent";
 import type { Image } from "../../models/image.js";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
@@ -19,22 +19,20 @@ export function Show(props: ShowProps) {
       <div class="actions-bar">
         <a href={paths.widgetImagesPath({ widget_id: widget.id })}>Back to all Images</a>
         <a href={paths.editWidgetImagePath({ widget_id: widget.id, image_id: image.id })}>Edit</a>
-        <form
-          class="button-to"
-          method="post"
-          action={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}
+        <a
+          href={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}
+          data-method="DELETE"
+          data-confirm="Are you sure?"
         >
-          <input type="hidden" name="_method" value="DELETE" />
-          <CsrfField />
-          <button type="submit" class="link" data-confirm="Are you sure?">
-            Destroy
-          </button>
-        </form>
+          Destroy
+        </a>
         {/* wisent:children (links to nested resources go above this line) */}
       </div>
       <dl>
         <dt>Caption</dt>
         <dd>{image.caption}</dd>
+        <dt>File</dt>
+        <dd>{<FileLink file={image.file} />}</dd>
       </dl>
     </>
   );

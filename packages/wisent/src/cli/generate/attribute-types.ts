@@ -16,7 +16,7 @@ export type InputParser =
   | "blankToUndefined";
 
 /** How a value is written into a form field and shown on a page. */
-export type Display = "text" | "boolean" | "timestamp" | "json";
+export type Display = "text" | "boolean" | "timestamp" | "json" | "attachment" | "attachments";
 
 /** The `TableBuilder` method of a column (`t.string(...)`). */
 export type ColumnMethod =
@@ -61,7 +61,8 @@ export interface AttributeType {
     | "decimal"
     | "date"
     | "time"
-    | "datetime-local";
+    | "datetime-local"
+    | "file";
   /** How the value is formatted for a form field and a page. */
   readonly display: Display;
   /** Long text (Buffalo's CommonType `text`): left out of the index table, as Buffalo does. */
@@ -75,6 +76,10 @@ export interface AttributeType {
   readonly samples: readonly [unknown, unknown];
   /** A value the rule refuses (a 422 naming the field), when there is one. */
   readonly invalid?: unknown;
+  /** A rule the model imports from `wisent` (`attachment`). */
+  readonly rule?: "attachment" | "attachments";
+  /** Files: the `accept` of the file input, the types the rule allows. */
+  readonly accept?: string;
 }
 
 /** The range of a 32-bit `integer` column (PostgreSQL, MySQL). */
@@ -299,6 +304,37 @@ const json: AttributeType = {
   invalid: "{",
 };
 
+/** What a generated attachment accepts (the rule checks the bytes; edit both to change it). */
+const ATTACHMENT_TYPES = ["image/*", "application/pdf"];
+const attachment: AttributeType = {
+  name: "attachment",
+  tsType: "StoredAttachment | null",
+  // The rule reads the file's bytes for its type and checks its size (default 10 MiB). Optional,
+  // as Rails' has_one_attached: remove `optional: true` to require a file.
+  zod: `attachment({ types: ${JSON.stringify(ATTACHMENT_TYPES).replace(/,/g, ", ")}, optional: true })`,
+  column: "json",
+  nullable: true,
+  required: false,
+  input: "file",
+  display: "attachment",
+  long: false,
+  // Files are sent as multipart parts: the generated tests upload a PNG for these.
+  samples: ["cat.png", "dog.png"],
+  rule: "attachment",
+  accept: ATTACHMENT_TYPES.join(","),
+};
+const attachmentList: AttributeType = {
+  ...attachment,
+  name: "attachments",
+  tsType: "StoredAttachment[]",
+  zod: `attachments({ types: ${JSON.stringify(ATTACHMENT_TYPES).replace(/,/g, ", ")} })`,
+  nullable: false,
+  required: false,
+  display: "attachments",
+  long: true,
+  rule: "attachments",
+};
+
 /**
  * Every accepted spelling, lower-cased: Buffalo's (gobuffalo/attrs) and Rails' names. `time` is a
  * time of day as in Rails; Go's `time.Time` (Buffalo's spelling) stays a timestamp.
@@ -332,6 +368,10 @@ const TYPES: ReadonlyMap<string, AttributeType> = new Map([
   ["belongs_to", { ...references, name: "belongs_to" }],
   ["json", json],
   ["jsonb", { ...json, name: "jsonb" }],
+  ["attachment", attachment],
+  ["file", { ...attachment, name: "file" }],
+  ["attachments", attachmentList],
+  ["files", { ...attachmentList, name: "files" }],
 ]);
 
 /** `decimal{10,2}` (Rails' syntax; `{10.2}` and `{10-2}` too, which a shell leaves alone). */
@@ -386,6 +426,8 @@ export const TYPE_NAMES: readonly string[] = [
   "references",
   "belongs_to",
   "json",
+  "attachment",
+  "attachments",
 ];
 
 /** Every spelling `attributeType` knows, for "did you mean" (`decimal{p,s}` as `decimal`). */

@@ -145,6 +145,10 @@ export interface TemplateData {
   /** The model's `references` option: foreign keys and their tables (the parent's first). */
   readonly referenceTables: readonly (readonly [string, string])[];
   readonly formHelpers: readonly string[];
+  /** The rules the model imports from `wisent` (`attachment`), sorted. */
+  readonly modelRules: readonly string[];
+  /** Some attribute holds files: the form is multipart, the pages show them with `FileLink`. */
+  readonly hasFiles: boolean;
   readonly operations: readonly string[];
   readonly operationRoutes: Readonly<Record<string, string>>;
   /** A singular resource (`app.singleton`): no List, no id. */
@@ -212,6 +216,10 @@ function viewExpression(attr: Attribute, record: string): string {
       return attr.type.nullable ? `${value}?.toISOString()` : `${value}.toISOString()`;
     case "json":
       return `JSON.stringify(${value})`;
+    case "attachment":
+      return `<FileLink file={${value}} />`;
+    case "attachments":
+      return `${value}.map((file) => <FileLink file={file} />)`;
     default:
       return value;
   }
@@ -313,6 +321,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
   const parsers = [...new Set(attributes.flatMap((a) => (a.type.parser ? [a.type.parser] : [])))];
   const formHelpers = new Set<string>();
   for (const attr of attrs) {
+    if (attr.input === "file") continue;
     if (attr.input === "checkbox") formHelpers.add("checked");
     else if (attr.display === "timestamp") formHelpers.add("dateTime");
     else if (attr.display === "json") formHelpers.add("json");
@@ -352,6 +361,10 @@ export function templateData(options: TemplateDataOptions): TemplateData {
       : []),
   ];
 
+  // The attachment rules the model file imports from wisent (`attachment`, `attachments`).
+  const modelRules = [
+    ...new Set(attributes.flatMap((a) => (a.type.rule ? [a.type.rule] : []))),
+  ].sort();
   return {
     command,
     api,
@@ -399,6 +412,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     parsers,
     uniqueHelper: UNIQUE_HELPER,
     modelImports: [
+      ...modelRules,
       ...(attrs.some((a) => a.zod.includes("decimalScale(")) ? ["decimalScale"] : []),
       "defineModel",
       "type RecordOf",
@@ -409,6 +423,8 @@ export function templateData(options: TemplateDataOptions): TemplateData {
       ...attributes.flatMap((a) => (a.references ? [[a.name, a.references.table] as const] : [])),
     ],
     formHelpers: [...formHelpers],
+    modelRules,
+    hasFiles: attributes.some((a) => a.type.input === "file"),
     operations,
     declared: declaredRouteData(options.declared ?? {}, collectionPath, memberPath),
     resourceOptions: resourceOptionsSource(options.declared ?? {}, accessOptions(access)),

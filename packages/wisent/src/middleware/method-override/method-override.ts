@@ -1,4 +1,10 @@
-import { DEFAULT_BODY_LIMIT, formFieldFromBytes, readBodyBytes } from "../../http/body.js";
+import {
+  DEFAULT_BODY_LIMIT,
+  formFieldFromBytes,
+  multipartEntriesOf,
+  readBodyBytes,
+  shareMultipartRead,
+} from "../../http/body.js";
 import { HttpError } from "../../http/http-error.js";
 import { mediaTypeOf } from "../../http/media-types.js";
 
@@ -13,8 +19,9 @@ export function isFormType(contentType: string): boolean {
 /**
  * Method override for HTML forms: a POST whose urlencoded or multipart body has `_method`
  * (any case) becomes a PUT, PATCH or DELETE. Call it before routing, since routing matches on
- * the method. The body is buffered (413 HttpError above `bodyLimit`, default 1 MiB) and the
- * returned Request carries the same bytes and headers; without a usable `_method` the original
+ * the method. An urlencoded body is buffered (413 HttpError above `bodyLimit`, default 1 MiB)
+ * and the returned Request carries the same bytes and headers; a multipart body is read once as
+ * it streams (files to temporary files) and the returned Request shares that read; without a usable `_method` the original
  * request comes back untouched. Any other `_method` value is a 400 HttpError naming it.
  *
  * @example
@@ -30,12 +37,20 @@ export async function overrideMethod(
   // After the type: asking for the body makes Hono's Node adapter build a full Fetch Request.
   if (!request.body) return request;
 
-  const bytes = await readBodyBytes(request, options.bodyLimit ?? DEFAULT_BODY_LIMIT);
-  const value = (await formFieldFromBytes(bytes, contentType, "_method"))?.trim() ?? "";
-  const method = value.toUpperCase();
-  if (method !== "" && method !== "POST" && !OVERRIDABLE.has(method)) {
-    throw new HttpError(400, `unknown _method "${value}": use PUT, PATCH or DELETE`);
+  if (mediaTypeOf(contentType) === "multipart/form-data") {
+    const entries = await multipartEntriesOf(request);
+    const field = entries.find(([name]) => name === "_method")?.[1];
+    const method = checkedMethod(typeof field === "string" ? field : "");
+    const made = new Request(request.url, {
+      method: method === "" ? "POST" : method,
+      headers: request.headers,
+      signal: request.signal,
+    });
+    shareMultipartRead(request, made);
+    return made;
   }
+  const bytes = await readBodyBytes(request, options.bodyLimit ?? DEFAULT_BODY_LIMIT);
+  const method = checkedMethod((await formFieldFromBytes(bytes, contentType, "_method")) ?? "");
   // The original body stream is consumed either way, so even an unchanged POST is rebuilt.
   return new Request(request.url, {
     method: method === "" ? "POST" : method,
@@ -43,4 +58,14 @@ export async function overrideMethod(
     body: bytes,
     signal: request.signal,
   });
+}
+
+/** `_method` upper-cased ("" when blank); a 400 HttpError naming any other value. */
+function checkedMethod(field: string): string {
+  const value = field.trim();
+  const method = value.toUpperCase();
+  if (method !== "" && method !== "POST" && !OVERRIDABLE.has(method)) {
+    throw new HttpError(400, `unknown _method "${value}": use PUT, PATCH or DELETE`);
+  }
+  return method;
 }

@@ -6,6 +6,7 @@ import {
   type TransactionHandle,
   type TransactionIntent,
 } from "../../data/transaction-handle.js";
+import { runTransactionHooks } from "../../data/transaction-hooks.js";
 
 /**
  * The transaction of one request, begun on the first `get()` only: a request that never touches
@@ -144,6 +145,15 @@ export class RequestTransaction<DB = AnyDB> {
     } catch (error) {
       logFailedRollback(error);
     }
+  }
+
+  /**
+   * Runs the hooks registered on the transaction (`afterCommit`, `afterRollback`) once it has
+   * ended; undefined when there are none (most requests).
+   */
+  runHooks(committed: boolean): Promise<void> | undefined {
+    const trx = this.#handle?.trx;
+    return trx ? runTransactionHooks(trx, committed) : undefined;
   }
 
   /** The handle once begun (without waiting when the handler already has it). */

@@ -85,18 +85,49 @@ export function transaction(database: Database | Promise<Database>): MiddlewareH
     after(c) {
       const scope = c.get("tx");
       if (scope.closeIfUnused()) return;
-      if (c.error || c.res.status >= 400) return scope.rollbackNow() ? undefined : scope.rollback();
+      if (c.error || c.res.status >= 400) {
+        return thenHooks(scope, scope.rollbackNow() ? undefined : scope.rollback(), false);
+      }
       // The session must fit its cookie before the commit: after it, the answer stands.
       const fits = sessionFitsBeforeCommit(c);
       if (fits) {
-        return fits.then(
-          () => commitScope(scope),
-          (error: unknown) => scope.rollback().then(() => Promise.reject(error)),
+        return thenHooks(
+          scope,
+          fits.then(
+            () => commitScope(scope),
+            (error: unknown) => scope.rollback().then(() => Promise.reject(error)),
+          ),
+          true,
         );
       }
-      return commitScope(scope);
+      let committed: Promise<void> | undefined;
+      try {
+        committed = commitScope(scope);
+      } catch (error) {
+        return thenHooks(scope, Promise.reject(error), true);
+      }
+      return thenHooks(scope, committed, true);
     },
   });
+}
+
+/**
+ * The transaction's end, then its hooks (the files a request stored or replaced): those of a
+ * commit when it succeeded, of a rollback when it failed.
+ */
+function thenHooks(
+  scope: RequestTransaction,
+  ended: Promise<void> | undefined,
+  committing: boolean,
+): Promise<void> | undefined {
+  if (!ended) return scope.runHooks(committing);
+  return ended.then(
+    () => scope.runHooks(committing),
+    async (error: unknown) => {
+      await scope.runHooks(false);
+      throw error;
+    },
+  );
 }
 
 function commitScope(scope: RequestTransaction): Promise<void> | undefined {

@@ -23,6 +23,11 @@ SESSION_SECRET=
 # Comma-separated; ".example.com" allows every subdomain. APP_URL's host is allowed already.
 # ALLOWED_HOSTS=www.example.com,.example.com
 
+# Where uploaded files (attachments) go: unset is the storage/ folder; file:<folder> another
+# folder; s3://bucket?region=eu-west-1 a bucket (endpoint=http://host:9000 for S3-compatible
+# servers; needs npm install @aws-sdk/client-s3 @aws-sdk/s3-request-presigner).
+# STORAGE_URL=s3://my-bucket?region=eu-west-1
+
 # Where the server listens.
 PORT=3000
 HOST=127.0.0.1

@@ -6,3 +6,5 @@ db/*.sqlite*
 *.log
 # development's random session secret (tmp/local_secret.txt), made on first start
 tmp/
+# uploaded files on the local disk (STORAGE_URL unset): see docs/guides/files-and-uploads.md
+storage/

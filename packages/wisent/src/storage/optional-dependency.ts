@@ -1,0 +1,24 @@
+import { requireDependency } from "../base/require-dependency.js";
+
+/**
+ * Loads an optional peer dependency of the storage (the AWS SDK, sharp) on first use; missing, it
+ * fails with the one `npm install` line that adds it.
+ *
+ * @example
+ * const sharp = optionalDependency<typeof import("sharp")>("sharp", "image variants", ["sharp"]);
+ */
+export function optionalDependency<T>(
+  name: string,
+  purpose: string,
+  install: readonly string[],
+): T {
+  try {
+    return requireDependency<T>(name);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "MODULE_NOT_FOUND" && code !== "ERR_MODULE_NOT_FOUND") throw error;
+    throw new Error(`${purpose} needs ${name}: npm install ${install.join(" ")}`, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,102 @@
+/** The path under which the app serves stored files (see `serveStoredFile`). */
+export const FILES_PATH = "/files";
+
+/** The column value of one attachment: where it is stored and what it is. */
+export interface AttachmentColumn {
+  readonly key: string;
+  readonly name: string;
+  readonly type: string;
+  readonly size: number;
+  readonly checksum: string;
+}
+
+/**
+ * A file stored for a record, as a model reads it from its column. JSON and XML answers carry
+ * its `url` (served by the app: streamed from the disk, or a redirect to a signed S3 URL) and
+ * what it is, not the storage key.
+ *
+ * @example
+ * image.file?.url; // "/files/0193...png"
+ */
+export class StoredAttachment implements AttachmentColumn {
+  constructor(
+    readonly key: string,
+    readonly name: string,
+    readonly type: string,
+    readonly size: number,
+    readonly checksum: string,
+  ) {}
+
+  /** The app's URL of the file (its name last, for a download's name): see `app.storedFiles()`. */
+  get url(): string {
+    return `${FILES_PATH}/${this.key}/${encodeURIComponent(this.name || this.key)}`;
+  }
+
+  /** Whether it is an image a page can show (`<img>`): raster images only, never SVG. */
+  get isImage(): boolean {
+    return INLINE_IMAGES.has(this.type);
+  }
+
+  /** A variant's URL (see `wisent` image variants), e.g. `variantUrl("thumb")`. */
+  variantUrl(variant: string): string {
+    return `${this.url}?variant=${encodeURIComponent(variant)}`;
+  }
+
+  /** What is written to the column. */
+  toColumn(): AttachmentColumn {
+    const { key, name, type, size, checksum } = this;
+    return { key, name, type, size, checksum };
+  }
+
+  toJSON(): Record<string, unknown> {
+    const { url, name, type, size, checksum } = this;
+    return { url, name, type, size, checksum };
+  }
+
+  /** The attachment a column holds (a parsed JSON object, or its text), else undefined. */
+  static fromColumn(value: unknown): StoredAttachment | undefined {
+    const column = typeof value === "string" ? safeParse(value) : value;
+    if (column === null || typeof column !== "object") return undefined;
+    const { key, name, type, size, checksum } = column as Record<string, unknown>;
+    if (typeof key !== "string" || typeof type !== "string") return undefined;
+    return new StoredAttachment(
+      key,
+      typeof name === "string" ? name : key,
+      type,
+      typeof size === "number" ? size : Number(size) || 0,
+      typeof checksum === "string" ? checksum : "",
+    );
+  }
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Raster images a browser shows inline; SVG is left out (it runs scripts). */
+export const INLINE_IMAGES: ReadonlySet<string> = new Set([
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp",
+  "image/avif",
+]);
+
+/**
+ * Types served `Content-Disposition: inline`: raster images, PDF, audio and video (which players
+ * read in ranges). Anything else is served as a download, so an uploaded HTML or SVG file never
+ * runs as a page of the app.
+ */
+export const INLINE_TYPES: ReadonlySet<string> = new Set([
+  ...INLINE_IMAGES,
+  "application/pdf",
+  "video/mp4",
+  "video/webm",
+  "audio/mpeg",
+  "audio/ogg",
+  "audio/wav",
+]);
