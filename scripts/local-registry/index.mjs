@@ -127,8 +127,8 @@ function spawnServer(configFile) {
   return new Promise((resolve, reject) => {
     let output = "";
     const timer = setTimeout(
-      () => fail(new Error("the local registry did not start in 60 s")),
-      60_000,
+      () => fail(new Error("the local registry did not start in 3 minutes")),
+      180_000,
     );
     const fail = (error) => {
       clearTimeout(timer);
