@@ -66,6 +66,8 @@ export function packPackages(dest) {
   });
 }
 
+let probe;
+
 /**
  * The checkout's compiled better-sqlite3 binary as a local prebuild (the tarball
  * prebuild-install would download from GitHub for a user, which this machine cannot reach),
@@ -80,7 +82,10 @@ export function sqlitePrebuildEnv(dir) {
   if (!existsSync(join(pkgDir, binary))) return {};
   try {
     const Sqlite = createRequire(import.meta.url)(pkgDir);
-    new Sqlite(":memory:").close();
+    // Kept referenced until exit: a better-sqlite3 object the GC finalizes can abort Node 24
+    // (packages/wisent/src/data/sqlite-keep-alive.ts).
+    probe = new Sqlite(":memory:");
+    probe.close();
   } catch {
     return {};
   }
@@ -122,8 +127,8 @@ function spawnServer(configFile) {
   return new Promise((resolve, reject) => {
     let output = "";
     const timer = setTimeout(
-      () => fail(new Error("the local registry did not start in 60 s")),
-      60_000,
+      () => fail(new Error("the local registry did not start in 3 minutes")),
+      180_000,
     );
     const fail = (error) => {
       clearTimeout(timer);

@@ -1,6 +1,6 @@
 import type { Transporter } from "nodemailer";
 import { currentEnv, isProductionLike } from "../app/environment.js";
-import { requireDependency } from "../base/require-dependency.js";
+import { MissingDependencyError, requireDependency } from "../base/require-dependency.js";
 import { type Logger, sharedLogger } from "../http/logger.js";
 
 /** One mail to send. */
@@ -83,9 +83,16 @@ export function mailer(options: MailerOptions = {}): Mailer {
         await smtp().sendMail(mail);
         return;
       }
-      // Development: built by nodemailer as it would be sent, then printed rather than sent.
-      transport ??= createTransport({ jsonTransport: true });
-      await transport.sendMail(mail);
+      // Development: built by nodemailer as it would be sent (when the app installed it: it is
+      // an optional peer of wisent, needed for real mail), then printed rather than sent.
+      if (transport === undefined) {
+        try {
+          transport = createTransport({ jsonTransport: true });
+        } catch (error) {
+          if (!(error instanceof MissingDependencyError)) throw error;
+        }
+      }
+      await transport?.sendMail(mail);
       (options.logger ?? sharedLogger()).info({
         msg: `mail to ${mail.to}: ${mail.subject}\n\n${mail.text}`,
       });

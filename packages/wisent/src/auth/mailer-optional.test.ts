@@ -1,0 +1,43 @@
+/**
+ * nodemailer is an optional peer of wisent: an app that has not installed it still sees its
+ * development mail in the log, and production says which package to install.
+ */
+import { describe, expect, it, vi } from "vitest";
+import type { LogEntry } from "../http/logger.js";
+
+vi.mock("../base/require-dependency.js", async (original) => {
+  const actual = await original<typeof import("../base/require-dependency.js")>();
+  return {
+    ...actual,
+    requireDependency: (name: string) => {
+      throw new actual.MissingDependencyError(name);
+    },
+  };
+});
+
+const { mailer } = await import("./mailer.js");
+
+describe("mailer without nodemailer installed", () => {
+  it("still prints development mail to the log", async () => {
+    const lines: LogEntry[] = [];
+    const logger = { info: (e: LogEntry) => lines.push(e), warn() {}, error() {} };
+    await mailer({ env: "development", logger }).send({
+      to: "ada@example.com",
+      subject: "Reset",
+      text: "Open http://localhost:3000/passwords/abc/edit",
+    });
+    expect(String(lines[0]?.msg)).toContain("http://localhost:3000/passwords/abc/edit");
+  });
+
+  it("names the npm install when mail must really be sent", async () => {
+    await expect(
+      mailer({ env: "production", smtpUrl: "smtp://127.0.0.1:2525" }).send({
+        to: "ada@example.com",
+        subject: "Hi",
+        text: "Hello",
+      }),
+    ).rejects.toThrow(
+      "the package nodemailer is not installed (needed for sending mail): run `npm install nodemailer` in the app's folder",
+    );
+  });
+});
