@@ -66,8 +66,6 @@ export function packPackages(dest) {
   });
 }
 
-let probe;
-
 /**
  * The checkout's compiled better-sqlite3 binary as a local prebuild (the tarball
  * prebuild-install would download from GitHub for a user, which this machine cannot reach),
@@ -82,10 +80,7 @@ export function sqlitePrebuildEnv(dir) {
   if (!existsSync(join(pkgDir, binary))) return {};
   try {
     const Sqlite = createRequire(import.meta.url)(pkgDir);
-    // Kept referenced until exit: a better-sqlite3 object the GC finalizes can abort Node 24
-    // (packages/wisent/src/data/sqlite-keep-alive.ts).
-    probe = new Sqlite(":memory:");
-    probe.close();
+    new Sqlite(":memory:").close();
   } catch {
     return {};
   }

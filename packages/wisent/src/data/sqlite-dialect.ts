@@ -14,7 +14,6 @@ import {
 } from "kysely";
 import { nativeBinaryError, requireDependency } from "../base/require-dependency.js";
 import { WisentSqliteDriver } from "./sqlite-driver.js";
-import { keepAlive } from "./sqlite-keep-alive.js";
 
 /** Options of the embedded SQLite database. */
 export interface SqliteOptions {
@@ -74,12 +73,10 @@ export function sqliteDialect(
       // better-sqlite3 loads its compiled binary on the first open, not on import.
       throw nativeBinaryError(error, "better-sqlite3") ?? error;
     }
-    keepAlive(db);
-    // exec, not pragma(): pragma() prepares a statement object the GC would finalize (see keepAlive).
-    if (file !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
-    db.exec("PRAGMA foreign_keys = ON");
+    if (file !== ":memory:") db.pragma("journal_mode = WAL");
+    db.pragma("foreign_keys = ON");
     // WAL makes NORMAL durable against application crashes; only a power loss can drop the last commits.
-    db.exec("PRAGMA synchronous = NORMAL");
+    db.pragma("synchronous = NORMAL");
     return db;
   };
   const driver = new WisentSqliteDriver({

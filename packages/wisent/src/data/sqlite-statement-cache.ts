@@ -1,6 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
 import type { SqliteDatabase, SqliteStatement } from "kysely";
-import { keepAlive } from "./sqlite-keep-alive.js";
 import { StoredDate, storedDateFrom } from "./stored-date.js";
 
 type Converter = (value: unknown) => unknown;
@@ -129,8 +128,7 @@ export function cacheStatements(
     prepare(sql: string): CachedSqliteStatement {
       const hit = cache.get(sql);
       if (hit) return hit;
-      // Kept until exit, cached or not: a statement the GC finalizes can abort Node 24.
-      const statement = new CachedStatement(keepAlive(db.prepare(sql)));
+      const statement = new CachedStatement(db.prepare(sql));
       // Schema changes alter the columns (and declared types) a cached reader returns.
       if (DDL.test(sql)) {
         cache.clear();
