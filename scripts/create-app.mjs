@@ -10,13 +10,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  NPM,
-  packPackages,
-  REPO,
-  sqlitePrebuildEnv,
-  startLocalRegistry,
-} from "./local-registry/index.mjs";
+import { NPM, packPackages, REPO, startLocalRegistry } from "./local-registry/index.mjs";
 
 const [path, ...options] = process.argv.slice(2);
 if (!path || path.startsWith("-")) {
@@ -43,7 +37,6 @@ try {
   });
   for (const tarball of packPackages(join(dir, "packs"))) await registry.publish(tarball);
   const env = registry.env({
-    ...sqlitePrebuildEnv(dir),
     // The lockfile names no registry URL: the local one is gone once the app is made.
     npm_config_omit_lockfile_registry_resolved: "true",
   });

@@ -8,8 +8,7 @@
  * API (a fresh database on the local server). Then what goes wrong: a missing native binary, a
  * missing driver, an unreachable registry.
  *
- * Needs the build (`npm run build`). The checkout's compiled better-sqlite3 is handed to npm as
- * a local prebuild (see sqlitePrebuildEnv), as a user's install downloads one.
+ * Needs the build (`npm run build`).
  */
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -20,7 +19,6 @@ import {
   NPM,
   packPackages,
   REPO,
-  sqlitePrebuildEnv,
   startLocalRegistry,
 } from "../../scripts/local-registry/index.mjs";
 import { type ServerProcess, startServerProcess } from "../support/server.js";
@@ -107,7 +105,7 @@ beforeAll(async () => {
   }
   registry = await startLocalRegistry(join(root, "registry"));
   for (const tarball of packPackages(join(root, "packs"))) await registry.publish(tarball);
-  userEnv = registry.env(sqlitePrebuildEnv(root));
+  userEnv = registry.env({});
 }, 5 * MINUTES);
 
 afterAll(async () => {
@@ -157,14 +155,14 @@ describe("npm create wisent@latest myapp (SQLite, web)", { timeout: 10 * MINUTES
     }
   });
 
-  it("names the npm rebuild to run when the native SQLite binary is missing", async () => {
-    const build = join(app, "node_modules/better-sqlite3/build");
+  it("names the npm command to run when the native SQLite binary is missing", async () => {
+    const build = join(app, "node_modules/better-sqlite3/prebuilds");
     renameSync(build, `${build}-aside`);
     try {
       const migrated = await sh(NPX, ["wisent", "migrate"], app);
       expect(migrated.code).toBe(1);
       expect(migrated.stderr).toBe(
-        "error: the package better-sqlite3 has no compiled native binary (its install script did not run or failed): run `npm rebuild better-sqlite3` in the app's folder\n",
+        `error: the package better-sqlite3 has no native binary for ${process.platform}-${process.arch} in node_modules (an incomplete install): run \`npm ci\` in the app's folder to install it again\n`,
       );
     } finally {
       renameSync(`${build}-aside`, build);

@@ -5,7 +5,6 @@ export const NPM: string;
 export function upstreamRegistry(env?: NodeJS.ProcessEnv): string;
 export function cleanNpmEnv(env?: NodeJS.ProcessEnv): Record<string, string | undefined>;
 export function packPackages(dest: string): string[];
-export function sqlitePrebuildEnv(dir: string): Record<string, string>;
 export interface LocalRegistry {
   url: string;
   upstream: string;

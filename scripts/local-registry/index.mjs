@@ -11,8 +11,7 @@
  * await registry.stop();
  */
 import { execFile, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -64,33 +63,6 @@ export function packPackages(dest) {
     const [packed] = JSON.parse(out);
     return join(dest, packed.filename);
   });
-}
-
-/**
- * The checkout's compiled better-sqlite3 binary as a local prebuild (the tarball
- * prebuild-install would download from GitHub for a user, which this machine cannot reach),
- * so that an app's `npm install` of the same version unpacks it instead of compiling SQLite
- * (minutes on 2 cores). Returns the environment that points prebuild-install at it, or `{}`
- * when the checkout's binary is missing or not built for this Node (the install then
- * compiles, as it would anyway).
- */
-export function sqlitePrebuildEnv(dir) {
-  const pkgDir = join(REPO, "node_modules/better-sqlite3");
-  const binary = "build/Release/better_sqlite3.node";
-  if (!existsSync(join(pkgDir, binary))) return {};
-  try {
-    const Sqlite = createRequire(import.meta.url)(pkgDir);
-    new Sqlite(":memory:").close();
-  } catch {
-    return {};
-  }
-  const { version } = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
-  const prebuilds = join(dir, "prebuilds");
-  mkdirSync(prebuilds, { recursive: true });
-  const abi = process.versions.modules;
-  const name = `better-sqlite3-v${version}-node-v${abi}-${process.platform}-${process.arch}.tar.gz`;
-  execFileSync("tar", ["-czf", join(prebuilds, name), "-C", pkgDir, binary]);
-  return { npm_config_better_sqlite3_local_prebuilds: prebuilds };
 }
 
 /** The registry's config: storage and users under `dir`, the local packages unproxied. */

@@ -78,7 +78,11 @@ describe("nativeBinaryError", () => {
       "The module '/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 127. This version of Node.js requires\nNODE_MODULE_VERSION 137.",
       /^the package better-sqlite3 was compiled for another Node\.js version than this one \(v\d+\.\d+\.\d+\): run `npm rebuild better-sqlite3` in the app's folder$/,
     ],
-  ])("turns %j into the npm rebuild to run", (message, expected) => {
+    [
+      "Cannot find module '../prebuilds/linux-x64.node'\nRequire stack:\n- /app/node_modules/better-sqlite3/lib/linux-x64.js",
+      /^the package better-sqlite3 has no native binary for \w+-\w+ in node_modules \(an incomplete install\): run `npm ci` in the app's folder to install it again$/,
+    ],
+  ])("turns %j into the npm command to run", (message, expected) => {
     expect(nativeBinaryError(new Error(message), "better-sqlite3")?.message).toMatch(expected);
   });
 

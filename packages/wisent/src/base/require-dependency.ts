@@ -87,6 +87,14 @@ export function requireDependency<T>(name: string): T {
  */
 export function nativeBinaryError(error: unknown, dependency: string): Error | undefined {
   const message = (error as Error | undefined)?.message ?? "";
+  // better-sqlite3 13 ships its binaries in the package (prebuilds/<platform>-<arch>.node);
+  // one that is missing means an incomplete install, which only a reinstall brings back.
+  if (/Cannot find module '[^']*prebuilds[\\/][^']*\.node'/.test(message)) {
+    return new Error(
+      `the package ${dependency} has no native binary for ${process.platform}-${process.arch} in node_modules (an incomplete install): run \`npm ci\` in the app's folder to install it again`,
+      { cause: error },
+    );
+  }
   const missing = /Could not locate the bindings file/.test(message);
   const otherAbi = /NODE_MODULE_VERSION|was compiled against a different Node\.js version/.test(
     message,
