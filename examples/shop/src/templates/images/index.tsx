@@ -1,4 +1,4 @@
-import { FileLink, Paginator, type PaginatorProps, usePage } from "wisent";
+import { CsrfField, FileLink, Paginator, type PaginatorProps, usePage } from "wisent";
 import type { Image } from "../../models/image.js";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
@@ -17,7 +17,8 @@ export function Index(props: IndexProps) {
   return (
     <>
       <div class="page-header">
-        <h1>Images</h1>
+        <h1>Images of {widget.title}</h1>
+        <a href={paths.widgetPath({ widget_id: widget.id })}>Back to Widget</a>
         <a class="btn" href={paths.newWidgetImagesPath({ widget_id: widget.id })}>
           Create New Image
         </a>
@@ -43,13 +44,17 @@ export function Index(props: IndexProps) {
                   <a href={paths.editWidgetImagePath({ widget_id: widget.id, image_id: image.id })}>
                     Edit
                   </a>
-                  <a
-                    href={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}
-                    data-method="DELETE"
-                    data-confirm="Are you sure?"
+                  <form
+                    class="button-to"
+                    method="post"
+                    action={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}
                   >
-                    Destroy
-                  </a>
+                    <input type="hidden" name="_method" value="DELETE" />
+                    <CsrfField />
+                    <button type="submit" class="link" data-confirm="Are you sure?">
+                      Destroy
+                    </button>
+                  </form>
                 </td>
               </tr>
             ))}
