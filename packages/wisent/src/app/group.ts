@@ -186,7 +186,7 @@ export class Group<
       "GET",
       joinPaths(this.prefix, `${FILES_PATH}/{file_key}/{file_name}`),
       storedFilesHandler(),
-      { display: "storedFiles", internal: true },
+      { display: "storedFiles", name: "storedFilePath", internal: true },
     );
   }
 

@@ -144,6 +144,9 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
 
   const actionsPath = files.find((f) => f.group === "actions")!.path;
   const edits: AppEdit[] = [
+    // The route that serves stored files, declared once, by the first resource with a file
+    // (a line already present is left alone), and kept by destroy for the others.
+    ...(data.hasFiles ? [STORED_FILES_EDIT] : []),
     {
       path: "src/app.ts",
       marker: IMPORTS_MARKER,
@@ -158,6 +161,12 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
   if (views) edits.push(...linkEdits(data));
   return { request, data, files, edits };
 }
+
+const STORED_FILES_EDIT: AppEdit = {
+  path: "src/app.ts",
+  marker: RESOURCES_MARKER,
+  line: "app.storedFiles(); // GET /files/...: records' attachments, from the storage STORAGE_URL names",
+};
 
 /** Links to a web resource: in the nav and on the home page (resource-links.tsx), or on its parent's page when nested. */
 function linkEdits(data: TemplateData): AppEdit[] {

@@ -39,6 +39,5 @@ app.use(layout(Layout));
 
 app.get("/", HomeHandler);
 app.openapi("/openapi.json"); // the OpenAPI 3.1 document (`wisent openapi` prints it)
-app.storedFiles(); // GET /files/...: records' attachments, from the storage STORAGE_URL names
 // wisent:resources (generated resources are declared above this line)
 app.serveFiles("/", "public");
