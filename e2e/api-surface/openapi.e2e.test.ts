@@ -171,7 +171,7 @@ describe("the example shop's OpenAPI document", () => {
       "updated_at",
     ]);
     // The nested image's parent comes from the path, not the body.
-    expect(Object.keys(schemas.ImageInput.properties)).toEqual(["caption"]);
+    expect(Object.keys(schemas.ImageInput.properties)).toEqual(["caption", "file"]);
     const list = document.paths["/widgets/{widget_id}/images"].get;
     expect(list.parameters.map((p: Json) => p.name ?? p.$ref)).toEqual([
       "widget_id",

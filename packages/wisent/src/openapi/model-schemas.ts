@@ -39,7 +39,9 @@ function filesAs(io: "input" | "output") {
       return;
     }
     for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
-    const one = io === "input" ? { type: "string", format: "binary" } : STORED_FILE;
+    // An optional file is null in a record that has none.
+    const stored = rule.optional ? { ...STORED_FILE, type: ["object", "null"] } : STORED_FILE;
+    const one = io === "input" ? { type: "string", format: "binary" } : stored;
     Object.assign(ctx.jsonSchema, rule.many ? { type: "array", items: one } : one);
   };
 }

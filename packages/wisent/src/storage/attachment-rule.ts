@@ -26,10 +26,16 @@ export interface AttachmentOptions {
 export type FileInput = Blob | UploadedFile | StoredAttachment;
 
 /** How a model finds its attachment fields: the rule of each, by schema. */
-const RULES = new WeakMap<z.ZodType, { readonly many: boolean }>();
+/** What a model field's attachment rule takes: several files, and whether none is allowed (null). */
+interface AttachmentRuleInfo {
+  readonly many: boolean;
+  readonly optional?: boolean;
+}
+
+const RULES = new WeakMap<z.ZodType, AttachmentRuleInfo>();
 
 /** Whether `schema` (a field of a model's schema) is an attachment, and of how many files. */
-export function attachmentRuleOf(schema: unknown): { readonly many: boolean } | undefined {
+export function attachmentRuleOf(schema: unknown): AttachmentRuleInfo | undefined {
   return typeof schema === "object" && schema !== null ? RULES.get(schema as z.ZodType) : undefined;
 }
 
@@ -112,7 +118,7 @@ export function attachment(
     }) as unknown as z.ZodType<StoredAttachment | null, FileInput | null>;
   // Optional: a field left out is not written (NULL), as a form without a file sends none.
   const field = options.optional ? rule.optional() : rule;
-  RULES.set(field, { many: false });
+  RULES.set(field, { many: false, optional: options.optional === true });
   return field;
 }
 
