@@ -161,8 +161,9 @@ describe("generated authentication in a web app, in production", { timeout: SLOW
   let trusted: Server;
   let untrusted: Server;
   beforeAll(async () => {
-    const app = await builtApp("club", [], [["g", "resource", "note", "title"]]);
-    // The notes list is anyone's: the request "another user" makes while sign-ups run.
+    // The notes list is anyone's (--public: after g auth a resource is owned by default): the
+    // request "another user" makes while sign-ups run.
+    const app = await builtApp("club", [], [["g", "resource", "note", "title", "--public"]]);
     trusted = await start(app, data, "club-trusted", "127.0.0.1, ::1");
     untrusted = await start(app, data, "club-untrusted");
   }, SLOW);
