@@ -247,7 +247,11 @@ describe("an unreachable registry", { timeout: 5 * MINUTES }, () => {
     // own npm install asks it for mysql2, which nothing fetched before.
     await registry.stop();
     const argv = ["create", "wisent@latest", "shop", "--", "--db", "mysql"];
-    const failed = await sh(NPM, argv, apps, { npm_config_prefer_offline: "true" });
+    // No retries: npm's default backs off for a minute a request before it gives up.
+    const failed = await sh(NPM, argv, apps, {
+      npm_config_prefer_offline: "true",
+      npm_config_fetch_retries: "0",
+    });
     expect(failed.code).not.toBe(0);
     expect(failed.stdout).not.toMatch(/Created|Next steps/);
     expect(failed.stderr).toContain(
