@@ -203,10 +203,17 @@ run("the example shop in Chromium", () => {
   });
 
   it("opens a widget's images", async () => {
-    const [widget] = (await (await fetch(`${base}/widgets.json`)).json()) as { id: string }[];
+    const [widget] = (await (await fetch(`${base}/widgets.json`)).json()) as {
+      id: string;
+      title: string;
+    }[];
     const p = await page();
     await p.goto(`${base}/widgets/${widget!.id}/images`);
-    expect(await p.textContent("h1")).toBe("Images");
+    // The nested index names its widget and links back to it.
+    expect(await p.textContent("h1")).toBe(`Images of ${widget!.title}`);
+    expect(await p.getByRole("link", { name: "Back to Widget" }).getAttribute("href")).toBe(
+      `/widgets/${widget!.id}`,
+    );
     await p.getByRole("link", { name: "Create New Image" }).click();
     await p.getByLabel("Caption").fill("Front view");
     await p.getByRole("button", { name: "Save" }).click();

@@ -134,7 +134,7 @@ describe("npm create wisent@latest myapp (SQLite, web)", { timeout: 10 * MINUTES
   });
 
   it("generates a resource, migrates, and its tests pass", async () => {
-    await ok(NPX, ["wisent", "g", "r", "widget", "title"], app);
+    await ok(NPX, ["wisent", "g", "r", "widget", "title", "--tests=full"], app);
     const migrated = await ok(NPX, ["wisent", "migrate"], app);
     expect(migrated.stdout).toMatch(/migrated {2}\d+_create_widgets/);
     await ok(NPM, ["test"], app);
@@ -202,7 +202,7 @@ describe("npm create wisent@latest inventory -- --api --db postgres", {
   });
 
   it("generates a resource, migrates, and its tests pass", async () => {
-    await ok(NPX, ["wisent", "g", "r", "widget", "title"], app);
+    await ok(NPX, ["wisent", "g", "r", "widget", "title", "--tests=full"], app);
     await ok(NPX, ["wisent", "migrate"], app);
     await ok(NPM, ["test"], app);
   });
