@@ -78,6 +78,11 @@ export function requireDependency<T>(name: string): T {
   }
 }
 
+/** A native addon's binary that cannot be loaded; its message names the npm command to run. */
+export class NativeBinaryError extends Error {
+  override readonly name = "NativeBinaryError";
+}
+
 /**
  * The one-line error for a native addon whose compiled binary cannot be loaded: never built
  * (install scripts skipped, no compiler), or built for another Node version (the ABI changes
@@ -87,10 +92,11 @@ export function requireDependency<T>(name: string): T {
  */
 export function nativeBinaryError(error: unknown, dependency: string): Error | undefined {
   const message = (error as Error | undefined)?.message ?? "";
-  // better-sqlite3 13 ships its binaries in the package (prebuilds/<platform>-<arch>.node);
-  // one that is missing means an incomplete install, which only a reinstall brings back.
-  if (/Cannot find module '[^']*prebuilds[\\/][^']*\.node'/.test(message)) {
-    return new Error(
+  // better-sqlite3 13 ships its binaries in the package (prebuilds/<platform>-<arch>.node) and
+  // loads one when imported; one that is missing means an incomplete install, which only a
+  // reinstall brings back.
+  if (/Cannot find module '[^']*\.node'/.test(message)) {
+    return new NativeBinaryError(
       `the package ${dependency} has no native binary for ${process.platform}-${process.arch} in node_modules (an incomplete install): run \`npm ci\` in the app's folder to install it again`,
       { cause: error },
     );
@@ -103,7 +109,7 @@ export function nativeBinaryError(error: unknown, dependency: string): Error | u
   const why = missing
     ? "has no compiled native binary (its install script did not run or failed)"
     : `was compiled for another Node.js version than this one (${process.version})`;
-  return new Error(
+  return new NativeBinaryError(
     `the package ${dependency} ${why}: run \`npm rebuild ${dependency}\` in the app's folder`,
     { cause: error },
   );

@@ -12,7 +12,11 @@ import {
 import type { TypeCastField, TypeCastNext } from "mysql2";
 import type pgModule from "pg";
 import { currentEnv } from "../app/environment.js";
-import { requireDependency } from "../base/require-dependency.js";
+import {
+  MissingDependencyError,
+  NativeBinaryError,
+  requireDependency,
+} from "../base/require-dependency.js";
 import type { AnyDB } from "./any-db.js";
 import {
   type DialectName,
@@ -233,6 +237,8 @@ function createDatabase<DB>(url: string | undefined, options: DatabaseOptions, l
           ? postgresDialect(target.url, options)
           : mysqlDialect(target.url, options);
   } catch (cause) {
+    // A missing driver or binary is about the install, not this database: its line says the fix.
+    if (cause instanceof MissingDependencyError || cause instanceof NativeBinaryError) throw cause;
     throw new Error(`cannot open database ${masked}: ${describeCause(cause)}`, { cause });
   }
   const own =

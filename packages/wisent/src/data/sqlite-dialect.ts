@@ -65,12 +65,12 @@ export function sqliteDialect(
 ): WisentSqliteDialect {
   const open = () => {
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-    const Sqlite = requireDependency<typeof BetterSqlite3>("better-sqlite3");
     let db: BetterSqlite3.Database;
     try {
+      // better-sqlite3 13 loads its binary on import; 12 did on the first open.
+      const Sqlite = requireDependency<typeof BetterSqlite3>("better-sqlite3");
       db = new Sqlite(file, { timeout: options.busyTimeoutMs ?? 5000 });
     } catch (error) {
-      // better-sqlite3 loads its compiled binary on the first open, not on import.
       throw nativeBinaryError(error, "better-sqlite3") ?? error;
     }
     if (file !== ":memory:") db.pragma("journal_mode = WAL");
