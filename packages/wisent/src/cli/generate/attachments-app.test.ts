@@ -83,10 +83,13 @@ ${
     : `    const made = await api.widgetImages.create({ widget_id: widget.id }, { caption: "Cat", file: png() });
     if (!made.ok) throw new Error(\`create failed: \${made.status}\`);
     const created = made.data;
+    // The file is optional (null when none was sent): these were sent one.
     const { file } = created;
+    if (!file) throw new Error("the created image has no file");
     const update = await api.widgetImages.update({ widget_id: widget.id, image_id: created.id }, { file: png("dog.png") });
     if (!update.ok) throw new Error(\`update failed: \${update.status}\`);
     const replaced = update.data;
+    if (!replaced.file) throw new Error("the updated image has no file");
     expect(replaced.file.name).toBe("dog.png");`
 }
     expect(file).toMatchObject({ name: "cat.png", type: "image/png", size: PNG.length });
