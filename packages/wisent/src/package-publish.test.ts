@@ -72,13 +72,20 @@ describe.each([
 });
 
 describe("the dependencies an app installs", () => {
-  it("are wisent's own, with the drivers, Redis and mail as optional peers", () => {
+  it("are wisent's own, with the drivers, Redis, mail and the S3 client as optional peers", () => {
     const pkg = manifest(join(PACKAGES, "wisent")) as {
       dependencies: Record<string, string>;
       peerDependencies: Record<string, string>;
       peerDependenciesMeta: Record<string, { optional?: boolean }>;
     };
-    const optional = ["ioredis", "mysql2", "nodemailer", "pg"];
+    const optional = [
+      "@aws-sdk/client-s3",
+      "@aws-sdk/s3-request-presigner",
+      "ioredis",
+      "mysql2",
+      "nodemailer",
+      "pg",
+    ];
     expect(Object.keys(pkg.peerDependencies).sort()).toEqual(optional);
     for (const name of optional) {
       expect(pkg.dependencies[name], name).toBeUndefined();
