@@ -2,7 +2,8 @@
  * `wisent generate authentication` in a real browser: a fresh app made by `wisent new`, with
  * authentication generated and migrated, served by `wisent start` and driven by playwright-core
  * in the machine's (or the npm package's) Chromium. Signs up, signs out, signs in again (coming
- * back to the page that asked), and checks that the password never reached the server's log.
+ * back to the page that asked), signs out with JavaScript off, and checks that the password never
+ * reached the server's log.
  * Skipped only with WISENT_SKIP_BROWSER=1.
  */
 import { spawnSync } from "node:child_process";
@@ -80,7 +81,7 @@ run("generated authentication in Chromium", () => {
     await p.waitForSelector("text=Welcome! Your account is ready.");
     expect(await p.textContent("nav")).toContain(EMAIL);
 
-    await p.getByRole("link", { name: "Sign out" }).click();
+    await p.getByRole("button", { name: "Sign out" }).first().click();
     await p.waitForSelector("text=Signed out.");
     expect(new URL(p.url()).pathname).toBe("/session/new");
     expect(await p.textContent("nav")).not.toContain(EMAIL);
@@ -101,6 +102,22 @@ run("generated authentication in Chromium", () => {
     expect(await p.textContent("main")).toContain(EMAIL);
     await p.close();
     expect(problems).toEqual([]);
+  });
+
+  it("signs out with JavaScript off (the button is a form, not a data-method link)", async () => {
+    const context = await browser!.newContext({ javaScriptEnabled: false });
+    const p = await context.newPage();
+    await p.goto(`${base}/session/new`);
+    await p.getByLabel("Email").fill(EMAIL);
+    await p.getByLabel("Password").fill(PASSWORD);
+    await p.getByRole("button", { name: "Sign in" }).click();
+    await p.waitForSelector("text=Signed in.");
+    await p.goto(`${base}/registration`);
+    await p.locator("main").getByRole("button", { name: "Sign out" }).click();
+    await p.waitForSelector("text=Signed out.");
+    await p.goto(`${base}/registration`);
+    expect(new URL(p.url()).pathname).toBe("/session/new");
+    await context.close();
   });
 
   it("writes no password to the server's log", () => {

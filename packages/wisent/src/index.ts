@@ -101,7 +101,14 @@ import "./http/redirect.js";
 
 export { afterCommit, afterRollback } from "./data/transaction-hooks.js";
 export { bodyLimit, DEFAULT_BODY_LIMIT } from "./http/body.js";
-export { CspNonceMeta, CsrfField, CsrfMeta, FlashMessages } from "./http/components.js";
+export {
+  ButtonTo,
+  type ButtonToProps,
+  CspNonceMeta,
+  CsrfField,
+  CsrfMeta,
+  FlashMessages,
+} from "./http/components.js";
 export { cspNonce } from "./http/csp-nonce.js";
 export { errorResponse, statusText } from "./http/error-response.js";
 export { FileLink } from "./http/file-link.js";

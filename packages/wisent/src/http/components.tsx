@@ -19,6 +19,36 @@ export const CsrfField: FC = () => {
   return <input type="hidden" name={page.csrfParam} value={page.csrfToken} />;
 };
 
+/** What {@link ButtonTo} takes: where the form goes, with which method, and what to confirm. */
+export interface ButtonToProps {
+  /** The form's action: the path the button's request goes to. */
+  action: string;
+  /** The request's method; anything but POST travels as the `_method` field. Default `POST`. */
+  method?: "POST" | "PUT" | "PATCH" | "DELETE";
+  /** A question the page's script asks before sending (`data-confirm`); none by default. */
+  confirm?: string;
+}
+
+/**
+ * A one-button form (Rails' `button_to`): a link-looking button that sends a non-GET request,
+ * with the CSRF token, and works without JavaScript (a `data-method` link needs the page's script).
+ *
+ * @example
+ * <ButtonTo action={paths.widgetPath(widget)} method="DELETE" confirm="Are you sure?">Destroy</ButtonTo>
+ */
+export const ButtonTo: FC<ButtonToProps> = (props) => {
+  const method = props.method ?? "POST";
+  return (
+    <form class="button-to" method="post" action={props.action}>
+      {method === "POST" ? null : <input type="hidden" name="_method" value={method} />}
+      <CsrfField />
+      <button type="submit" class="link" data-confirm={props.confirm}>
+        {props.children}
+      </button>
+    </form>
+  );
+};
+
 /**
  * The `csrf-param` and `csrf-token` meta tags for the layout's `<head>` (scripts read them to send
  * `X-CSRF-Token`).

@@ -8,7 +8,7 @@ import type { WisentRuntime } from "../app/runtime.js";
 import { h } from "../jsx/jsx-runtime.js";
 import "./bind.js";
 import { bodyLimit } from "./body.js";
-import { CsrfField, CsrfMeta, FlashMessages } from "./components.js";
+import { ButtonTo, CsrfField, CsrfMeta, FlashMessages } from "./components.js";
 import { errorResponse } from "./error-response.js";
 import { silentLogger } from "./logger.js";
 import { addPageHooks, usePage } from "./page.js";
@@ -256,6 +256,18 @@ describe("c.respond", () => {
     }),
   );
   responder.get("/widgets", (c) => c.respond(200, { json: [{ id: 1 }], xml: [{ id: 1 }] }));
+  responder.get("/buttons", (c) =>
+    c.respond(200, {
+      html: () => (
+        <div>
+          <ButtonTo action="/widgets/1" method="DELETE" confirm="Sure?">
+            Destroy
+          </ButtonTo>
+          <ButtonTo action="/widgets/1/publish">Publish</ButtonTo>
+        </div>
+      ),
+    }),
+  );
   responder.get("/widgets/:widget_id/edit", (c) => c.respond(200, { html: () => <p>edit</p> }));
   responder.post("/widgets", (c) =>
     c.respond(201, {
@@ -282,6 +294,16 @@ describe("c.respond", () => {
     );
     expect(page).toContain(
       '<form><input type="hidden" name="authenticity_token" value="tok"/><h1>T(title)</h1></form>',
+    );
+  });
+
+  it("renders ButtonTo as a form that works without JavaScript: _method unless POST, the token, the confirm", async () => {
+    const page = await (await responder.request("/buttons")).text();
+    expect(page).toContain(
+      '<form class="button-to" method="post" action="/widgets/1"><input type="hidden" name="_method" value="DELETE"/><input type="hidden" name="authenticity_token" value="tok"/><button type="submit" class="link" data-confirm="Sure?">Destroy</button></form>',
+    );
+    expect(page).toContain(
+      '<form class="button-to" method="post" action="/widgets/1/publish"><input type="hidden" name="authenticity_token" value="tok"/><button type="submit" class="link">Publish</button></form>',
     );
   });
 
