@@ -1,4 +1,4 @@
-import { CsrfField, FileLink, Paginator, type PaginatorProps, usePage } from "wisent";
+import { ButtonTo, FileLink, Paginator, type PaginatorProps, usePage } from "wisent";
 import type { Image } from "../../models/image.js";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
@@ -44,17 +44,13 @@ export function Index(props: IndexProps) {
                   <a href={paths.editWidgetImagePath({ widget_id: widget.id, image_id: image.id })}>
                     Edit
                   </a>
-                  <form
-                    class="button-to"
-                    method="post"
+                  <ButtonTo
                     action={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}
+                    method="DELETE"
+                    confirm="Are you sure?"
                   >
-                    <input type="hidden" name="_method" value="DELETE" />
-                    <CsrfField />
-                    <button type="submit" class="link" data-confirm="Are you sure?">
-                      Destroy
-                    </button>
-                  </form>
+                    Destroy
+                  </ButtonTo>
                 </td>
               </tr>
             ))}

@@ -1,4 +1,4 @@
-import { CsrfField, FileLink } from "wisent";
+import { ButtonTo, FileLink } from "wisent";
 import type { Image } from "../../models/image.js";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
@@ -19,17 +19,13 @@ export function Show(props: ShowProps) {
       <div class="actions-bar">
         <a href={paths.widgetImagesPath({ widget_id: widget.id })}>Back to all Images</a>
         <a href={paths.editWidgetImagePath({ widget_id: widget.id, image_id: image.id })}>Edit</a>
-        <form
-          class="button-to"
-          method="post"
+        <ButtonTo
           action={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}
+          method="DELETE"
+          confirm="Are you sure?"
         >
-          <input type="hidden" name="_method" value="DELETE" />
-          <CsrfField />
-          <button type="submit" class="link" data-confirm="Are you sure?">
-            Destroy
-          </button>
-        </form>
+          Destroy
+        </ButtonTo>
         {/* wisent:children (links to nested resources go above this line) */}
       </div>
       <dl>

@@ -1,4 +1,4 @@
-import { CsrfField, Paginator, type PaginatorProps, usePage } from "wisent";
+import { ButtonTo, Paginator, type PaginatorProps, usePage } from "wisent";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
 
@@ -35,17 +35,13 @@ export function Index(props: IndexProps) {
                 <td class="actions">
                   <a href={paths.widgetPath({ widget_id: widget.id })}>View</a>
                   <a href={paths.editWidgetPath({ widget_id: widget.id })}>Edit</a>
-                  <form
-                    class="button-to"
-                    method="post"
+                  <ButtonTo
                     action={paths.widgetPath({ widget_id: widget.id })}
+                    method="DELETE"
+                    confirm="Are you sure?"
                   >
-                    <input type="hidden" name="_method" value="DELETE" />
-                    <CsrfField />
-                    <button type="submit" class="link" data-confirm="Are you sure?">
-                      Destroy
-                    </button>
-                  </form>
+                    Destroy
+                  </ButtonTo>
                 </td>
               </tr>
             ))}

@@ -1,4 +1,4 @@
-import { CsrfField } from "wisent";
+import { ButtonTo } from "wisent";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
 
@@ -17,13 +17,13 @@ export function Show(props: ShowProps) {
       <div class="actions-bar">
         <a href={paths.widgetsPath()}>Back to all Widgets</a>
         <a href={paths.editWidgetPath({ widget_id: widget.id })}>Edit</a>
-        <form class="button-to" method="post" action={paths.widgetPath({ widget_id: widget.id })}>
-          <input type="hidden" name="_method" value="DELETE" />
-          <CsrfField />
-          <button type="submit" class="link" data-confirm="Are you sure?">
-            Destroy
-          </button>
-        </form>
+        <ButtonTo
+          action={paths.widgetPath({ widget_id: widget.id })}
+          method="DELETE"
+          confirm="Are you sure?"
+        >
+          Destroy
+        </ButtonTo>
         <a href={paths.widgetImagesPath({ widget_id: widget.id })}>Images</a>
         {/* wisent:children (links to nested resources go above this line) */}
       </div>
