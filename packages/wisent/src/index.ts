@@ -231,6 +231,12 @@ export {
   DEFAULT_ATTACHMENT_SIZE,
 } from "./storage/attachment-rule.js";
 export {
+  type ImageVariantOptions,
+  imageVariant,
+  resetImageVariants,
+  storedVariant,
+} from "./storage/image-variants.js";
+export {
   DEFAULT_PRUNE_GRACE_MS,
   type Orphan,
   type PruneReport,

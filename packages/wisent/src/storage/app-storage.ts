@@ -37,6 +37,12 @@ export class AppStorage {
     await this.disk.delete(key);
   }
 
+  /** Deletes the upload `key` and the image variants made of it (`variants/<key>/`). */
+  async deleteUpload(key: string): Promise<void> {
+    await this.disk.delete(key);
+    await this.disk.deleteAll(`variants/${key}/`);
+  }
+
   /** Whether `key` is stored. */
   exists(key: string): Promise<boolean> {
     return this.disk.exists(key);

@@ -57,7 +57,7 @@ export class StoredAttachment implements AttachmentColumn {
     return INLINE_IMAGES.has(this.type);
   }
 
-  /** A variant's URL (see `wisent` image variants), e.g. `variantUrl("thumb")`. */
+  /** An image variant's URL (see `imageVariant`), e.g. `variantUrl("thumb")`. */
   variantUrl(variant: string): string {
     return `${this.url}?variant=${encodeURIComponent(variant)}`;
   }
