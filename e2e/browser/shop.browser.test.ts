@@ -3,8 +3,9 @@
  * the @sparticuz/chromium npm package (see ../support/chromium.ts; never a downloaded browser),
  * driven by playwright-core. Skipped only with WISENT_SKIP_BROWSER=1. Creates, fails validation, edits, destroys with
  * the confirmation accepted and dismissed (and with JavaScript off: the Destroy form needs none),
- * pages through 45 widgets, opens a widget's images, uploads a PNG through the image form (and a
- * disguised and an oversized file, refused with nothing stored), asks for no missing favicon, and
+ * pages through 45 widgets, opens a widget's images, uploads a PNG through the image form and sees
+ * it on its page and as a thumbnail in the list (and a disguised and an oversized file, refused
+ * with nothing stored), asks for no missing favicon, and
  * saves screenshots of the main pages under examples/shop/test/screenshots/.
  */
 import { spawnSync } from "node:child_process";
@@ -244,7 +245,7 @@ run("the example shop in Chromium", () => {
     await p.close();
   });
 
-  it("uploads a PNG through the image form and shows it on the image's page", async () => {
+  it("uploads a PNG through the image form, shows it on its page and as a thumbnail in the list", async () => {
     const [widget] = (await (await fetch(`${base}/widgets.json`)).json()) as { id: string }[];
     const before = storedFiles();
     const p = await page();
@@ -270,6 +271,18 @@ run("the example shop in Chromium", () => {
     expect(served.headers.get("content-type")).toBe("image/png");
     expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
     expect(storedFiles().length).toBe(before.length + 1);
+    // The list shows it as a thumbnail (made by sharp on this first request), linked to it.
+    await p.getByRole("link", { name: "Back to all Images" }).click();
+    const thumb = p.locator(`a[href="${src}"] img.attachment`);
+    await thumb.waitFor();
+    expect(await thumb.getAttribute("src")).toBe(`${src}?variant=thumb`);
+    await p.waitForFunction((selector) => {
+      const shown = document.querySelector<HTMLImageElement>(selector);
+      return shown?.complete === true && shown.naturalWidth > 0;
+    }, `a[href="${src}"] img.attachment`);
+    const thumbnail = await fetch(`${base}${src}?variant=thumb`);
+    expect(thumbnail.headers.get("content-type")).toBe("image/webp");
+    expect(storedFiles()).toContain("variants");
     await p.close();
   });
 
