@@ -4,7 +4,7 @@
  * every database the machine has.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -151,6 +151,10 @@ describe.each([
       now: new Date(Date.now() + 1000),
     });
     expect(report.orphans).toHaveLength(2);
+    if (storage.location.driver === "fs") {
+      expect(existsSync(join(storage.location.root, "variants", orphan))).toBe(false);
+      expect(existsSync(join(storage.location.root, "variants", named.one))).toBe(true);
+    }
     expect(await listed(storage)).toEqual(
       [...Object.values(named), variantOfNamed, foreign].sort(),
     );

@@ -1,6 +1,8 @@
+import { rmdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { Kysely } from "kysely";
 import type { AppStorage } from "./app-storage.js";
-import { uploadKeyOf } from "./stored-attachment.js";
+import { STORED_KEY, uploadKeyOf } from "./stored-attachment.js";
 
 /** How long a stored file is left alone by default before it can be pruned: one hour. */
 export const DEFAULT_PRUNE_GRACE_MS = 60 * 60 * 1000;
@@ -116,7 +118,19 @@ export async function pruneStorage(
     }
   }
   if (!options.dryRun) {
-    for (const orphan of orphans) await storage.delete(orphan.key);
+    for (const orphan of orphans) await deleteOrphan(storage, orphan.key);
   }
   return { referenced: referenced.size, kept, recent, foreign, orphans };
+}
+
+/**
+ * Deletes one orphan: an upload with its variants, or a variant alone (and, on the local disk, its
+ * folder once empty, which a bucket does not have).
+ */
+export async function deleteOrphan(storage: AppStorage, key: string): Promise<void> {
+  if (STORED_KEY.test(key)) return storage.deleteUpload(key);
+  await storage.delete(key);
+  if (storage.location.driver === "fs") {
+    await rmdir(dirname(join(storage.location.root, key))).catch(() => {});
+  }
 }

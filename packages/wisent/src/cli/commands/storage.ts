@@ -1,7 +1,7 @@
 import { openDatabase } from "../../data/database.js";
 import { maskDatabaseUrl } from "../../data/database-url.js";
 import { openStorage } from "../../storage/app-storage.js";
-import { DEFAULT_PRUNE_GRACE_MS, pruneStorage } from "../../storage/prune.js";
+import { DEFAULT_PRUNE_GRACE_MS, deleteOrphan, pruneStorage } from "../../storage/prune.js";
 import { storageLocation } from "../../storage/storage-url.js";
 import { appEnv, databaseUrl, envName } from "../app-env.js";
 import { type CommandHelp, formatHelp, guard, parseCommandArgs, UsageError } from "../args.js";
@@ -98,7 +98,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         out.line(
           `${verb}  ${orphan.key}  (${age(now.getTime() - orphan.lastModified.getTime())} old)`,
         );
-        if (!dryRun) await storage.delete(orphan.key);
+        if (!dryRun) await deleteOrphan(storage, orphan.key);
       }
       const where =
         storage.location.driver === "fs"
