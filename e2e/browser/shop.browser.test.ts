@@ -3,11 +3,13 @@
  * the @sparticuz/chromium npm package (see ../support/chromium.ts; never a downloaded browser),
  * driven by playwright-core. Skipped only with WISENT_SKIP_BROWSER=1. Creates, fails validation, edits, destroys with
  * the confirmation accepted and dismissed (and with JavaScript off: the Destroy form needs none),
- * pages through 45 widgets, opens a widget's images, asks for no missing favicon, and
+ * pages through 45 widgets, opens a widget's images, uploads a PNG through the image form and sees
+ * it on its page and as a thumbnail in the list (and a disguised and an oversized file, refused
+ * with nothing stored), asks for no missing favicon, and
  * saves screenshots of the main pages under examples/shop/test/screenshots/.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -23,6 +25,23 @@ let server: ServerProcess | undefined;
 let browser: Browser | undefined;
 let base = "";
 let dataDir = "";
+/** Where the shop stores uploads in this run (STORAGE_URL): read to see what was kept. */
+let storageDir = "";
+const storedFiles = () => (existsSync(storageDir) ? readdirSync(storageDir) : []);
+
+/** The smallest valid PNG (1x1), and a Windows executable's first bytes. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
+const EXE = Buffer.concat([
+  Buffer.from("MZ"),
+  Buffer.alloc(58),
+  Buffer.from([0x80, 0, 0, 0]),
+  Buffer.alloc(64),
+  Buffer.from("PE\0\0"),
+  Buffer.alloc(200),
+]);
 const consoleProblems: string[] = [];
 
 async function page(javaScriptEnabled = true): Promise<Page> {
@@ -49,10 +68,12 @@ if (browserTestsSkipped()) console.warn(`skipping the browser tests: ${SKIP_BROW
 run("the example shop in Chromium", () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "shop-browser-"));
+    storageDir = join(dataDir, "storage");
     const env = {
       ...process.env,
       GO_ENV: "development",
       DATABASE_URL: `sqlite:${join(dataDir, "shop.sqlite")}`,
+      STORAGE_URL: `file:${storageDir}`,
     };
     const migrated = spawnSync(process.execPath, [cli, "migrate"], {
       cwd: shop,
@@ -221,6 +242,85 @@ run("the example shop in Chromium", () => {
     await p.getByRole("link", { name: "Back to all Images" }).click();
     await p.waitForURL(`${base}/widgets/${widget!.id}/images`);
     expect(await p.locator("tbody td").first().textContent()).toBe("Front view");
+    await p.close();
+  });
+
+  it("uploads a PNG through the image form, shows it on its page and as a thumbnail in the list", async () => {
+    const [widget] = (await (await fetch(`${base}/widgets.json`)).json()) as { id: string }[];
+    const before = storedFiles();
+    const p = await page();
+    await p.goto(`${base}/widgets/${widget!.id}/images/new`);
+    await p.getByLabel("Caption").fill("Uploaded in Chromium");
+    await p
+      .getByLabel("File")
+      .setInputFiles({ name: "front.png", mimeType: "image/png", buffer: PNG });
+    await p.getByRole("button", { name: "Save" }).click();
+    await p.waitForSelector("text=Image was successfully created.");
+    const img = p.locator("img.attachment");
+    await img.waitFor();
+    // The browser loaded and decoded the stored bytes.
+    await p.waitForFunction(() => {
+      const shown = document.querySelector<HTMLImageElement>("img.attachment");
+      return shown?.complete === true && shown.naturalWidth > 0;
+    });
+    expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(1);
+    const src = await img.getAttribute("src");
+    expect(src).toMatch(/^\/files\/[0-9a-f-]{36}\.png\/front\.png$/);
+    const served = await fetch(`${base}${src}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
+    expect(storedFiles().length).toBe(before.length + 1);
+    // The list shows it as a thumbnail (made by sharp on this first request), linked to it.
+    await p.getByRole("link", { name: "Back to all Images" }).click();
+    const thumb = p.locator(`a[href="${src}"] img.attachment`);
+    await thumb.waitFor();
+    expect(await thumb.getAttribute("src")).toBe(`${src}?variant=thumb`);
+    await p.waitForFunction((selector) => {
+      const shown = document.querySelector<HTMLImageElement>(selector);
+      return shown?.complete === true && shown.naturalWidth > 0;
+    }, `a[href="${src}"] img.attachment`);
+    const thumbnail = await fetch(`${base}${src}?variant=thumb`);
+    expect(thumbnail.headers.get("content-type")).toBe("image/webp");
+    expect(storedFiles()).toContain("variants");
+    await p.close();
+  });
+
+  it("refuses a disguised and an oversized file with the field's error, storing nothing", async () => {
+    const [widget] = (await (await fetch(`${base}/widgets.json`)).json()) as { id: string }[];
+    const list = `${base}/widgets/${widget!.id}/images.json`;
+    const count = async () => ((await (await fetch(list)).json()) as unknown[]).length;
+    const rows = await count();
+    const before = storedFiles();
+    const p = await page();
+    const refused = [
+      {
+        file: { name: "cat.png", mimeType: "image/png", buffer: EXE },
+        error: "File must be any image, application/pdf (its bytes are application/x-msdownload).",
+      },
+      {
+        // A real PNG header, then past the 10 MB default limit.
+        file: {
+          name: "huge.png",
+          mimeType: "image/png",
+          buffer: Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024)]),
+        },
+        error: "File must be at most 10 MB.",
+      },
+    ];
+    for (const { file, error } of refused) {
+      await p.goto(`${base}/widgets/${widget!.id}/images/new`);
+      await p.getByLabel("Caption").fill(`Refused ${file.name}`);
+      await p.getByLabel("File").setInputFiles(file);
+      const answer = p.waitForResponse((r) => r.request().method() === "POST");
+      await p.getByRole("button", { name: "Save" }).click();
+      expect((await answer).status()).toBe(422);
+      await p.waitForSelector(`text=${error}`);
+      expect(await p.getByLabel("File").getAttribute("aria-invalid")).toBe("true");
+      expect(await p.getByLabel("Caption").inputValue()).toBe(`Refused ${file.name}`);
+    }
+    expect(storedFiles()).toEqual(before);
+    expect(await count()).toBe(rows);
     await p.close();
   });
 

@@ -237,6 +237,19 @@ export {
   attachments,
   DEFAULT_ATTACHMENT_SIZE,
 } from "./storage/attachment-rule.js";
+export {
+  type ImageVariantOptions,
+  imageVariant,
+  resetImageVariants,
+  storedVariant,
+} from "./storage/image-variants.js";
+export {
+  DEFAULT_PRUNE_GRACE_MS,
+  type Orphan,
+  type PruneReport,
+  pruneStorage,
+  referencedKeys,
+} from "./storage/prune.js";
 export { type StorageLocation, storageLocation } from "./storage/storage-url.js";
 export { FILES_PATH, StoredAttachment } from "./storage/stored-attachment.js";
 export { DEFAULT_UPLOAD_LIMIT } from "./storage/upload-scope.js";

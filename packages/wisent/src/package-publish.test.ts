@@ -72,7 +72,7 @@ describe.each([
 });
 
 describe("the dependencies an app installs", () => {
-  it("are wisent's own, with the drivers, Redis, mail and the S3 client as optional peers", () => {
+  it("are wisent's own, with the drivers, Redis, mail, the S3 client and sharp as optional peers", () => {
     const pkg = manifest(join(PACKAGES, "wisent")) as {
       dependencies: Record<string, string>;
       peerDependencies: Record<string, string>;
@@ -85,6 +85,7 @@ describe("the dependencies an app installs", () => {
       "mysql2",
       "nodemailer",
       "pg",
+      "sharp",
     ];
     expect(Object.keys(pkg.peerDependencies).sort()).toEqual(optional);
     for (const name of optional) {

@@ -1,6 +1,7 @@
 import type { Context, Handler } from "hono";
 import { HttpError } from "../http/http-error.js";
 import { appStorage } from "../storage/app-storage.js";
+import { storedVariant } from "../storage/image-variants.js";
 import { INLINE_TYPES } from "../storage/stored-attachment.js";
 import { contentTypeFor } from "./mime-types.js";
 
@@ -40,7 +41,8 @@ export function byteRange(
 }
 
 /**
- * GET /files/{file_key}/{file_name}: a stored file (a record's attachment URL). On the local
+ * GET /files/{file_key}/{file_name}: a stored file (a record's attachment URL), or with
+ * `?variant=thumb` an image's variant (made on the first request: `storedVariant`). On the local
  * disk it is streamed with its Content-Type, Content-Length, ETag and Last-Modified, answering
  * `If-None-Match` (304) and a single `Range` (206, or 416); on S3 it is a 302 to a signed URL
  * valid {@link SIGNED_URL_SECONDS} seconds, so the app never proxies the bytes. Every answer is
@@ -48,10 +50,14 @@ export function byteRange(
  */
 export function storedFilesHandler(): Handler {
   return async (c: Context) => {
-    const key = c.req.param("file_key") ?? "";
+    let key = c.req.param("file_key") ?? "";
     const name = c.req.param("file_name") ?? key;
     if (!KEY.test(key)) throw new HttpError(404, `file not found: ${key.slice(0, 100)}`);
     const storage = appStorage();
+    const variant = c.req.query("variant");
+    if (variant !== undefined) {
+      key = await storedVariant(storage, key, contentTypeFor(key), variant);
+    }
     const type = contentTypeFor(key);
     const disposition = contentDisposition(type, name);
     if (storage.redirects) {

@@ -118,6 +118,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/db.js")).run,
   },
   {
+    words: ["storage"],
+    aliases: [],
+    summary: "prune stored files no record names (left by a crash mid-upload)",
+    load: async () => (await import("./commands/storage.js")).run,
+  },
+  {
     words: ["dev"],
     aliases: [],
     summary: "run the app and restart it when a file changes",

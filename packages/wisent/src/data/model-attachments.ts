@@ -62,12 +62,12 @@ async function store(file: UploadedFile): Promise<StoredAttachment> {
   return new StoredAttachment(key, file.name, file.type, file.size, file.checksum);
 }
 
-/** Deletes stored files, logging (never throwing) a failure: an orphan is for `storage prune`. */
+/** Deletes stored files and their image variants, logging (never throwing) a failure: an orphan is for `storage prune`. */
 async function deleteKeys(keys: readonly string[]): Promise<void> {
   const storage = appStorage();
   await Promise.all(
     keys.map((key) =>
-      storage.delete(key).catch((error: unknown) => {
+      storage.deleteUpload(key).catch((error: unknown) => {
         console.error(`could not delete stored file ${key}:`, error);
       }),
     ),

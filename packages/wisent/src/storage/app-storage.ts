@@ -37,6 +37,12 @@ export class AppStorage {
     await this.disk.delete(key);
   }
 
+  /** Deletes the upload `key` and the image variants made of it (`variants/<key>/`). */
+  async deleteUpload(key: string): Promise<void> {
+    await this.disk.delete(key);
+    await this.disk.deleteAll(`variants/${key}/`);
+  }
+
   /** Whether `key` is stored. */
   exists(key: string): Promise<boolean> {
     return this.disk.exists(key);
@@ -81,14 +87,30 @@ export class AppStorage {
     });
   }
 
-  /** Every stored key under `prefix` with its modification time (for `wisent storage prune`). */
-  async *list(prefix = ""): AsyncGenerator<{ key: string; lastModified: Date }> {
-    const { objects } = await this.disk.listAll(prefix, { recursive: true });
-    for (const object of objects) {
-      if (!("key" in object) || object.isFile !== true) continue;
-      const meta = await object.getMetaData();
-      yield { key: object.key, lastModified: meta.lastModified };
+  /**
+   * Every stored key under `prefix` (for `wisent storage prune`), page by page on S3; nothing
+   * when a local storage folder was never made. Its modification time is read when asked for
+   * (on S3 it came with the listing).
+   */
+  async *list(prefix = ""): AsyncGenerator<{ key: string; lastModified: () => Promise<Date> }> {
+    if (this.location.driver === "fs" && !(await stat(this.location.root).catch(() => undefined))) {
+      return;
     }
+    let paginationToken: string | undefined;
+    do {
+      const page = await this.disk.listAll(prefix, {
+        recursive: true,
+        ...(paginationToken ? { paginationToken } : {}),
+      });
+      for (const object of page.objects) {
+        if (!("key" in object) || object.isFile !== true) continue;
+        yield {
+          key: object.key,
+          lastModified: async () => (await object.getMetaData()).lastModified,
+        };
+      }
+      paginationToken = page.paginationToken;
+    } while (paginationToken);
   }
 
   #path(key: string): string {

@@ -252,7 +252,7 @@ describe.each([
     expect(await storedKeys(storage)).toEqual([]);
   });
 
-  it("deletes the replaced file after an update (a form's _method PUT) and the last one on destroy", async () => {
+  it("deletes the replaced file after an update (a form's _method PUT) and the last one on destroy, with their thumbnails", async () => {
     const created = await (
       await send(
         app,
@@ -262,6 +262,9 @@ describe.each([
       )
     ).json();
     const [first] = await storedKeys(storage);
+    // Its thumbnail, made on request, goes with it.
+    expect([200, 302]).toContain((await download(`${created.file.url}?variant=thumb`)).status);
+    expect(await storedKeys(storage)).toHaveLength(2);
     // A form without a new file keeps the stored one.
     const kept = await send(
       app,
@@ -283,6 +286,8 @@ describe.each([
     const keys = await storedKeys(storage);
     expect(keys).toHaveLength(1);
     expect(keys).not.toContain(first);
+    expect((await download(`${updated.file.url}?variant=thumb`)).status).toBe(200);
+    expect(await storedKeys(storage)).toHaveLength(2);
     expect((await send(app, "DELETE", `/images/${created.id}`)).status).toBe(200);
     expect(await storedKeys(storage)).toEqual([]);
   });

@@ -5,7 +5,7 @@ import { requireDependency } from "../base/require-dependency.js";
  * fails with the one `npm install` line that adds it.
  *
  * @example
- * const sharp = optionalDependency<typeof import("sharp")>("sharp", "image variants", ["sharp"]);
+ * const sharp = optionalDependency<typeof import("sharp")>("sharp", "an image variant", ["sharp"]);
  */
 export function optionalDependency<T>(
   name: string,
@@ -16,7 +16,8 @@ export function optionalDependency<T>(
     return requireDependency<T>(name);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "MODULE_NOT_FOUND" && code !== "ERR_MODULE_NOT_FOUND") throw error;
+    const missing = ["MODULE_NOT_FOUND", "ERR_MODULE_NOT_FOUND", "WISENT_MISSING_DEPENDENCY"];
+    if (!missing.includes(code ?? "")) throw error;
     throw new Error(`${purpose} needs ${name}: npm install ${install.join(" ")}`, {
       cause: error,
     });

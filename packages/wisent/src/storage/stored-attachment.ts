@@ -1,6 +1,26 @@
 /** The path under which the app serves stored files (see `serveStoredFile`). */
 export const FILES_PATH = "/files";
 
+/** The keys Wisent stores uploads under: a UUID and the extension of the type found in the bytes. */
+export const STORED_KEY = /^[0-9a-f-]{36}\.[a-z0-9]{1,10}$/;
+
+/** A cached variant of a stored file: `variants/<stored key>/<variant>.<extension>`. */
+const VARIANT_KEY = /^variants\/([0-9a-f-]{36}\.[a-z0-9]{1,10})\/[a-z0-9_-]{1,50}\.[a-z0-9]{1,10}$/;
+
+/** Where the variant `variant` (written as `extension`) of the stored file `key` is cached. */
+export function variantKey(key: string, variant: string, extension: string): string {
+  return `variants/${key}/${variant}.${extension}`;
+}
+
+/**
+ * The stored upload a storage key belongs to: the key itself for an upload, the original's key
+ * for a cached variant, undefined for a key Wisent did not write (left alone by `storage prune`).
+ */
+export function uploadKeyOf(key: string): string | undefined {
+  if (STORED_KEY.test(key)) return key;
+  return VARIANT_KEY.exec(key)?.[1];
+}
+
 /** The column value of one attachment: where it is stored and what it is. */
 export interface AttachmentColumn {
   readonly key: string;
@@ -37,7 +57,7 @@ export class StoredAttachment implements AttachmentColumn {
     return INLINE_IMAGES.has(this.type);
   }
 
-  /** A variant's URL (see `wisent` image variants), e.g. `variantUrl("thumb")`. */
+  /** An image variant's URL (see `imageVariant`), e.g. `variantUrl("thumb")`. */
   variantUrl(variant: string): string {
     return `${this.url}?variant=${encodeURIComponent(variant)}`;
   }

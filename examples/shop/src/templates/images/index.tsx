@@ -36,7 +36,7 @@ export function Index(props: IndexProps) {
             {images.map((image) => (
               <tr>
                 <td>{image.caption}</td>
-                <td>{<FileLink file={image.file} />}</td>
+                <td>{<FileLink file={image.file} variant="thumb" />}</td>
                 <td class="actions">
                   <a href={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}>
                     View

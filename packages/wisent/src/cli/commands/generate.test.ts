@@ -45,6 +45,16 @@ describe("wisent generate resource", () => {
     expect(Object.keys(record.widgets.files)).toContain("src/models/widget.ts");
   });
 
+  it("names sharp when a web list shows image thumbnails and the app cannot load it", async () => {
+    const hint = "the list shows image thumbnails, made by sharp: npm install sharp";
+    const web = await generate(app(), ["image", "caption", "file:attachment"]);
+    expect(web.code).toBe(0);
+    expect(web.stdout).toContain(hint);
+    const api = await generate(app("api"), ["image", "caption", "file:attachment"]);
+    expect(api.stdout).not.toContain(hint);
+    expect((await generate(app(), ["widget", "title"])).stdout).not.toContain(hint);
+  });
+
   it("makes five operations and no views or locale in an API app", async () => {
     const dir = app("api");
     expect((await generate(dir, ["widget", "title"])).code).toBe(0);

@@ -1,3 +1,5 @@
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import { type CommandHelp, formatHelp, guard, parseCommandArgs } from "../args.js";
 import { TYPE_NAMES } from "../generate/attribute-types.js";
 import { type GenerateResult, generateResource } from "../generate/generate-resource.js";
@@ -119,6 +121,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
     out.hint(`generated ${result.plan.data.resource.className} in ${seconds} s`);
     if (result.plan.files.some((f) => f.group === "migration")) out.hint("next: wisent migrate");
+    const lists = result.plan.files.some((f) => f.path.endsWith("/index.tsx"));
+    if (result.plan.data.hasFiles && lists && !resolvable("sharp", io.cwd)) {
+      out.hint("the list shows image thumbnails, made by sharp: npm install sharp");
+    }
     return 0;
   });
 }
@@ -151,4 +157,14 @@ function printNames(out: Output, result: GenerateResult): void {
   out.heading(`Resource ${result.plan.request.names.input}`);
   for (const [left, right] of rows) out.line(`  ${left.padEnd(width)}  ${right}`);
   out.line();
+}
+
+/** Whether the app in `cwd` can load `name` (an optional peer it may not have installed). */
+function resolvable(name: string, cwd: string): boolean {
+  try {
+    createRequire(join(cwd, "package.json")).resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -126,6 +126,18 @@ ${
     expect(image.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
+  it("lists the images as thumbnails, made on the first request", async () => {
+    const browser = testClient(app);
+    const res = await browser.post(\`/widgets/\${widget.id}/images\`, { form: { caption: "Cat", file: png() } });
+    expect(res.status).toBe(303);
+    const html = await (await browser.get(\`/widgets/\${widget.id}/images\`)).text();
+    const src = /<img src="([^"]+)" alt="cat.png"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
+    expect(src).toMatch(/^\\/files\\/.+\\?variant=thumb$/);
+    const thumb = await browser.get(src!);
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get("content-type")).toBe("image/webp");
+  });
+
   it("has a multipart form with a file input", async () => {
     const html = await (await testClient(app).get(\`/widgets/\${widget.id}/images/new\`)).text();
     expect(html).toContain('enctype="multipart/form-data"');
@@ -149,9 +161,12 @@ describe("attachments in generated apps", { timeout: SLOW }, () => {
     removeStubs(app);
     const result = await migrateAndTest(app);
     expect(result.code, result.output).toBe(0);
-    expect(result.output).toMatch(/Tests\s+6 passed/);
-    // The images the tests kept are in storage/; the replaced and destroyed ones are gone.
-    expect(readdirSync(join(app, "storage"))).toHaveLength(1);
+    expect(result.output).toMatch(/Tests\s+7 passed/);
+    // The images the tests kept are in storage/ (one with its thumbnail under variants/); the
+    // replaced and destroyed ones are gone.
+    const kept = readdirSync(join(app, "storage"));
+    expect(kept.filter((name) => name !== "variants")).toHaveLength(2);
+    expect(readdirSync(join(app, "storage", "variants"))).toHaveLength(1);
   });
 
   it("an API app: multipart JSON and the typed client, on S3 (s3rver)", async () => {

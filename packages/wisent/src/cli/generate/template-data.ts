@@ -37,6 +37,8 @@ export interface TemplateAttribute extends Attribute {
   readonly id: string;
   /** The JSX expression showing the value of the record variable: `widget.title`. */
   readonly view: string;
+  /** The same in the list: images as thumbnails (`<FileLink ... variant="thumb" />`). */
+  readonly listView: string;
 }
 
 /** The parent of a nested resource, as the child's files refer to it. */
@@ -207,8 +209,9 @@ function columnCall(attr: Attribute): string {
   return `t.${attr.type.column}(${args.join(", ")})${modifiers}`;
 }
 
-function viewExpression(attr: Attribute, record: string): string {
+function viewExpression(attr: Attribute, record: string, variant = ""): string {
   const value = `${record}.${attr.name}`;
+  const shown = variant ? ` variant="${variant}"` : "";
   switch (attr.type.display) {
     case "boolean":
       return `${value} ? "Yes" : "No"`;
@@ -217,9 +220,9 @@ function viewExpression(attr: Attribute, record: string): string {
     case "json":
       return `JSON.stringify(${value})`;
     case "attachment":
-      return `<FileLink file={${value}} />`;
+      return `<FileLink file={${value}}${shown} />`;
     case "attachments":
-      return `${value}.map((file) => <FileLink file={file} />)`;
+      return `${value}.map((file) => <FileLink file={file}${shown} />)`;
     default:
       return value;
   }
@@ -317,6 +320,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     htmlType: HTML_TYPES[attr.type.input] ?? "text",
     id: `${names.singular}_${attr.name}`,
     view: viewExpression(attr, record),
+    listView: viewExpression(attr, record, "thumb"),
   }));
   const parsers = [...new Set(attributes.flatMap((a) => (a.type.parser ? [a.type.parser] : [])))];
   const formHelpers = new Set<string>();

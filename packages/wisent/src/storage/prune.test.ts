@@ -1,0 +1,200 @@
+/**
+ * `pruneStorage`: stored files no row names, older than the grace period, on the local disk and
+ * on an S3-compatible server (s3rver, started here on 127.0.0.1); which rows name a key, on
+ * every database the machine has.
+ */
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import type { Kysely } from "kysely";
+import S3rver from "s3rver";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTable } from "../data/create-table.js";
+import { type Database, openDatabase } from "../data/database.js";
+import {
+  availableDialects,
+  createTestDatabase,
+  DIALECTS,
+  type TestDatabase,
+} from "../data/test-support/test-databases.js";
+import { type AppStorage, openStorage } from "./app-storage.js";
+import { pruneStorage, referencedKeys } from "./prune.js";
+import { variantKey } from "./stored-attachment.js";
+
+const available = await availableDialects();
+const HOUR = 3_600_000;
+const dirs: string[] = [];
+let s3: S3rver | undefined;
+let s3Port = 0;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wisent-prune-s3rver-"));
+  dirs.push(dir);
+  s3 = new S3rver({
+    port: 0,
+    address: "127.0.0.1",
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: "prune", configs: [] }],
+  });
+  s3Port = (await s3.run()).port;
+});
+afterAll(async () => {
+  await s3?.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const key = () => `${randomUUID()}.png`;
+const column = (stored: string) =>
+  JSON.stringify({ key: stored, name: "a.png", type: "image/png", size: 3, checksum: "x" });
+
+async function put(storage: AppStorage, stored: string): Promise<void> {
+  await storage.put(stored, Readable.from([Buffer.from("png")]), {
+    contentType: "image/png",
+    size: 3,
+  });
+}
+
+async function listed(storage: AppStorage): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const object of storage.list()) keys.push(object.key);
+  return keys.sort();
+}
+
+/** Tables naming keys: attachment columns (one file, a list), and a key in a note's text. */
+async function schema(db: Kysely<unknown>): Promise<void> {
+  await createTable(db, "images", (t) => {
+    t.uuid("id").primary();
+    t.json("file").nullable();
+    t.json("files").nullable();
+  });
+  await createTable(db, "notes", (t) => {
+    t.text("body");
+  });
+}
+
+describe.each([
+  {
+    name: "local disk",
+    storage: () => {
+      const root = mkdtempSync(join(tmpdir(), "wisent-prune-"));
+      dirs.push(root);
+      return openStorage({ driver: "fs", root });
+    },
+  },
+  {
+    name: "S3 (s3rver)",
+    storage: () =>
+      openStorage({
+        driver: "s3",
+        bucket: "prune",
+        region: "us-east-1",
+        endpoint: `http://127.0.0.1:${s3Port}`,
+        forcePathStyle: true,
+        credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+      }),
+  },
+])("pruneStorage on $name", ({ storage: make }) => {
+  let storage: AppStorage;
+  let db: Database;
+  const named = { one: key(), inList: key(), inNote: key() };
+  const orphan = key();
+  const variantOfNamed = variantKey(named.one, "thumb", "webp");
+  const variantOfOrphan = variantKey(orphan, "thumb", "webp");
+  const foreign = "backups/notes.txt";
+
+  beforeAll(async () => {
+    storage = make();
+    db = await openDatabase("sqlite::memory:");
+    await schema(db.kysely);
+    await db.kysely
+      .insertInto("images" as never)
+      .values([
+        { id: randomUUID(), file: column(named.one), files: null },
+        { id: randomUUID(), file: null, files: `[${column(named.inList)}]` },
+      ] as never)
+      .execute();
+    await db.kysely
+      .insertInto("notes" as never)
+      .values({ body: `moved to ${named.inNote} by hand` } as never)
+      .execute();
+    for (const stored of [...Object.values(named), orphan, variantOfNamed, variantOfOrphan]) {
+      await put(storage, stored);
+    }
+    await put(storage, foreign);
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it("leaves files younger than the grace period alone", async () => {
+    const report = await pruneStorage(storage, db.kysely);
+    expect(report).toMatchObject({ kept: 4, recent: 2, foreign: 1, orphans: [] });
+    expect(await listed(storage)).toHaveLength(7);
+  });
+
+  it("lists the orphans older than the grace period in a dry run, deleting nothing", async () => {
+    const report = await pruneStorage(storage, db.kysely, {
+      dryRun: true,
+      now: new Date(Date.now() + 2 * HOUR),
+    });
+    expect(report.orphans.map((o) => o.key).sort()).toEqual([orphan, variantOfOrphan].sort());
+    expect(report).toMatchObject({ referenced: 3, kept: 4, recent: 0, foreign: 1 });
+    expect(await listed(storage)).toHaveLength(7);
+  });
+
+  it("deletes the orphans and their variants; named files, their variants and foreign keys stay", async () => {
+    const report = await pruneStorage(storage, db.kysely, {
+      graceMs: 0,
+      now: new Date(Date.now() + 1000),
+    });
+    expect(report.orphans).toHaveLength(2);
+    if (storage.location.driver === "fs") {
+      expect(existsSync(join(storage.location.root, "variants", orphan))).toBe(false);
+      expect(existsSync(join(storage.location.root, "variants", named.one))).toBe(true);
+    }
+    expect(await listed(storage)).toEqual(
+      [...Object.values(named), variantOfNamed, foreign].sort(),
+    );
+  });
+});
+
+describe.each(DIALECTS)("referencedKeys on %s", (dialect) => {
+  let t: TestDatabase | undefined;
+  beforeAll(async () => {
+    if (available[dialect]) t = await createTestDatabase(dialect);
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it.skipIf(!available[dialect])(
+    "finds keys in JSON columns page after page, and in text",
+    async () => {
+      const db = t!.db.kysely;
+      await schema(db);
+      // More rows than one page of the scan, the key in the last one by id.
+      const last = key();
+      const rows = Array.from({ length: 1205 }, (_, i) => ({
+        id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+        file: i === 1204 ? column(last) : null,
+        files: i === 3 ? `[${column("x")}]` : null,
+      }));
+      for (let i = 0; i < rows.length; i += 200) {
+        await db
+          .insertInto("images" as never)
+          .values(rows.slice(i, i + 200) as never)
+          .execute();
+      }
+      const inNote = key();
+      await db
+        .insertInto("notes" as never)
+        .values({ body: `see ${inNote}` } as never)
+        .execute();
+      expect([...(await referencedKeys(db))].sort()).toEqual([last, inNote].sort());
+    },
+    60_000,
+  );
+});
