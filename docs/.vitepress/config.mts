@@ -16,7 +16,17 @@ export default defineConfig({
   cleanUrls: true,
   lastUpdated: false,
   markdown: {
-    config: (md) => md.use(repositoryLinks, { docsRoot }),
+    config: (md) => {
+      md.use(repositoryLinks, { docsRoot });
+      // Inline code is shown as written: `{{name}}` (an i18n placeholder) is not Vue's to fill.
+      const codeInline = md.renderer.rules.code_inline;
+      md.renderer.rules.code_inline = (tokens, idx, options, env, self) => {
+        tokens[idx]?.attrSet("v-pre", "");
+        return codeInline
+          ? codeInline(tokens, idx, options, env, self)
+          : self.renderToken(tokens, idx, options);
+      };
+    },
   },
   themeConfig: {
     nav: [
