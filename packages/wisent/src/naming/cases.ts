@@ -1,7 +1,7 @@
 /**
- * Shared case tables for the naming tests. Sources: Buffalo's and flect's behaviour
- * (gobuffalo/flect's own tests), plus our deliberate improvements, which are marked where they
- * differ from Buffalo (docs/explanation/differences-from-buffalo-and-rails.md).
+ * Shared case tables for the naming tests: Buffalo's and its inflector flect's behaviour, plus our
+ * deliberate improvements, which are marked where they differ from Buffalo
+ * (docs/explanation/differences-from-buffalo-and-rails.md).
  */
 
 /** Singular <-> plural pairs; every pair must round-trip in both directions. */
