@@ -1,8 +1,8 @@
 /**
- * End to end: `wisent new shop --dev` in a temp dir, then generate the spec's resources
+ * End to end: `wisent new shop --dev` in a temp dir, then generate the widget and image resources
  * (widget, person, user_profile, admin/widget, image nested in widget), type-check, lint,
  * migrate, run the generated stubs (they fail with "Not Implemented!"), boot the server and drive
- * every route in HTML, JSON and XML, compare `wisent routes` with the spec's tables, destroy
+ * every route in HTML, JSON and XML, compare `wisent routes` with the tables of docs/guides/routing.md, destroy
  * every resource and find a fresh app again. One app, reused throughout.
  *
  * Needs the built package (`npm run build`, which `npm test` runs first): the app depends on it
@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 describe("a generated app, end to end", () => {
-  it("generates the spec's resources (timings are reported, not asserted)", async () => {
+  it("generates the widget and image resources (timings are reported, not asserted)", async () => {
     for (const [name, ...rest] of RESOURCES) {
       const started = performance.now();
       const result = await wisent(app, ["g", "r", name!, ...rest]);
@@ -129,7 +129,7 @@ describe("a generated app, end to end", () => {
     expect(tests.output).toMatch(/2 passed/);
   }, 120_000);
 
-  it("serves every route in HTML, JSON and XML as the spec says", async () => {
+  it("serves every route in HTML, JSON and XML as docs/guides/routing.md says", async () => {
     // The app's own installed CLI, as its developer runs it.
     server = await startWisent(app, { cli: "node_modules/.bin/wisent" });
     base = server.url;
@@ -355,7 +355,7 @@ describe("a generated app, end to end", () => {
     expect(html).toContain(`href="/admin/widgets/${adminWidget.id}/edit"`);
   }, 120_000);
 
-  it("prints the routes as the spec's tables name them", async () => {
+  it("prints the routes as docs/guides/routing.md's tables name them", async () => {
     await server?.stop();
     server = undefined;
     const table = await runIn(app, "node", ["node_modules/.bin/wisent", "routes"]);
@@ -408,7 +408,7 @@ describe("a generated app, end to end", () => {
         "adminWidgetPath",
         "editAdminWidgetPath",
       ]),
-      // The spec's nested table: widgetImagesPath, newWidgetImagesPath, widgetImagePath, editWidgetImagePath.
+      // The nested table of docs/guides/routing.md: widgetImagesPath, newWidgetImagesPath, widgetImagePath, editWidgetImagePath.
       ...resource("/widgets/{widget_id}/images/", "image_id", "ImagesResource", [
         "widgetImagesPath",
         "newWidgetImagesPath",

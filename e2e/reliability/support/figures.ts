@@ -1,4 +1,4 @@
-/** Prints one scenario's figures as a single line, for docs/reliability.md. */
+/** Prints one scenario's figures as a single line, for docs/explanation/reliability.md. */
 export function report(scenario: string, figures: Record<string, unknown>): void {
   console.log(`[reliability] ${scenario}: ${JSON.stringify(figures)}`);
 }

@@ -42,7 +42,7 @@ beforeAll(async () => {
 });
 
 describe("locale messages (en-US, the default locale)", () => {
-  it("has the spec's messages for widgets and images", () => {
+  it("has the generated messages for widgets and images", () => {
     expect(enUS).toMatchObject({
       "widget.created.success": "Widget was successfully created.",
       "widget.updated.success": "Widget was successfully updated.",

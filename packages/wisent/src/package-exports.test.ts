@@ -14,7 +14,7 @@ function runPlainNode(source: string): string {
 }
 
 describe("the built package", () => {
-  it("imports into plain Node ESM and answers requests in-process (DESIGN.md library API)", () => {
+  it("imports into plain Node ESM and answers requests in-process (the library API of docs/guides/routing.md)", () => {
     const out = runPlainNode(`
       import { App, Resource } from "wisent";
       class GadgetsResource extends Resource { list(c) { return c.json(["g"]); } }

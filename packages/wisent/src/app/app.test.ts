@@ -41,7 +41,7 @@ describe.each(ROUTERS)("App on %s", (_name, makeRouter) => {
     return app;
   }
 
-  describe("the spec's route tables", () => {
+  describe("the route tables of docs/guides/routing.md", () => {
     const routes = widgetsApp().routes();
 
     it("starts with the root route named rootPath", () => {

@@ -135,7 +135,7 @@ export interface AppOptions {
   readonly router?: Router<[Handler, unknown]>;
   /**
    * Every resource's Update answers PATCH as well as PUT (Rails' default); a resource's own
-   * `patch` option overrides it. Default false: the spec's PUT-only table.
+   * `patch` option overrides it. Default false: PUT only (docs/guides/routing.md).
    */
   readonly patch?: boolean;
 }

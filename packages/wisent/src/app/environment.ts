@@ -1,5 +1,5 @@
 /**
- * The environment the app runs in: `GO_ENV` (as the spec says), else `NODE_ENV`, else `development`.
+ * The environment the app runs in: `GO_ENV` (Buffalo's name), else `NODE_ENV`, else `development`.
  *
  * @example
  * if (currentEnv() === "production") requireSecret();

@@ -21,7 +21,7 @@ const ANY_BUCKET = "";
 
 /**
  * A Hono router that returns only the FIRST route matching a request, in registration order
- * (the spec's rule: routes are checked in the order declared; a route is final). Routes are
+ * (docs/guides/routing.md: routes are checked in the order declared; a route is final). Routes are
  * bucketed by their first path segment and matched segment by segment (a regex only for custom
  * parameter patterns), so a lookup costs about the same with 1000 resources as with 10.
  * Returning one handler also lets Hono use its single-handler fast path.

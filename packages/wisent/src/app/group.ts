@@ -56,7 +56,7 @@ function implemented(handlers: Record<string, OperationHandler | undefined>): Op
 }
 
 /**
- * A resource route's name: the spec's names for the standard operations; a declared route's
+ * A resource route's name: the names of the standard operations (docs/guides/routing.md); a declared route's
  * action leads the name of the path it hangs off (`/widgets/{widget_id}` -> `publishWidgetPath`).
  */
 function routeNameFor(route: ResourceRoute, fullPath: string): string {
@@ -208,7 +208,7 @@ export class Group<
   }
 
   /**
-   * Maps a resource to its CRUD routes under `path` (spec: Mapping rule) and returns a group rooted
+   * Maps a resource to its CRUD routes under `path` (the mapping rule, docs/guides/routing.md) and returns a group rooted
    * at the member path (`/widgets/{widget_id}`), so `.resource()` on it nests. Its `paths` are the
    * resource's typed path helpers. Options (see {@link ResourceOptions}) keep some operations
    * (`only`/`except`), declare member and collection routes, nest shallowly and add PATCH.
@@ -407,7 +407,7 @@ export class Group<
   }
 
   /**
-   * Serves files from `dir` under `prefix` (the spec's catch-all: declare it last, at `/`, because
+   * Serves files from `dir` under `prefix` (a catch-all: declare it last, at `/`, because
    * it would hide every route declared after it). Missing files fall through to 404.
    */
   serveFiles(prefix: string, dir: string, options?: StaticFilesOptions): this {

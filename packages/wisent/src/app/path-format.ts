@@ -24,7 +24,7 @@ export function rememberPathFormat(request: Request, format: PathFormat): void {
 
 /**
  * The format named by the request path's extension, if the App stripped one before routing.
- * Format negotiation reads it first (DESIGN.md: extension, then `?format=`, then `Accept`...).
+ * Format negotiation reads it first (docs/guides/api-and-openapi.md: extension, then `?format=`, then `Accept`...).
  */
 export function pathFormatOf(request: Request): PathFormat | undefined {
   return formatsByRequest.get(request);

@@ -196,7 +196,7 @@ describe("resource options", () => {
     expect(widgets.paths.archiveWidgetPath).toBeUndefined();
   });
 
-  it("patch: Update answers PATCH too, listed after PUT; the default is the spec's PUT only", async () => {
+  it("patch: Update answers PATCH too, listed after PUT; the default is PUT only", async () => {
     const plain = newApp();
     plain.resource("/widgets", new WidgetsResource());
     expect(plain.routes().some((r) => r.method === "PATCH")).toBe(false);

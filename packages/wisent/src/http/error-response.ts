@@ -179,7 +179,7 @@ export function errorResponse(err: unknown, c: Context): Response | Promise<Resp
 
   let body: string;
   if (format === "json" && wantsProblemDetails(c)) {
-    // RFC 9457, for a client that asked for it; the default JSON shape stays the spec's.
+    // RFC 9457, for a client that asked for it; the default JSON shape stays `{ error, code }`.
     headers.set("Content-Type", PROBLEM_JSON);
     const problem = validation
       ? problemDetails(status, statusText(status), message, validation.errors)

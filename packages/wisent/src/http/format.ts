@@ -89,7 +89,7 @@ const rangesOf = (accept: string): MediaRange[] => parsed.get(accept, parseAccep
 const NEGOTIATED = Symbol("wisent.format") as unknown as "wisent";
 
 /**
- * Picks the response format of a request, as DESIGN.md orders it:
+ * Picks the response format of a request, in the order docs/guides/api-and-openapi.md gives:
  * 1. the path extension (`/widgets/1.json`, stripped by the App before routing);
  * 2. `?format=html|json|xml` (any other value is a 406 naming it);
  * 3. `Accept`, as RFC 9110 12.5.1 says: each format weighs the q of the most specific range that

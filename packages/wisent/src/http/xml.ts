@@ -95,7 +95,7 @@ function toNode(value: unknown, name: string): unknown {
 }
 
 /**
- * Renders data as XML with the JSON field names (DESIGN.md): one record as `<widget>...</widget>`,
+ * Renders data as XML with the JSON field names (docs/guides/api-and-openapi.md): one record as `<widget>...</widget>`,
  * a list as `<widgets><widget>...</widget></widgets>`, null as `<field nil="true"/>`, and
  * `ValidationErrors` as `<errors><error field="title">...</error></errors>`.
  *

@@ -1,7 +1,7 @@
 /**
- * Shared case tables for the naming tests. Sources: reference/buffalo-behaviour.md sections 1,
- * 2, 5, 11a, 11b, 11h, 11k (Buffalo/flect behaviour), plus our deliberate improvements, which are
- * marked where they differ from Buffalo.
+ * Shared case tables for the naming tests: Buffalo's and its inflector flect's behaviour, plus our
+ * deliberate improvements, which are marked where they differ from Buffalo
+ * (docs/explanation/differences-from-buffalo-and-rails.md).
  */
 
 /** Singular <-> plural pairs; every pair must round-trip in both directions. */

@@ -11,7 +11,7 @@ export interface RouteNameOptions {
   readonly collection?: boolean;
   /**
    * A declared member or collection route's action, which leads the name as `new`/`edit` do
-   * (the spec's `edit<Singular>Path` style): `routeNameForPath("/widgets/{widget_id}",
+   * (the `edit<Singular>Path` style of docs/guides/routing.md): `routeNameForPath("/widgets/{widget_id}",
    * { action: "publish" })` -> `publishWidgetPath`. The path is the member's (or, with
    * `collection`, the collection's) path, without the action's own segment.
    */

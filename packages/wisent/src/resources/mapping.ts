@@ -1,5 +1,5 @@
 /**
- * The spec's mapping rule as pure data: which routes a resource gets, in Buffalo's current
+ * The mapping rule (docs/guides/routing.md) as pure data: which routes a resource gets, in Buffalo's current
  * registration order (which is also match order, so New precedes Show), and what the routing
  * options (`only`/`except`, `member`/`collection`, `patch`, singular resources) change in it.
  */

@@ -21,7 +21,7 @@ interface SharedOptions {
    * sent to sign in, JSON and XML ones get 401; the OpenAPI document marks them as secured.
    */
   readonly authenticate?: boolean | readonly Operation[];
-  /** Update answers PATCH too (default: the app's `patch` setting, else PUT only, as the spec's table). */
+  /** Update answers PATCH too (default: the app's `patch` setting, else PUT only). */
   readonly patch?: boolean;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Route path templates in the spec's form: `/widgets/{widget_id}`, `/articles/{id:[0-9]+}`.
+ * Route path templates in the form of docs/guides/routing.md: `/widgets/{widget_id}`, `/articles/{id:[0-9]+}`.
  * One parse gives what the router needs (Hono's `:name{regex}` form) and what path helpers need.
  */
 

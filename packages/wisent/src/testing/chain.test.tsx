@@ -172,7 +172,7 @@ afterAll(async () => {
   await db.close();
 });
 
-describe("the web chain in the spec's order (force-SSL, logging, session+flash, CSRF, transaction, i18n)", () => {
+describe("the web chain in the documented order (force-SSL, logging, session+flash, CSRF, transaction, i18n)", () => {
   const secret = "chain-secret-".padEnd(32, "x");
 
   it("creates through a form post with the CSRF token, flashes, redirects and shows the flash once", async () => {

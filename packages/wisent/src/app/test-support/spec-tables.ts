@@ -1,6 +1,6 @@
 /**
- * The spec's two route tables (resource-routing-spec.md, "Mapping rule"/"Route names" for
- * widgets and "Nested resources" for images), as data, in the App's registration order.
+ * The two route tables of docs/guides/routing.md (widgets, and images nested in widgets), as
+ * data, in the App's registration order.
  */
 export interface SpecRow {
   readonly method: string;

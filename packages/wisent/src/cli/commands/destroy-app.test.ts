@@ -89,7 +89,7 @@ function snapshot(dir: string): Record<string, string> {
 
 const BOOKS = 'export const authorBooks = authors.resource("/books", new BooksResource());';
 const MAGAZINES = 'export const magazines = app.resource("/magazines", new MagazinesResource());';
-/** The same registration, protected as the README shows (on one line). */
+/** The same registration, protected as docs/guides/authentication-and-ownership.md shows (on one line). */
 const protect = (line: string) =>
   line.replace("Resource());", 'Resource(), { authenticate: ["create", "update", "destroy"] });');
 

@@ -47,7 +47,7 @@ export const help: CommandHelp = {
     ["-f, --force", "overwrite files that exist"],
   ],
   examples: [
-    ["wisent g r widget title description:nulls.Text", "the spec's widget"],
+    ["wisent g r widget title description:nulls.Text", "the example shop's widget"],
     ["wisent g r user_profile display_name age:int active:bool", "a multi-word resource"],
     ["wisent g r admin/widget", "under /admin/widgets"],
     ["wisent g r image caption --parent widget", "nested under /widgets/{widget_id}"],

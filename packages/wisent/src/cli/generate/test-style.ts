@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "./usage-error.js";
 
-/** What `generate resource` writes as tests: failing stubs (the spec's default) or passing tests. */
+/** What `generate resource` writes as tests: failing stubs (the default, as Buffalo's) or passing tests. */
 export type TestStyle = "stubs" | "full";
 
 const STYLES: readonly TestStyle[] = ["stubs", "full"];

@@ -108,7 +108,7 @@ describe("planApp", () => {
     }
   });
 
-  it("declares the middleware in the spec's order, the markers, and the static catch-all last", () => {
+  it("declares the middleware in the documented order, the markers, and the static catch-all last", () => {
     const app = textOf(web, "src/app.ts");
     const order = [
       "securityHeaders(",

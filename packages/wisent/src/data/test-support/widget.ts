@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineModel, type RecordOf } from "../model.js";
 
-/** The spec's widget: title required, description nullable. */
+/** The example shop's widget: title required, description nullable. */
 export const Widget = defineModel({
   table: "widgets",
   schema: z.object({

@@ -116,7 +116,7 @@ function isFormBody(contentType: string): boolean {
 }
 
 /**
- * CSRF protection (DESIGN.md, docs/security.md), on every unsafe method of a matched route:
+ * CSRF protection (docs/security.md), on every unsafe method of a matched route:
  *
  * 1. Origin: an `Origin` that is not the app's own (scheme, host and port; `APP_URL`'s, else
  *    the request's with the proxy's scheme), `Origin: null` and `Sec-Fetch-Site: cross-site` are

@@ -81,7 +81,7 @@ const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, st
  * Logs one structured line per request: method, path, status, duration, request id, the client
  * address (`clientAddress`: the socket peer, or the forwarded client behind `TRUSTED_PROXIES`), and the
  * parameters (query and path) plus the body form when the request read one, filtered
- * (DESIGN.md). The request id comes from `X-Request-Id` when sane, else is made, and is echoed
+ * (docs/security.md). The request id comes from `X-Request-Id` when sane, else is made, and is echoed
  * on the response; `c.get("requestId")` and `c.get("logger")` serve later middleware and errors.
  * The health route (`app.healthCheck`) is not logged.
  *

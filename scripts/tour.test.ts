@@ -1,17 +1,22 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { expectsFailure, missingLines, normalise, tourSteps } from "./readme-tour.mjs";
+import { expectsFailure, GUIDE, missingLines, normalise, tourSteps } from "./tour.mjs";
+
+const repositoryRoot = fileURLToPath(new URL("..", import.meta.url));
 
 const fence = "```";
-const readme = [
-  "# App",
+const guide = [
+  "# Getting started",
   "## The tour",
   fence,
   "$ npx wisent new blog --dev",
   "Created blog (web app, sqlite).",
   fence,
-  "### Routing",
+  "### Build it",
   fence,
-  "$ npx wisent routes --check",
+  "$ npx wisent build",
   fence,
   "## Your first week",
   "### The database",
@@ -28,34 +33,60 @@ const readme = [
   "```text",
   "GET /nope 404 Not Found in 4.5ms (no route)",
   fence,
-  "## One declaration, every API surface",
+  "## Where next",
   fence,
   "$ npx wisent openapi",
   fence,
 ].join("\n");
 
 describe("tourSteps", () => {
-  const steps = tourSteps(readme);
+  const steps = tourSteps(guide);
 
-  it("takes the tour up to its first sub-section, then the whole first week, in order", () => {
+  it("takes the whole tour, then the whole first week, in order, and nothing after them", () => {
     expect(steps.map((step) => step.command)).toEqual([
       "npx wisent new blog --dev",
+      "npx wisent build",
       "cat migrations/*_add_summary_to_posts.ts",
       "npx wisent dev",
     ]);
   });
 
   it("keeps each command's printed lines but `...`, and no lines of a block without `$ `", () => {
-    expect(steps[1]?.expected).toEqual([
+    expect(steps[2]?.expected).toEqual([
       "export async function up(db: Queryable): Promise<void> {",
     ]);
-    expect(steps[2]?.expected).toHaveLength(1);
+    expect(steps[3]?.expected).toHaveLength(1);
   });
 
   it("names a missing section", () => {
-    expect(() => tourSteps(readme.replace("## Your first week", "## Later"))).toThrow(
-      'README.md has no "## Your first week" section',
+    expect(() => tourSteps(guide.replace("## Your first week", "## Later"))).toThrow(
+      'docs/guides/getting-started.md has no "## Your first week" section',
     );
+  });
+
+  it("joins a command continued with a trailing backslash, as a shell does", () => {
+    const continued = [
+      "# Guide",
+      "## The tour",
+      fence,
+      "$ curl -s localhost:3000 \\",
+      "    -w x",
+      "x",
+      fence,
+    ];
+    expect(tourSteps([...continued, "## Your first week", ""].join("\n"))).toEqual([
+      { command: "curl -s localhost:3000 -w x", expected: ["x"] },
+    ]);
+  });
+});
+
+describe("the getting-started guide", () => {
+  const steps = tourSteps(readFileSync(join(repositoryRoot, GUIDE), "utf8"));
+
+  it("has the tour's and the first week's commands, from npm ci to the error page", () => {
+    expect(steps[0]?.command).toBe("npm ci && npm run demo");
+    expect(steps.map((step) => step.command)).toContain("npx wisent new blog --dev");
+    expect(steps.at(-1)?.command).toMatch(/boom\.html$/);
   });
 });
 

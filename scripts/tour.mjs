@@ -1,16 +1,17 @@
 /**
- * `npm run tour`: runs README.md's tour exactly as printed, the way a new user types it after
- * `npm ci` at the repository root, and checks each command's output against what the README shows.
+ * `npm run tour`: runs the getting-started guide (docs/guides/getting-started.md) exactly as
+ * printed, the way a new user types it after `npm ci` at the repository root, and checks each
+ * command's output against what the guide shows.
  *
- * - The commands are the `$ ` lines of the fenced blocks under "## The tour" (up to its first
- *   "### ") and then under "## Your first week", in order, run by bash in the folder the earlier
- *   `cd`s left (a leading `cd X && ...` moves it for what follows).
+ * - The commands are the `$ ` lines of the fenced blocks under "## The tour" and then under
+ *   "## Your first week" (each up to the next "## "), in order, run by bash in the folder the
+ *   earlier `cd`s left (a leading `cd X && ...` moves it for what follows).
  * - A command whose printed output has an `error:` line must fail (exit non-zero); every other
  *   command must exit 0.
  * - A server command (`npm run dev`, `npm run demo`, `npm start`, `npx wisent start|dev`) runs in
  *   the background until its "listening on" line, and stays up for the commands after it until the
  *   next server command or the end; then it gets SIGINT, as Ctrl-C would send.
- * - Output check: every line the README prints after a command (but `...` lines) must appear in
+ * - Output check: every line the guide prints after a command (but `...` lines) must appear in
  *   the real output, in order, once ids, timestamps, durations, pids, the folders of absolute
  *   paths and spacing are normalised.
  * - `npm ci` at the front of a command is skipped when node_modules is there (CI has just run it).
@@ -31,24 +32,23 @@ const SERVER = /^(\w+=\S+\s+)*(npm run (dev|demo)|npm start|npx wisent (start|de
 const COMMAND_TIMEOUT_MS = 300_000;
 const SERVER_TIMEOUT_MS = 120_000;
 
+/** The guide the tour runs, from the repository root. */
+export const GUIDE = "docs/guides/getting-started.md";
+
 /**
  * The sections run, in order, in the same `blog` app: the first week goes on where the tour
- * stopped. `until` is where a section ends: the tour at its first sub-section ("### Routing", whose
- * blocks are reference, not steps), the first week at the next "## ".
+ * stopped. Each ends at the next "## " heading (its "### " sub-sections are steps too).
  */
-const SECTIONS = [
-  { heading: "## The tour", until: /\n#{2,3} /g },
-  { heading: "## Your first week", until: /\n## /g },
-];
+const SECTIONS = ["## The tour", "## Your first week"];
 
-/** The steps of one README section: `{ command, expected: string[] }` in README order. */
-export function sectionSteps(readme, heading, until) {
-  const start = readme.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`README.md has no "${heading}" section`);
-  const next = new RegExp(until.source, "g");
+/** The steps of one section of the guide: `{ command, expected: string[] }` in the guide's order. */
+export function sectionSteps(guide, heading) {
+  const start = guide.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`${GUIDE} has no "${heading}" section`);
+  const next = /\n## /g;
   next.lastIndex = start + 1;
-  const end = next.exec(readme)?.index ?? -1;
-  const section = readme.slice(start, end < 0 ? undefined : end);
+  const end = next.exec(guide)?.index ?? -1;
+  const section = guide.slice(start, end < 0 ? undefined : end);
   const steps = [];
   for (const block of section.matchAll(/```[a-z]*\n([\s\S]*?)```/g)) {
     let current;
@@ -71,11 +71,11 @@ export function sectionSteps(readme, heading, until) {
 }
 
 /** Every step the runner takes: the tour's, then the first week's. */
-export function tourSteps(readme) {
-  return SECTIONS.flatMap(({ heading, until }) => sectionSteps(readme, heading, until));
+export function tourSteps(guide) {
+  return SECTIONS.flatMap((heading) => sectionSteps(guide, heading));
 }
 
-/** A step the README shows failing (an `error:` line) must exit non-zero, and is no server. */
+/** A step the guide shows failing (an `error:` line) must exit non-zero, and is no server. */
 export function expectsFailure(step) {
   return step.expected.some((line) => line.startsWith("error:"));
 }
@@ -136,7 +136,7 @@ function startServer(command, cwd, env, expected) {
       () => reject(new Error(`no "listening on" within ${SERVER_TIMEOUT_MS / 1000} s`)),
       SERVER_TIMEOUT_MS,
     );
-    // Up once it says so and has printed what the README shows (the demo prints its routes
+    // Up once it says so and has printed what the guide shows (the demo prints its routes
     // table after listening); the request that proves it answers is the tour's next command.
     const check = () => {
       if (
@@ -158,7 +158,7 @@ function startServer(command, cwd, env, expected) {
 }
 
 async function main() {
-  const steps = tourSteps(readFileSync(join(repo, "README.md"), "utf8"));
+  const steps = tourSteps(readFileSync(join(repo, GUIDE), "utf8"));
   const made = join(repo, "blog");
   if (existsSync(made)) throw new Error(`${made} exists: the tour makes it; remove it first`);
   const env = { ...process.env, NO_COLOR: "1" };
@@ -200,18 +200,18 @@ async function main() {
         output = `${result.stdout}${result.stderr}`;
         process.stdout.write(output);
         if ((result.status !== 0) !== expectsFailure(step)) {
-          const wanted = expectsFailure(step) ? ", but README.md shows it failing" : "";
+          const wanted = expectsFailure(step) ? `, but ${GUIDE} shows it failing` : "";
           fail(`\`${step.command}\` exited ${result.status ?? result.signal}${wanted}`);
           return;
         }
       }
       const missing = missingLines(step.expected, output);
       if (missing.length > 0) {
-        fail(`\`${step.command}\` did not print what README.md shows:\n  ${missing[0]}`);
+        fail(`\`${step.command}\` did not print what ${GUIDE} shows:\n  ${missing[0]}`);
         return;
       }
     }
-    process.stdout.write(`\ntour: ${steps.length} commands ran as README.md prints them\n`);
+    process.stdout.write(`\ntour: ${steps.length} commands ran as ${GUIDE} prints them\n`);
   } finally {
     await stopServer(server);
     rmSync(made, { recursive: true, force: true });
