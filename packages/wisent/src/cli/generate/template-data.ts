@@ -460,6 +460,9 @@ export function templateData(options: TemplateDataOptions): TemplateData {
           importPath: importPath(testFile, `src/models/${f.names.modelFileBase}.ts`),
           values: fixtureValues(f.attributes, f.owned ? `${OWNER.foreignKey}: ada.id` : undefined),
           owned: f.owned,
+          bobValues: f.owned
+            ? fixtureValues(f.attributes, `${OWNER.foreignKey}: bob.id`)
+            : undefined,
         })),
         [...(parent ? [parent.foreignKey] : []), ...(owner ? [owner.foreignKey] : [])],
       ),
