@@ -314,7 +314,7 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     public: options.public,
     ownModel: !options.skipModel && !options.singular && !reuseModel,
   });
-  if (access === "public" && parentRegistration?.owned) {
+  if (options.public && parentRegistration?.owned) {
     throw new UsageError(
       `--public: ${parent!.humanPlural.toLowerCase()} belong to their user (ownedBy, ${parentRegistration.where}), so the routes nested in one need its owner signed in: leave --public out (each user's own ${resource.humanPlural.toLowerCase()}) or use --shared`,
     );
