@@ -57,7 +57,8 @@ function booksOf(parentKey: string, Parent: typeof Author | typeof Shelf) {
       return c.json(await query.execute());
     }
     override async show(c: Context) {
-      await parentOf(c);
+      // A shallow route has no parent id: the record is found by its own.
+      if (c.req.param(parentKey) !== undefined) await parentOf(c);
       return c.json(await Book.find(await c.tx(), c.req.param("book_id")!));
     }
     async new(c: Context) {
@@ -130,6 +131,12 @@ function libraryApp() {
   });
   authors.resource("/books", booksOf("author_id", Author), { ownedBy: "user_id" });
   authors.get("/stats", (c) => c.json({ author: c.req.param("author_id") }));
+  // Shallow: List, New and Create under the author; the routes on one book at /notes/{book_id}.
+  authors.resource("/notes", booksOf("author_id", Author), {
+    ownedBy: "user_id",
+    shallow: true,
+    only: ["list", "create", "show"],
+  });
   const shelves = app.resource("/shelves", new ShelvesResource(), { only: ["show"] });
   shelves.resource("/books", booksOf("shelf_id", Shelf), { ownedBy: "user_id" });
   return app;
@@ -180,8 +187,21 @@ describe("resources nested in an owned resource", () => {
     expect((await guest.get(`/authors/${author.id}/stats`)).status).toBe(401);
     const { core } = libraryApp() as unknown as { core: AppCore };
     const nested = core.registry.records.filter((r) => r.path.display.startsWith("/authors/{"));
-    expect(nested.length).toBe(9);
+    expect(nested.length).toBe(11);
     for (const record of nested) expect(record).toMatchObject({ authenticated: true });
+  });
+
+  it("leave shallow routes (no parent id in the path) to the nested resource's own ownedBy", async () => {
+    const ada = await as(ADA);
+    const bob = await as(BOB);
+    const author = await created<{ id: string }>(ada, "/authors", { name: "Shallow" });
+    const notes = `/authors/${author.id}/notes`;
+    const note = await created<Book>(ada, notes, { title: "Ada's note" });
+    expect((await bob.post(notes, { json: { title: "Bob's" } })).status).toBe(404);
+    // The shallow Show: the nested resource's ownedBy finds the record within the user's own.
+    expect((await ada.get(`/notes/${note.id}`)).status).toBe(200);
+    expect((await bob.get(`/notes/${note.id}`)).status).toBe(404);
+    expect((await (await as(undefined)).get(`/notes/${note.id}`)).status).toBe(401);
   });
 
   it("under a public parent, keep each user's own records apart (the nested resource's ownedBy)", async () => {
