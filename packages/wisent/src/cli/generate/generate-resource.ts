@@ -224,6 +224,23 @@ function parentLabel(records: GeneratedRecords, parent: Names): string | undefin
 }
 
 /**
+ * The field naming each referenced record (`author_id` -> `name`), for the references whose
+ * model was generated here with a short text attribute; the list shows them by it.
+ */
+function referenceLabels(
+  records: GeneratedRecords,
+  attributes: readonly Attribute[],
+): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const attr of attributes) {
+    if (!attr.references) continue;
+    const label = parentLabel(records, names(attr.name.replace(/_id$/, "")));
+    if (label) labels[attr.name] = label;
+  }
+  return labels;
+}
+
+/**
  * The records full tests create first: the parent of a nested resource and each referenced record
  * (`post:references`), made from their own generated attributes (so their models must have been
  * generated here, and must not reference further records themselves).
@@ -337,6 +354,7 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     parentVar,
     parentOnDelete: options.cascade ? "cascade" : "restrict",
     parentLabel: parent ? parentLabel(records, parent) : undefined,
+    referenceLabels: referenceLabels(records, attributes),
     declared: { member: options.member, collection: options.collection },
     singular: options.singular,
     api: app.api,
