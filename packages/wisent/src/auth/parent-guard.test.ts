@@ -13,6 +13,7 @@ import { Resource } from "../resources/resource.js";
 import { signIn } from "../testing/sign-in.js";
 import { type TestClient, testClient } from "../testing/test-client.js";
 import { authentication } from "./current-user.js";
+import { definePolicy } from "./policy.js";
 
 // Authors owned by their user, with books nested in them (as `wisent g r author name` and
 // `g r book title --parent author` make them after `g auth`), and a public shelf with owned items.
@@ -137,6 +138,15 @@ function libraryApp() {
     shallow: true,
     only: ["list", "create", "show"],
   });
+  // Shared authors whose policy lets only their own user see one: its books are refused too.
+  const guarded = app.resource("/guarded", new AuthorsResource(), {
+    authenticate: true,
+    policy: definePolicy({
+      show: (user, author: { user_id: string }) => author.user_id === user.id,
+    }),
+    only: ["create"],
+  });
+  guarded.resource("/books", booksOf("author_id", Author), { ownedBy: "user_id" });
   const shelves = app.resource("/shelves", new ShelvesResource(), { only: ["show"] });
   shelves.resource("/books", booksOf("shelf_id", Shelf), { ownedBy: "user_id" });
   return app;
@@ -202,6 +212,22 @@ describe("resources nested in an owned resource", () => {
     expect((await ada.get(`/notes/${note.id}`)).status).toBe(200);
     expect((await bob.get(`/notes/${note.id}`)).status).toBe(404);
     expect((await (await as(undefined)).get(`/notes/${note.id}`)).status).toBe(401);
+  });
+
+  it("ask the parent's show rule of its policy: 403 under a parent it refuses", async () => {
+    const ada = await as(ADA);
+    const author = await created<{ id: string }>(ada, "/guarded", {
+      name: "Ada's",
+      user_id: ADA.id,
+    });
+    const books = `/guarded/${author.id}/books`;
+    await created<Book>(ada, books, { title: "Ada's book" });
+    const bob = await as(BOB);
+    const refused = await bob.get(books);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain("not allowed to show this record");
+    expect((await bob.post(books, { json: { title: "Bob's" } })).status).toBe(403);
+    expect((await (await as(undefined)).get(books)).status).toBe(401);
   });
 
   it("under a public parent, keep each user's own records apart (the nested resource's ownedBy)", async () => {
