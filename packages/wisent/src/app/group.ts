@@ -1,4 +1,5 @@
 import type { Handler, MiddlewareHandler } from "hono";
+import { parentGuard } from "../auth/parent-guard.js";
 import { requireAuthentication, requiresAuthentication } from "../auth/require-authentication.js";
 import { resourceGuard } from "../auth/resource-guard.js";
 import type { ResourceSpec } from "../client/resource-spec.js";
@@ -277,10 +278,18 @@ export class Group<
     );
     const member = joinPaths(memberRoot, `{${paramKey}}`);
     // Type-level names are checked against the runtime namer in typed-names.test.ts.
+    // Routes nested in an owned resource find the parent among the user's own records first.
+    const nested = parentGuard({
+      resource: resource.handlerName,
+      ownedBy: opts.ownedBy,
+      policy: opts.policy,
+      model: resource.model,
+      paramKey,
+    });
     return new ResourceGroup(
       this.core,
       member,
-      this.#resourceStack(resource),
+      [...this.#resourceStack(resource), ...nested],
       paths as never,
       this.#shallowBase,
     );

@@ -104,6 +104,37 @@ describe.each(DIALECTS)("constraints on %s", (dialect) => {
     },
   );
 
+  it.skipIf(skip)(
+    "keeps the transaction usable after the database refuses a write (PostgreSQL: a savepoint)",
+    async () => {
+      const author = await Author.create(t.db.kysely, { name: "In one transaction" });
+      const taken = isbn();
+      const nobody = "0190f5a2-7b1c-7cde-8f00-1234567890ab";
+      const book = { author_id: author.id, title: "T", price: 1 };
+      const kept = await t.db.kysely.transaction().execute(async (tx) => {
+        const first = await UncheckedBook.tryCreate(tx, { ...book, isbn: taken });
+        // Refused by the unique index and by the foreign key (the model checks neither), 422s...
+        const duplicate = await UncheckedBook.tryCreate(tx, { ...book, isbn: taken });
+        expect(duplicate.errors?.get("isbn")).toEqual(["Isbn has already been taken."]);
+        const orphan = await UncheckedBook.tryCreate(tx, {
+          ...book,
+          author_id: nobody,
+          isbn: isbn(),
+        });
+        expect(orphan.errors?.get("author_id")).toEqual(["Author must exist."]);
+        const other = await UncheckedBook.create(tx, { ...book, isbn: isbn() });
+        const moved = await UncheckedBook.tryUpdate(tx, other, { isbn: taken });
+        expect(moved.errors?.get("isbn")).toEqual(["Isbn has already been taken."]);
+        // ...after which the same transaction reads and writes on, and commits what it wrote.
+        const later = await UncheckedBook.create(tx, { ...book, isbn: isbn() });
+        expect((await Author.find(tx, author.id)).name).toBe("In one transaction");
+        return [first.data!.id, other.id, later.id];
+      });
+      const stored = await Book.query(t.db.kysely).where("author_id", "=", author.id).execute();
+      expect(stored.map((b) => b.id).sort()).toEqual([...kept].sort());
+    },
+  );
+
   it.skipIf(skip)("answers one of 10 racing creates and refuses the other 9 by field", async () => {
     const author = await Author.create(t.db.kysely, { name: "Racer" });
     const taken = isbn();

@@ -1,4 +1,4 @@
-import { type KyselyPlugin, type SelectQueryBuilder, sql } from "kysely";
+import type { KyselyPlugin, SelectQueryBuilder } from "kysely";
 import type { z } from "zod";
 import { HttpError } from "../http/http-error.js";
 import { ValidationErrors } from "../http/validation-errors.js";
@@ -6,7 +6,6 @@ import { singularize } from "../naming/inflection.js";
 import type { AnyDB } from "./any-db.js";
 import { constraintViolation } from "./constraint-violation.js";
 import { DependentRecordsError, dependentsOf, missingParentColumns } from "./dependents.js";
-import { dialectOf } from "./dialect-of.js";
 import { type MaybePromise, settle, settleWith } from "./maybe-promise.js";
 import {
   attachmentFieldsOf,
@@ -28,6 +27,7 @@ import { StoredDate } from "./stored-date.js";
 import { checkUnpermitted, type UnpermittedFields, unpermittedFields } from "./unpermitted.js";
 import { uuidKey, uuidv7 } from "./uuid.js";
 import { humanizeField, type Validated, validate } from "./validation.js";
+import { inWriteSavepoint } from "./write-savepoint.js";
 
 /** The columns every model row has besides its own fields. */
 export interface ModelColumns {
@@ -419,13 +419,17 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     const record = { ...data, id: uuidv7(now.getTime()), created_at: now, updated_at: now };
     let saved: Record<string, unknown> = record;
     try {
-      if (!withFiles) await statements.insert(db, toRow(record));
-      else {
-        // Stores the uploads, then inserts with their columns; a failed insert removes them.
-        saved = await saveWithAttachments(db, files, record, undefined, (columns) =>
-          statements.insert(db, { ...toRow(record), ...columns }),
-        );
-      }
+      // A refused insert (a unique index the model does not know, a race) answers 422, and the
+      // request's transaction must stay usable after it.
+      await inWriteSavepoint(db, async () => {
+        if (!withFiles) await statements.insert(db, toRow(record));
+        else {
+          // Stores the uploads, then inserts with their columns; a failed insert removes them.
+          saved = await saveWithAttachments(db, files, record, undefined, (columns) =>
+            statements.insert(db, { ...toRow(record), ...columns }),
+          );
+        }
+      });
     } catch (error) {
       const refused = await refusedWrite(db, error, record);
       if (refused) return { ok: false, errors: refused };
@@ -445,13 +449,15 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     const changes = { ...data, updated_at: new StoredDate(Date.now()) };
     let saved: Record<string, unknown> = changes;
     try {
-      if (!withFiles) await statements.update(db, record.id, toRow(changes));
-      else {
-        // Stores new uploads; the replaced files go after the commit, new ones on a failure.
-        saved = await saveWithAttachments(db, files, changes, currentFields(record), (columns) =>
-          statements.update(db, record.id, { ...toRow(changes), ...columns }),
-        );
-      }
+      await inWriteSavepoint(db, async () => {
+        if (!withFiles) await statements.update(db, record.id, toRow(changes));
+        else {
+          // Stores new uploads; the replaced files go after the commit, new ones on a failure.
+          saved = await saveWithAttachments(db, files, changes, currentFields(record), (columns) =>
+            statements.update(db, record.id, { ...toRow(changes), ...columns }),
+          );
+        }
+      });
     } catch (error) {
       const refused = await refusedWrite(db, error, changes);
       if (refused) return { ok: false, errors: refused };
@@ -528,20 +534,16 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
       return result.ok ? updateChecked(db, record, result.data) : result;
     },
     async destroy(db, record) {
-      // PostgreSQL ends a transaction at its first error: a savepoint keeps it usable, to count
-      // the dependents and to answer (a flash, a page) after a refused delete.
-      const guarded = db.isTransaction && dialectOf(db) === "postgres";
-      if (guarded) await sql`savepoint wisent_destroy`.execute(db);
       try {
-        await statements.destroy(db, record.id);
+        // The transaction stays usable to count the dependents and to answer (a flash, a page)
+        // after a refused delete.
+        await inWriteSavepoint(db, () => statements.destroy(db, record.id));
       } catch (error) {
         // On a delete, a foreign key error (SQLite's does not say which side) means rows point here.
         const violation = constraintViolation(error);
         if (!violation || violation.kind === "unique") throw error;
-        if (guarded) await sql`rollback to savepoint wisent_destroy`.execute(db);
         throw new DependentRecordsError(name, await dependentsOf(db, table, record.id));
       }
-      if (guarded) await sql`release savepoint wisent_destroy`.execute(db);
       if (withFiles) await deleteAttachmentsOf(db, files, record as Record<string, unknown>);
       return record;
     },

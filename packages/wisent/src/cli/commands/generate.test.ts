@@ -208,6 +208,25 @@ describe("wisent generate resource", () => {
       );
     });
 
+    it("refuses --public under an owned parent (its nested routes need the parent's owner)", async () => {
+      const dir = await appWithBooks((source) =>
+        source.replace(BOOKS, BOOKS.replace("())", '(), { ownedBy: "user_id" })')),
+      );
+      const before = tree(dir);
+      const { code, stderr } = await generate(dir, [
+        "chapter",
+        "title",
+        "--parent",
+        "book",
+        "--public",
+      ]);
+      expect(code).toBe(2);
+      expect(stderr.split("\n")[0]).toMatch(
+        /--public: books belong to their user \(ownedBy, src\/app.ts:\d+\), so the routes nested in one need its owner signed in: leave --public out \(each user's own chapters\) or use --shared/,
+      );
+      expect(tree(dir)).toEqual(before);
+    });
+
     it("names a parent that is itself nested by its variable", async () => {
       const dir = await appWithBooks((source) =>
         source.replace(BOOKS, BOOKS.replace("books = app", "authorBooks = authors")),

@@ -143,9 +143,19 @@ function ownerOf(records: GeneratedRecords, path: string, except: string): strin
   return Object.keys(records).find((key) => key !== except && path in records[key]!.files);
 }
 
+/** The parent's registration in src/app.ts, as the child needs it. */
+interface ParentRegistration {
+  /** The variable it was exported as (`authors`). */
+  readonly variable: string;
+  /** Declared with `ownedBy`: routes nested in it need the parent's owner signed in. */
+  readonly owned: boolean;
+  /** Where it is declared: `src/app.ts:42`. */
+  readonly where: string;
+}
+
 /**
  * Finds the parent's registration in src/app.ts, under whatever variable it was exported as, and
- * returns that variable; a typo gets a did-you-mean from the app's resources.
+ * returns that variable and whether it is owned; a typo gets a did-you-mean from the app's resources.
  */
 function checkParent(
   appSource: string,
@@ -153,11 +163,12 @@ function checkParent(
   child: Names,
   parent: Names,
   records: GeneratedRecords,
-): string {
+): ParentRegistration {
   if (parent.fileBase === child.fileBase) {
     throw new UsageError(`--parent ${parent.input}: a resource cannot be nested in itself`);
   }
-  const declarations = readDeclarations(loadTypeScript(appDir), appSource);
+  const ts = loadTypeScript(appDir);
+  const declarations = readDeclarations(ts, appSource);
   const registration = declarations.registrations.find(
     (r) => r.className === parent.resourceClass && r.method === "resource",
   );
@@ -190,7 +201,14 @@ function checkParent(
       `--parent ${parent.input}: src/models/${parent.modelFileBase}.ts is missing (the handlers load the parent through its model)`,
     );
   }
-  return registration.variable;
+  const options = registration.node.arguments[2];
+  const owned =
+    options !== undefined &&
+    ts.isObjectLiteralExpression(options) &&
+    options.properties.some(
+      (p) => p.name !== undefined && ts.isIdentifier(p.name) && p.name.text === "ownedBy",
+    );
+  return { variable: registration.variable, owned, where };
 }
 
 /**
@@ -203,6 +221,23 @@ function parentLabel(records: GeneratedRecords, parent: Names): string | undefin
   if (!owner) return undefined;
   const attrs = parseAttributes(owner.attributes);
   return attrs.find((a) => a.type.display === "text" && !a.type.long && !a.references)?.name;
+}
+
+/**
+ * The field naming each referenced record (`author_id` -> `name`), for the references whose
+ * model was generated here with a short text attribute; the list shows them by it.
+ */
+function referenceLabels(
+  records: GeneratedRecords,
+  attributes: readonly Attribute[],
+): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const attr of attributes) {
+    if (!attr.references) continue;
+    const label = parentLabel(records, names(attr.name.replace(/_id$/, "")));
+    if (label) labels[attr.name] = label;
+  }
+  return labels;
 }
 
 /**
@@ -267,9 +302,10 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
       "--cascade goes with --parent (a reference attribute takes {cascade}: author:references{cascade})",
     );
   }
-  const parentVar = parent
+  const parentRegistration = parent
     ? checkParent(app.appSource, appDir, resource, parent, records)
     : undefined;
+  const parentVar = parentRegistration?.variable;
   let attributes = parseAttributes(options.attributes, parent ? [parent.paramKey] : []);
 
   const key = resource.fileBase;
@@ -295,6 +331,11 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     public: options.public,
     ownModel: !options.skipModel && !options.singular && !reuseModel,
   });
+  if (options.public && parentRegistration?.owned) {
+    throw new UsageError(
+      `--public: ${parent!.humanPlural.toLowerCase()} belong to their user (ownedBy, ${parentRegistration.where}), so the routes nested in one need its owner signed in: leave --public out (each user's own ${resource.humanPlural.toLowerCase()}) or use --shared`,
+    );
+  }
   if (access === "owned" && attributes.some((a) => a.name === OWNER.foreignKey)) {
     throw new UsageError(
       `${OWNER.foreignKey} is the owner column of a resource owned by the signed-in user, set from the session: leave the attribute out (or add --shared for a resource whose records name a user)`,
@@ -313,6 +354,7 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     parentVar,
     parentOnDelete: options.cascade ? "cascade" : "restrict",
     parentLabel: parent ? parentLabel(records, parent) : undefined,
+    referenceLabels: referenceLabels(records, attributes),
     declared: { member: options.member, collection: options.collection },
     singular: options.singular,
     api: app.api,

@@ -163,6 +163,65 @@ describe("what the database decides, in every format", () => {
 });
 `;
 
+/**
+ * The app's own test, on PostgreSQL, that its nested HTML list of books does not query once per
+ * row: it shows each book's publisher by name (loaded with `preload`, one query per page), and
+ * counts the statements PostgreSQL receives (every \`pg\` client's \`query\`) for 1 and 12 books.
+ */
+const QUERY_COUNT_TEST = `import pg from "pg";
+import { expect, it } from "vitest";
+import { testClient } from "wisent/testing";
+import { app } from "./app.js";
+
+type Query = (...args: unknown[]) => unknown;
+
+/** How many statements PostgreSQL receives while \`run\` runs. */
+async function statementsOf(run: () => Promise<unknown>): Promise<number> {
+  const prototype = pg.Client.prototype as unknown as { query: Query };
+  const query = prototype.query;
+  let count = 0;
+  prototype.query = function (this: unknown, ...args: unknown[]) {
+    count++;
+    return query.apply(this, args);
+  };
+  try {
+    await run();
+  } finally {
+    prototype.query = query;
+  }
+  return count;
+}
+
+const json = () => testClient(app, { headers: { accept: "application/json" } });
+async function created(path: string, body: Record<string, unknown>): Promise<{ id: string }> {
+  const res = await json().post(path, { json: body });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json()) as { id: string };
+}
+
+it("lists 12 books, each with its publisher, in as many statements as 1", async () => {
+  const author = await created("/authors", { name: "Counted" });
+  const books = \`/authors/\${author.id}/books\`;
+  const newBook = async (i: number) => {
+    const publisher = await created("/publishers", { name: \`Publisher \${i}\` });
+    await created(books, { isbn: \`978-count-\${i}\`, title: "T", price: "1.00", publisher_id: publisher.id });
+  };
+  const page = async () => {
+    const res = await testClient(app).get(books, { query: { per_page: "100" } });
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+  await newBook(0);
+  await page(); // The first request also reads the server's settings.
+  const one = await statementsOf(page);
+  for (let i = 1; i < 12; i++) await newBook(i);
+  const twelve = await statementsOf(page);
+  expect(await page()).toContain("<td>Publisher 11</td>");
+  expect(one).toBeGreaterThan(0);
+  expect(twelve).toBe(one);
+});
+`;
+
 let root: string;
 let app: string;
 beforeAll(async () => {
@@ -250,12 +309,20 @@ describe("a library app: unique ISBNs, restricted deletes, exact prices", { time
   it.each([
     ["PostgreSQL", "postgres://postgres@127.0.0.1:5432"],
     ["MariaDB", "mysql://root@127.0.0.1:3306"],
-  ])("passes its own tests and the integrity checks on %s", async (_, server) => {
-    await withServerDatabase(server, async (url) => {
-      const result = await migrateAndTest(app, { DATABASE_URL: url });
-      expect(result.code, result.output).toBe(0);
-      expect(result.output).toMatch(/Tests\s+\d+ passed/);
-      expect(result.output).not.toMatch(/failed|skipped/);
-    });
+  ])("passes its own tests and the integrity checks on %s", async (name, server) => {
+    // On PostgreSQL also the statement count of the nested list (its driver is the one counted).
+    const counted = join(app, "src/query-count.test.ts");
+    if (name === "PostgreSQL") writeFileSync(counted, QUERY_COUNT_TEST);
+    try {
+      await withServerDatabase(server, async (url) => {
+        const result = await migrateAndTest(app, { DATABASE_URL: url });
+        expect(result.code, result.output).toBe(0);
+        expect(result.output).toMatch(/Tests\s+\d+ passed/);
+        expect(result.output).not.toMatch(/failed|skipped/);
+        if (name === "PostgreSQL") expect(result.output).toContain("src/query-count.test.ts");
+      });
+    } finally {
+      rmSync(counted, { force: true });
+    }
   });
 });

@@ -4,7 +4,9 @@
  * column, `ownedBy: "user_id"`), `--shared` one for every signed-in user, `--public` one for
  * anyone. Each app type-checks, lints clean and passes its own generated tests (which sign in
  * with wisent/testing's signIn, and check users A and B); then, built and started in production
- * (with a policy added by hand), users A and B drive all five operations over HTTP.
+ * (with a policy added by hand), users A and B drive all five operations over HTTP, on top-level
+ * records and on records nested in an owned parent (remarks of a note) and in a public one
+ * (comments of a post).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -40,6 +42,7 @@ async function generateResources(app: string): Promise<void> {
   await wisent(app, ["g", "r", "memo", "body", "--shared", "--tests=full"]);
   await wisent(app, ["g", "r", "post", "title", "--public", "--tests=full"]);
   await wisent(app, ["g", "r", "remark", "text", "--parent", "note", "--tests=full"]);
+  await wisent(app, ["g", "r", "comment", "body", "--parent", "post", "--tests=full"]);
 }
 
 /** What the generator wrote for each kind. */
@@ -185,6 +188,46 @@ async function expectOwnership(a: TestClient, b: TestClient, aId: string, bId: s
   expect((await b.get(`/memos/${memo.id}`)).status).toBe(200);
 }
 
+/**
+ * Records nested in a parent: under A's owned note, B gets 404 on every operation (the parent is
+ * found among B's own notes first, as Rails' `current_user.notes.find`), and makes nothing there;
+ * under a public post, A and B each comment, and each sees only their own comments.
+ */
+async function expectNestedOwnership(a: TestClient, b: TestClient, web: boolean) {
+  const note = (await (await a.post("/notes", { json: { title: "A's parent" } })).json()) as Row;
+  const remarks = `/notes/${note.id}/remarks`;
+  const made = await a.post(remarks, { json: { text: "A's remark" } });
+  expect(made.status).toBe(201);
+  const remark = `${remarks}/${((await made.json()) as Row).id}`;
+  expect((await b.get(remarks)).status).toBe(404);
+  expect((await b.post(remarks, { json: { text: "B under A's note" } })).status).toBe(404);
+  expect((await b.get(remark)).status).toBe(404);
+  expect((await b.put(remark, { json: { text: "B was here" } })).status).toBe(404);
+  expect((await b.delete(remark)).status).toBe(404);
+  if (web) {
+    const html = { headers: { accept: "text/html" } };
+    expect((await b.get(remarks, html)).status).toBe(404);
+    expect((await b.get(`${remarks}/new`, html)).status).toBe(404);
+    expect((await b.get(`${remark}/edit`, html)).status).toBe(404);
+    expect((await a.get(`${remarks}/new`, html)).status).toBe(200);
+  }
+  const listed = (await (await a.get(remarks)).json()) as Row[];
+  expect(listed.length).toBe(1);
+  expect(await (await a.get(remark)).json()).toMatchObject({ text: "A's remark" });
+
+  const post = (await (await a.post("/posts", { json: { title: "for all" } })).json()) as Row;
+  const comments = `/posts/${post.id}/comments`;
+  const aComment = (await (await a.post(comments, { json: { body: "A's" } })).json()) as Row;
+  const bMade = await b.post(comments, { json: { body: "B's" } });
+  expect(bMade.status).toBe(201);
+  const bComment = (await bMade.json()) as Row;
+  const aList = (await (await a.get(comments)).json()) as Row[];
+  expect(aList.map((r) => r.id)).toEqual([aComment.id]);
+  const bList = (await (await b.get(comments)).json()) as Row[];
+  expect(bList.map((r) => r.id)).toEqual([bComment.id]);
+  expect((await b.get(`${comments}/${aComment.id}`)).status).toBe(404);
+}
+
 async function expectSignedOutRefused(guest: TestClient) {
   expect((await guest.get("/notes")).status).toBe(401);
   expect((await guest.post("/notes", { json: { title: "x" } })).status).toBe(401);
@@ -240,6 +283,7 @@ describe("resources after wisent g auth, in a web app", { timeout: SLOW }, () =>
         clients.push(session);
       }
       await expectOwnership(clients[0]!, clients[1]!, ids[0]!, ids[1]!);
+      await expectNestedOwnership(clients[0]!, clients[1]!, true);
       await expectPolicy(clients[0]!, clients[1]!);
       const guest = client(url, "notebook");
       await expectSignedOutRefused(guest);
@@ -288,6 +332,7 @@ describe("resources after wisent g auth, in an API app", { timeout: SLOW }, () =
         clients.push(session);
       }
       await expectOwnership(clients[0]!, clients[1]!, ids[0]!, ids[1]!);
+      await expectNestedOwnership(clients[0]!, clients[1]!, false);
       await expectPolicy(clients[0]!, clients[1]!);
       await expectSignedOutRefused(client(url, "jotter"));
     } finally {

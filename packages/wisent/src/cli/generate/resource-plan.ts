@@ -46,6 +46,8 @@ export interface ResourceRequest {
   readonly parentOnDelete?: OnDelete | undefined;
   /** The parent's field that names it on the nested pages (`name`); its id when undefined. */
   readonly parentLabel?: string | undefined;
+  /** The field naming each referenced record (`author_id` -> `name`) in the list, when known. */
+  readonly referenceLabels?: Readonly<Record<string, string>> | undefined;
   /** Declared member and collection routes (`--member publish:post`). */
   readonly declared?: DeclaredRouteFlags | undefined;
   /** A singular resource (`names` from `singularNames`), declared with `app.singleton`. */
@@ -103,6 +105,7 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
     parentVar: request.parentVar,
     parentOnDelete: request.parentOnDelete,
     parentLabel: request.parentLabel,
+    referenceLabels: request.referenceLabels,
     api: variant === "api" || request.api,
     access: request.access,
     command: request.command,

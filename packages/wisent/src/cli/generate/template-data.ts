@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import { camelize, type Names, routeNameForPath } from "../../naming/index.js";
+import { camelize, type Names, names as namesOf, routeNameForPath } from "../../naming/index.js";
 import type { InputParser } from "./attribute-types.js";
 import type { Attribute, OnDelete } from "./attributes.js";
 import {
@@ -9,7 +9,13 @@ import {
   resourceOptionsSource,
 } from "./declared-routes.js";
 import { OWNER, type ResourceAccess } from "./resource-access.js";
-import { fixtureValues, type TestSamples, testSamples, UNIQUE_HELPER } from "./test-samples.js";
+import {
+  fixtureValues,
+  referenceVar,
+  type TestSamples,
+  testSamples,
+  UNIQUE_HELPER,
+} from "./test-samples.js";
 
 /** The operations of a web resource, in Buffalo's test-stub order; an API resource has the first five. */
 export const WEB_OPERATIONS = [
@@ -37,8 +43,26 @@ export interface TemplateAttribute extends Attribute {
   readonly id: string;
   /** The JSX expression showing the value of the record variable: `widget.title`. */
   readonly view: string;
-  /** The same in the list: images as thumbnails (`<FileLink ... variant="thumb" />`). */
+  /**
+   * The same in the list: images as thumbnails (`<FileLink ... variant="thumb" />`), a reference
+   * as its record's label (`book.author.name`), the records of the page loaded in one query
+   * (`preload`).
+   */
   readonly listView: string;
+}
+
+/** A referenced record the list shows by its label, loaded with `Model.preload` (HTML only). */
+export interface PreloadData {
+  /** The key `preload` attaches it under: the foreign key without `_id` (`author`). */
+  readonly key: string;
+  /** Its model: `Author`. */
+  readonly model: string;
+  /** Its field shown in the list (`name`). */
+  readonly label: string;
+  /** Its records in words: `authors`. */
+  readonly plural: string;
+  /** The full tests' variable holding the one they create (`author`). */
+  readonly testVar: string;
 }
 
 /** The parent of a nested resource, as the child's files refer to it. */
@@ -166,6 +190,12 @@ export interface TemplateData {
   readonly actionsModelImports: readonly string[];
   /** The model type imports of a view (own model and parent's), sorted by path. */
   readonly viewModelImports: readonly string[];
+  /** The list's model type imports: a view's, and the models of `preloads`. */
+  readonly indexModelImports: readonly string[];
+  /** The references the HTML list shows by label, each loaded for a page in one query. */
+  readonly preloads: readonly PreloadData[];
+  /** The list's record type: `Book`, or with its preloaded records `(Book & { author: Author })`. */
+  readonly listRecordType: string;
   /** The values of passing generated tests (`--tests=full`); undefined for the failing stubs. */
   readonly tests: TestSamples | undefined;
 }
@@ -261,6 +291,8 @@ export interface TemplateDataOptions {
   readonly parentOnDelete?: OnDelete | undefined;
   /** The parent's field that names it on the nested pages; default `id`. */
   readonly parentLabel?: string | undefined;
+  /** The field naming each referenced record in the list (`author_id` -> `name`), when known. */
+  readonly referenceLabels?: Readonly<Record<string, string>> | undefined;
   readonly api: boolean;
   readonly command: string;
   /** Declared member and collection routes (`--member publish:post`). */
@@ -309,6 +341,8 @@ export function templateData(options: TemplateDataOptions): TemplateData {
   const memberParam = (value: string) =>
     parent ? `${parentParam}, ${names.paramKey}: ${value}.id` : `${names.paramKey}: ${value}.id`;
 
+  // Only in a web app's list; a reference to the parent's own model is left as it is.
+  const labels: Readonly<Record<string, string>> = api ? {} : (options.referenceLabels ?? {});
   const attrs: TemplateAttribute[] = attributes.map((attr) => ({
     ...attr,
     zod: attr.type.zod.replace("{p}", attr.type.parser ?? ""),
@@ -320,8 +354,23 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     htmlType: HTML_TYPES[attr.type.input] ?? "text",
     id: `${names.singular}_${attr.name}`,
     view: viewExpression(attr, record),
-    listView: viewExpression(attr, record, "thumb"),
+    listView: labels[attr.name]
+      ? `${record}.${attr.name.replace(/_id$/, "")}.${labels[attr.name]}`
+      : viewExpression(attr, record, "thumb"),
   }));
+  const preloads: PreloadData[] = attributes.flatMap((attr) =>
+    attr.references && labels[attr.name]
+      ? [
+          {
+            key: attr.name.replace(/_id$/, ""),
+            model: attr.references.model,
+            label: labels[attr.name]!,
+            plural: namesOf(attr.name.replace(/_id$/, "")).humanPlural.toLowerCase(),
+            testVar: referenceVar(attr),
+          },
+        ]
+      : [],
+  );
   const parsers = [...new Set(attributes.flatMap((a) => (a.type.parser ? [a.type.parser] : [])))];
   const formHelpers = new Set<string>();
   for (const attr of attrs) {
@@ -364,6 +413,17 @@ export function templateData(options: TemplateDataOptions): TemplateData {
       ? [[parent.model, importPath(file, paths.parentModel)] as [string, string]]
       : []),
   ];
+
+  /** `models` and the preloaded references' models (once each), imported from `file`. */
+  const withPreloaded = (models: [string, string][], file: string): [string, string][] => {
+    const extra = preloads
+      .filter((p) => !models.some(([name]) => name === p.model))
+      .map((p): [string, string] => [
+        p.model,
+        importPath(file, `src/models/${namesOf(p.key).modelFileBase}.ts`),
+      ]);
+    return [...models, ...extra.filter(([name], i) => extra.findIndex(([n]) => n === name) === i)];
+  };
 
   // The attachment rules the model file imports from wisent (`attachment`, `attachments`).
   const modelRules = [
@@ -452,8 +512,17 @@ export function templateData(options: TemplateDataOptions): TemplateData {
       templatesToModel: importPath(view, paths.model),
       templatesToPaths: importPath(view, "src/templates/paths.ts"),
     },
-    actionsModelImports: sortedImports(modelsFrom(paths.actions), false),
+    actionsModelImports: sortedImports(
+      withPreloaded(modelsFrom(paths.actions), paths.actions),
+      false,
+    ),
     viewModelImports: sortedImports(modelsFrom(view), true),
+    indexModelImports: sortedImports(withPreloaded(modelsFrom(view), view), true),
+    preloads,
+    listRecordType:
+      preloads.length === 0
+        ? names.model
+        : `(${names.model} & { ${preloads.map((p) => `${p.key}: ${p.model}`).join("; ")} })`,
     tests:
       options.fullTests &&
       testSamples(
@@ -464,6 +533,9 @@ export function templateData(options: TemplateDataOptions): TemplateData {
           importPath: importPath(testFile, `src/models/${f.names.modelFileBase}.ts`),
           values: fixtureValues(f.attributes, f.owned ? `${OWNER.foreignKey}: ada.id` : undefined),
           owned: f.owned,
+          bobValues: f.owned
+            ? fixtureValues(f.attributes, `${OWNER.foreignKey}: bob.id`)
+            : undefined,
         })),
         [...(parent ? [parent.foreignKey] : []), ...(owner ? [owner.foreignKey] : [])],
       ),

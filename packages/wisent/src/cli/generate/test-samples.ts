@@ -17,6 +17,8 @@ export interface TestFixture {
   readonly values: string;
   /** Its resource is owned: created as the tests' signed-in user's. */
   readonly owned?: boolean | undefined;
+  /** An owned one's values as the other user's (`user_id: bob.id`): his own parent to nest in. */
+  readonly bobValues?: string | undefined;
 }
 
 /** What the full test template prints. */
