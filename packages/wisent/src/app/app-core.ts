@@ -1,7 +1,7 @@
 import type { Context, ErrorHandler, Handler, Hono, MiddlewareHandler } from "hono";
 import { errorResponse } from "../http/error-response.js";
-import { trackHonoHeaders } from "../http/response-headers.js";
-import { composeRoute, phased } from "./compose.js";
+import { composeRoute, phased } from "../kernel/compose.js";
+import { trackHonoHeaders } from "../kernel/response-headers.js";
 import { checkingParams } from "./param-check.js";
 import type { RouteRegistry } from "./route-registry.js";
 import type { WisentRuntime } from "./runtime.js";

@@ -6,8 +6,8 @@
  * @module
  */
 import type { Context } from "hono";
-import { addPlainField, plainFieldOf } from "./plain-response.js";
-import { editResponseHeaders } from "./response-headers.js";
+import { addPlainField, plainFieldOf } from "../kernel/plain-response.js";
+import { editResponseHeaders } from "../kernel/response-headers.js";
 
 /** The default of every dynamic answer (`securityHeaders()` sends it). */
 export const DEFAULT_CACHE_CONTROL = "private, no-cache";

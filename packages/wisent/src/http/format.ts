@@ -1,10 +1,10 @@
 import type { Context } from "hono";
 import { pathFormatOf } from "../app/path-format.js";
+import { addResponseHeaders } from "../kernel/response-headers.js";
 import { BoundedMemo } from "./bounded-memo.js";
 import { HttpError } from "./http-error.js";
 import { type Format, formatOfMediaType, MEDIA_TYPES } from "./media-types.js";
 import { requestHeader } from "./request-header.js";
-import { addResponseHeaders } from "./response-headers.js";
 
 export type { Format } from "./media-types.js";
 

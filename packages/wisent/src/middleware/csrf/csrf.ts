@@ -1,5 +1,4 @@
 import { Context, type MiddlewareHandler } from "hono";
-import { phased } from "../../app/compose.js";
 import { noRouteMatched } from "../../app/no-route.js";
 import { configuredAppUrl, isValidHost, requestHost, requestScheme } from "../../http/app-url.js";
 import { rawFormField } from "../../http/body.js";
@@ -7,7 +6,8 @@ import { NO_STORE, preferNoStore } from "../../http/cache-control.js";
 import { HttpError } from "../../http/http-error.js";
 import { addPageHooks, type PageHooks } from "../../http/page.js";
 import { requestHeader } from "../../http/request-header.js";
-import { addResponseHeaders, hasAllResponseHeaders } from "../../http/response-headers.js";
+import { phased } from "../../kernel/compose.js";
+import { addResponseHeaders, hasAllResponseHeaders } from "../../kernel/response-headers.js";
 import { hasSessionCookie } from "../session/session.js";
 import { maskCsrfToken, newCsrfSecret, verifyCsrfToken } from "./csrf-token.js";
 

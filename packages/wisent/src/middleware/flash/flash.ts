@@ -1,6 +1,6 @@
 import { Context, type MiddlewareHandler } from "hono";
-import { phased } from "../../app/compose.js";
 import { addPageHooks, type FlashByKind, type PageHooks } from "../../http/page.js";
+import { phased } from "../../kernel/compose.js";
 import { FLASH_SESSION_KEY } from "../session/session.js";
 
 export { FLASH_SESSION_KEY };

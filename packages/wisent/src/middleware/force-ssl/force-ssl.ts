@@ -1,14 +1,14 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { passThrough, phased } from "../../app/compose.js";
 import { isProduction } from "../../app/environment.js";
 import { outsideHealthChecks } from "../../app/health-check.js";
 import { configuredAppUrl, requestHost, requestScheme, requestTarget } from "../../http/app-url.js";
 import { HttpError } from "../../http/http-error.js";
+import { passThrough, phased } from "../../kernel/compose.js";
 import {
   addResponseHeaders,
   editResponseHeaders,
   hasAllResponseHeaders,
-} from "../../http/response-headers.js";
+} from "../../kernel/response-headers.js";
 
 /** Options of {@link forceSSL}. */
 export interface ForceSSLOptions {

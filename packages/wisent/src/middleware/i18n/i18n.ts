@@ -1,6 +1,6 @@
 import { Context, type MiddlewareHandler } from "hono";
 import i18next, { type i18n as I18nInstance, type TFunction } from "i18next";
-import { phased } from "../../app/compose.js";
+import { phased } from "../../kernel/compose.js";
 import "../../http/context-vars.js";
 import { type Logger, sharedLogger } from "../../http/logger.js";
 import { addPageHooks, type PageHooks } from "../../http/page.js";

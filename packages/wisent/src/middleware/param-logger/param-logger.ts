@@ -1,14 +1,14 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { phased } from "../../app/compose.js";
 import { outsideHealthChecks } from "../../app/health-check.js";
 import { parsedBodyIfRead } from "../../http/body.js";
 import { clientAddress } from "../../http/client-address.js";
 import { requestHeader } from "../../http/request-header.js";
+import { phased } from "../../kernel/compose.js";
 import {
   addResponseHeaders,
   editResponseHeaders,
   hasAllResponseHeaders,
-} from "../../http/response-headers.js";
+} from "../../kernel/response-headers.js";
 import "../../http/context-vars.js";
 import { devRequestLines } from "../../http/dev-logger.js";
 import { jsonMilliseconds, jsonNumber, jsonStringContent } from "../../http/json-text.js";

@@ -1,12 +1,12 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { phased } from "../../app/compose.js";
 import { clientAddress } from "../../http/client-address.js";
 import { HttpError } from "../../http/http-error.js";
+import { phased } from "../../kernel/compose.js";
 import {
   addResponseHeaders,
   editResponseHeaders,
   hasAllResponseHeaders,
-} from "../../http/response-headers.js";
+} from "../../kernel/response-headers.js";
 import { memoryStore, type RateLimitStore } from "./store.js";
 
 /** Options of {@link rateLimit} and {@link RateLimiter}. */

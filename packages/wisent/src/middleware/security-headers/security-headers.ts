@@ -1,14 +1,14 @@
 import type { MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
-import { phased } from "../../app/compose.js";
 import { DEFAULT_CACHE_CONTROL, defaultCacheControl } from "../../http/cache-control.js";
 import { cspNonce, newCspNonce, setCspNonce } from "../../http/csp-nonce.js";
+import { phased } from "../../kernel/compose.js";
 import {
   addResponseHeaders,
   editResponseHeaders,
   hasAllResponseHeaders,
   withDataPart,
-} from "../../http/response-headers.js";
+} from "../../kernel/response-headers.js";
 
 type HonoOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { setCookie } from "hono/cookie";
-import { phased } from "../../app/compose.js";
 import { currentEnv, isProductionLike } from "../../app/environment.js";
 import { preferNoStore } from "../../http/cache-control.js";
 import { sharedLogger } from "../../http/logger.js";
 import { requestCookie } from "../../http/request-cookie.js";
+import { phased } from "../../kernel/compose.js";
 import { sessionCookieName } from "../../naming/session-cookie-name.js";
 
 export { sessionCookieName };

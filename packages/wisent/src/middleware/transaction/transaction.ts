@@ -1,10 +1,10 @@
 import { Context, type MiddlewareHandler } from "hono";
 import type { Transaction } from "kysely";
-import { phased } from "../../app/compose.js";
 import type { AnyDB } from "../../data/any-db.js";
 import type { Database } from "../../data/database.js";
 import { isDatabaseUnavailable } from "../../data/database-unavailable.js";
 import { HttpError } from "../../http/http-error.js";
+import { phased } from "../../kernel/compose.js";
 import { sessionFitsBeforeCommit } from "../session/session.js";
 import { RequestTransaction } from "./request-transaction.js";
 

@@ -1,5 +1,5 @@
 import type { Context, ErrorHandler, Handler, MiddlewareHandler, Next } from "hono";
-import { editResponseHeaders } from "../http/response-headers.js";
+import { editResponseHeaders } from "./response-headers.js";
 
 /**
  * What a middleware does before and after the rest of its route, when it needs no `next()`:

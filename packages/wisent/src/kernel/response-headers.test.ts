@@ -1,14 +1,14 @@
 import { Context } from "hono";
 import { describe, expect, it } from "vitest";
 import { App } from "../app/app.js";
-import { phased } from "../app/compose.js";
+import { HttpError } from "../http/http-error.js";
+import { silentLogger } from "../http/logger.js";
 import { forceSSL } from "../middleware/force-ssl/force-ssl.js";
 import { paramLogger } from "../middleware/param-logger/param-logger.js";
 import { securityHeaders } from "../middleware/security-headers/security-headers.js";
 import { Resource } from "../resources/resource.js";
-import { HttpError } from "./http-error.js";
-import { silentLogger } from "./logger.js";
-import "./respond.js";
+import { phased } from "./compose.js";
+import "../http/respond.js";
 import {
   addResponseHeaders,
   answersPlain,
