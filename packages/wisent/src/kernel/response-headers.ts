@@ -1,13 +1,16 @@
 import type { Context } from "hono";
-import { addPlainField } from "./plain-response.js";
+import { addPlainField, plainFieldOf, removePlainField } from "./plain-response.js";
 
 /**
  * Headers Wisent's middleware puts on every response (security headers, the request id), kept
- * as plain objects. When `c.respond` makes the Response itself it hands them over in one plain
- * object with the content type, which Hono's Node adapter writes as it is. A `Headers` object
- * costs about 8 us for a dozen headers (every `set` is validated, iteration sorts), more than
- * the rest of a JSON show. Responses made any other way (redirects, errors, Hono's `c.json`
- * after `c.header`, a handler's own Response) get them in the middleware's after-step instead.
+ * as plain objects ("parts"). When `c.respond` makes the Response itself it hands them over in
+ * one plain object with the content type, which the Node listener writes as it is (the fast
+ * path). A `Headers` object costs about 8 us for a dozen headers (every `set` is validated,
+ * iteration sorts), more than the rest of a JSON show. Responses made any other way (redirects,
+ * errors, Hono's `c.json` after `c.header`, a handler's own Response) get them once the route
+ * has answered, in the after-step of the phased middleware (the slow path: their `Headers`
+ * edited). Middleware says only {@link setHeaders} / {@link setHeader}; which path is the kernel's
+ * business.
  */
 
 type Part = Readonly<Record<string, string>>;
@@ -28,6 +31,9 @@ interface HeaderState {
   more: Part[] | undefined;
   /** The response made with every part (see markComplete). */
   complete: Response | undefined;
+  /** The response the slow path last put the parts on, and how many (see applyResponseHeaders). */
+  appliedTo: Response | undefined;
+  applied: number;
 }
 
 const STATE = Symbol("wisent.responseHeaders");
@@ -44,6 +50,8 @@ function stateOf(c: Context): HeaderState {
       second: undefined,
       more: undefined,
       complete: undefined,
+      appliedTo: undefined,
+      applied: 0,
     };
     tracked[STATE] = state;
   }
@@ -51,17 +59,39 @@ function stateOf(c: Context): HeaderState {
 }
 
 const DATA_PART = Symbol("wisent.dataPart");
+const KEEP = Symbol("wisent.keepFields");
+
+/** Whether an answer's own value of field `name` stays (the part's value is not set over it). */
+export type KeepField = (name: string, current: string) => boolean;
+
+/** How a {@link headerPart} applies beyond its fields. */
+export interface HeaderPartOptions {
+  /** The fields it stands for on a JSON or XML answer (default: the same fields). */
+  readonly data?: Record<string, string>;
+  /**
+   * On an answer that has a field of the part already (a route's own `Cache-Control`, the
+   * development error page's CSP), whether that value stays; default: the part's value wins.
+   */
+  readonly keep?: KeepField;
+}
 
 /**
- * `part` (frozen) with `data`, the headers it stands for on a JSON or XML answer (see
- * `plainResponseHeaders`): made once, by middleware whose headers are fixed.
+ * A fixed set of response header fields (lower-case names), made once by a middleware and
+ * given to {@link setHeaders} on every request.
+ *
+ * @example
+ * const part = headerPart({ "x-frame-options": "DENY" });
+ * app.use(phased({ before: (c) => setHeaders(c, part) }));
  */
-export function withDataPart(
-  part: Record<string, string>,
-  data: Record<string, string>,
+export function headerPart(
+  fields: Record<string, string>,
+  options: HeaderPartOptions = {},
 ): Readonly<Record<string, string>> {
-  Object.defineProperty(part, DATA_PART, { value: Object.freeze(data), enumerable: false });
-  return Object.freeze(part);
+  if (options.data) {
+    Object.defineProperty(fields, DATA_PART, { value: Object.freeze(options.data) });
+  }
+  if (options.keep) Object.defineProperty(fields, KEEP, { value: options.keep });
+  return Object.freeze(fields);
 }
 
 /** The part as it applies to an answer of this content type. */
@@ -69,8 +99,100 @@ function partFor(part: Part, html: boolean): Part {
   return html ? part : ((part as { [DATA_PART]?: Part })[DATA_PART] ?? part);
 }
 
-/** Adds headers (lower-case names) for this request's response; call before the handler runs. */
-export function addResponseHeaders(c: Context, part: Part): void {
+/**
+ * Sets response header fields (lower-case names) for this request, on whatever answer it ends
+ * with. Before there is an answer (a phased middleware's `before`, a handler), the fields join
+ * the plain headers `c.respond` makes its Response with; an answer made any other way (a
+ * redirect, an error page, a handler's own Response) gets them once the route has answered,
+ * with its `Headers` edited (copied first when they are immutable). Once there is an answer
+ * (an after-step), they are set on it at once. Either way the cheapest path is taken.
+ *
+ * @example
+ * app.use(phased({ before: (c) => setHeaders(c, { "x-request-id": id }) }));
+ */
+export function setHeaders(c: Context, part: Part): void {
+  if (c.finalized) applyPart(c, part);
+  else addResponseHeaders(c, part);
+}
+
+/**
+ * One response header field for this request (see {@link setHeaders}).
+ *
+ * @example
+ * setHeader(c, "X-Request-Id", id);
+ */
+export function setHeader(c: Context, name: string, value: string): void {
+  setHeaders(c, { [name.toLowerCase()]: value });
+}
+
+/**
+ * Removes a response header field from this request's answer (call it once there is one: an
+ * after-step), from its plain fields when nobody has read its headers, else from its Headers.
+ *
+ * @example
+ * app.use(phased({ after: (c) => removeHeader(c, "x-powered-by") }));
+ */
+export function removeHeader(c: Context, name: string): void {
+  const lower = name.toLowerCase();
+  if (removePlainField(c.res, lower)) return;
+  if (!c.res.headers.has(lower)) return;
+  editResponseHeaders(c, (headers) => headers.delete(lower));
+}
+
+/**
+ * The parts of this request put on its current answer when `c.respond` did not make it with
+ * them (or it was replaced since): the slow path of {@link setHeaders}, run by every phased
+ * middleware's after-step (kernel/compose.ts), innermost first, so the answer carries them
+ * before any outer after-step reads it.
+ */
+export function applyResponseHeaders(c: Context): void {
+  const state = (c as Tracked)[STATE];
+  if (state === undefined || state.first === undefined) return;
+  const res = c.res;
+  if (state.complete === res) return;
+  const count = state.second === undefined ? 1 : 2 + (state.more?.length ?? 0);
+  let i = state.appliedTo === res ? state.applied : 0;
+  if (i === count) return;
+  for (; i < count; i++) {
+    applyPart(c, i === 0 ? state.first : i === 1 ? state.second! : state.more![i - 2]!);
+  }
+  state.appliedTo = c.res;
+  state.applied = count;
+}
+
+/** Sets `part` on the current answer: its plain fields when nobody has read its headers, else its Headers. */
+function applyPart(c: Context, part: Part): void {
+  const keep = (part as { [KEEP]?: KeepField })[KEEP];
+  const res = c.res;
+  const type = plainFieldOf(res, "content-type");
+  if (type !== undefined) {
+    const fields = partFor(part, !isDataType(type.value ?? null));
+    for (const name in fields) {
+      const current = keep ? plainFieldOf(res, name)!.value : undefined;
+      if (current === undefined || !keep!(name, current)) {
+        addPlainField(res, name, fields[name]!, true);
+      }
+    }
+    return;
+  }
+  editResponseHeaders(c, (headers) => {
+    const fields = partFor(part, !isDataType(headers.get("content-type")));
+    for (const name in fields) {
+      const current = keep ? headers.get(name) : null;
+      if (current === null || !keep!(name, current)) headers.set(name, fields[name]!);
+    }
+  });
+}
+
+/** Whether a content type is JSON or XML (`application/problem+json`, `text/xml`, ...). */
+export function isDataType(type: string | null): boolean {
+  if (type === null) return false;
+  const essence = type.split(";", 1)[0]!.trim().toLowerCase();
+  return /^(application|text)\/(.+\+)?(json|xml)$/.test(essence);
+}
+
+/** Notes `part` for this request's answer, not made yet (see {@link setHeaders}). */
+function addResponseHeaders(c: Context, part: Part): void {
   const state = stateOf(c);
   if (state.first === undefined) state.first = part;
   else if (state.second === undefined) state.second = part;
