@@ -1,6 +1,7 @@
 import type { Context, ErrorHandler, Handler, Hono, MiddlewareHandler } from "hono";
 import { errorResponse } from "../http/error-response.js";
 import { composeRoute, phased } from "../kernel/compose.js";
+import { installMiddlewareExtensions } from "../kernel/context-extensions.js";
 import { trackHonoHeaders } from "../kernel/response-headers.js";
 import { checkingParams } from "./param-check.js";
 import type { RouteRegistry } from "./route-registry.js";
@@ -50,6 +51,8 @@ export function composeWithRuntime(
   handler: Handler,
   uncaught?: ErrorHandler,
 ): Handler {
+  // The Context methods a route's middleware brings (c.tx with transaction()), before it runs.
+  installMiddlewareExtensions(middleware);
   return middleware.length === 0
     ? (c, next) => {
         enterRuntime(c, runtime);

@@ -6,6 +6,7 @@ import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
 import { mediaTypeOf } from "../http/media-types.js";
 import { nodeHeaders } from "../http/request-header.js";
+import { installMiddlewareExtensions } from "../kernel/context-extensions.js";
 import { Dispatch } from "../kernel/dispatch.js";
 import { honoErrorHandler } from "../kernel/hono-internals.js";
 import { withUrl } from "../kernel/node-request.js";
@@ -17,6 +18,7 @@ import { defaultHost, type RouteInfo } from "../routes/route-info.js";
 import { shadowedRoutesError } from "../routes/shadowing-message.js";
 import { DEFAULT_UPLOAD_LIMIT, withUploadScope } from "../storage/upload-scope.js";
 import { composeWithRuntime } from "./app-core.js";
+import { installAppContextMethods } from "./context-methods.js";
 import { devErrorPage } from "./dev-error-page.js";
 import { currentEnv } from "./environment.js";
 import { FirstMatchRouter } from "./first-match-router.js";
@@ -199,6 +201,7 @@ export class App extends Group<[], never> {
     const env = options.env ?? currentEnv();
     // Once per process tree: a cluster primary or Vitest's global setup has printed them already.
     announceStartupNotices(env);
+    installAppContextMethods();
     const runtime: WisentRuntime = {
       name: options.name,
       env,
@@ -238,6 +241,7 @@ export class App extends Group<[], never> {
   /** Adds middleware for the routes declared after this call, and for requests no route matches. */
   override use(...middleware: MiddlewareHandler[]): this {
     this.#noRouteChain = undefined;
+    installMiddlewareExtensions(middleware);
     return super.use(...middleware);
   }
 

@@ -1,4 +1,4 @@
-import { Context, type MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { noRouteMatched } from "../../app/no-route.js";
 import { configuredAppUrl, isValidHost, requestHost, requestScheme } from "../../http/app-url.js";
 import { rawFormField } from "../../http/body.js";
@@ -7,6 +7,7 @@ import { HttpError } from "../../http/http-error.js";
 import { addPageHooks, type PageHooks } from "../../http/page.js";
 import { requestHeader } from "../../http/request-header.js";
 import { phased } from "../../kernel/compose.js";
+import { bringsContextMethods, contextExtension } from "../../kernel/context-extensions.js";
 import { hasSessionCookie } from "../session/session.js";
 import { maskCsrfToken, newCsrfSecret, verifyCsrfToken } from "./csrf-token.js";
 
@@ -40,11 +41,8 @@ function csrfToken(this: Context): string {
   return maskCsrfToken(secret);
 }
 
-Object.defineProperty(Context.prototype, "csrfToken", {
-  value: csrfToken,
-  configurable: true,
-  writable: true,
-});
+/** `c.csrfToken`, brought by {@link csrf} (installed by the App, see kernel/context-extensions.ts). */
+export const csrfTokenExtension = contextExtension("csrfToken", csrfToken);
 
 function forbidden(message: string): HttpError {
   return new HttpError(403, message);
@@ -132,7 +130,7 @@ function isFormBody(contentType: string): boolean {
  * app.use(csrf());
  */
 export function csrf(): MiddlewareHandler {
-  return phased({ before: checkCsrf });
+  return bringsContextMethods(phased({ before: checkCsrf }), [csrfTokenExtension]);
 }
 
 /** A token is masked only when a page asks for one (`<CsrfMeta />`, `<CsrfField />`). */
