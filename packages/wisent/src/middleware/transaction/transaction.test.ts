@@ -91,7 +91,9 @@ describe("c.tx() without the middleware", () => {
     });
     const res = await app.request("/");
     expect(res.status).toBe(500);
-    expect(await res.text()).toContain("no transaction found: c.tx() needs the transaction() middleware");
+    expect(await res.text()).toContain(
+      "no transaction found: c.tx() needs the transaction() middleware",
+    );
   });
 });
 
