@@ -2,6 +2,7 @@ import type { Context, ErrorHandler, Handler, Hono, MiddlewareHandler } from "ho
 import { errorResponse } from "../http/error-response.js";
 import { composeRoute, phased } from "../kernel/compose.js";
 import { installMiddlewareExtensions } from "../kernel/context-extensions.js";
+import { checkMiddlewareNeeds } from "../kernel/middleware-needs.js";
 import { trackHonoHeaders } from "../kernel/response-headers.js";
 import { checkingParams } from "./param-check.js";
 import type { RouteRegistry } from "./route-registry.js";
@@ -51,7 +52,9 @@ export function composeWithRuntime(
   handler: Handler,
   uncaught?: ErrorHandler,
 ): Handler {
-  // The Context methods a route's middleware brings (c.tx with transaction()), before it runs.
+  // At start-up: a middleware missing what it needs before it (csrf() without session()), and
+  // the Context methods the route's middleware bring (c.tx with transaction()).
+  checkMiddlewareNeeds(middleware);
   installMiddlewareExtensions(middleware);
   return middleware.length === 0
     ? (c, next) => {

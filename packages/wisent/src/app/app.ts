@@ -9,6 +9,7 @@ import { nodeHeaders } from "../http/request-header.js";
 import { installMiddlewareExtensions } from "../kernel/context-extensions.js";
 import { Dispatch } from "../kernel/dispatch.js";
 import { honoErrorHandler } from "../kernel/hono-internals.js";
+import { checkMiddlewareNeeds } from "../kernel/middleware-needs.js";
 import { withUrl } from "../kernel/node-request.js";
 import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
 import { type OpenApiDocument, openApiDocument } from "../openapi/document.js";
@@ -241,6 +242,7 @@ export class App extends Group<[], never> {
   /** Adds middleware for the routes declared after this call, and for requests no route matches. */
   override use(...middleware: MiddlewareHandler[]): this {
     this.#noRouteChain = undefined;
+    checkMiddlewareNeeds([...this.#appMiddleware, ...middleware]);
     installMiddlewareExtensions(middleware);
     return super.use(...middleware);
   }

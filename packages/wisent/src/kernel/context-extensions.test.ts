@@ -42,9 +42,10 @@ describe("Context extensions", () => {
   it("a middleware given to an App brings its method, replacing the placeholder", async () => {
     const { App } = await import("../app/app.js");
     const { csrf } = await import("../middleware/csrf/csrf.js");
+    const { session } = await import("../middleware/session/session.js");
     const placeholder = proto.csrfToken;
     const app = new App({ name: "shop" });
-    app.use(csrf());
+    app.use(session({ env: "test" }), csrf());
     expect(proto.csrfToken).not.toBe(placeholder);
     // A later App without csrf() leaves the real one (it names session() when it is missing).
     new App({ name: "other" });

@@ -8,6 +8,7 @@ import { addPageHooks, type PageHooks } from "../../http/page.js";
 import { requestHeader } from "../../http/request-header.js";
 import { phased } from "../../kernel/compose.js";
 import { bringsContextMethods, contextExtension } from "../../kernel/context-extensions.js";
+import { needsBefore } from "../../kernel/middleware-needs.js";
 import { hasSessionCookie } from "../session/session.js";
 import { maskCsrfToken, newCsrfSecret, verifyCsrfToken } from "./csrf-token.js";
 
@@ -130,7 +131,13 @@ function isFormBody(contentType: string): boolean {
  * app.use(csrf());
  */
 export function csrf(): MiddlewareHandler {
-  return bringsContextMethods(phased({ before: checkCsrf }), [csrfTokenExtension]);
+  const middleware = bringsContextMethods(phased({ before: checkCsrf }), [csrfTokenExtension]);
+  return needsBefore(
+    middleware,
+    "csrf()",
+    "session()",
+    "app.use(session()) before app.use(csrf())",
+  );
 }
 
 /** A token is masked only when a page asks for one (`<CsrfMeta />`, `<CsrfField />`). */

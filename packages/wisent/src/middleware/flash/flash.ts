@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { addPageHooks, type FlashByKind, type PageHooks } from "../../http/page.js";
 import { phased } from "../../kernel/compose.js";
 import { bringsContextMethods, contextExtension } from "../../kernel/context-extensions.js";
+import { needsBefore } from "../../kernel/middleware-needs.js";
 import { FLASH_SESSION_KEY } from "../session/session.js";
 
 export { FLASH_SESSION_KEY };
@@ -81,7 +82,12 @@ export function flashMessages(): MiddlewareHandler {
       addPageHooks(c, FLASH_HOOKS);
     },
   });
-  return bringsContextMethods(middleware, [flashExtension, takeFlashExtension]);
+  return needsBefore(
+    bringsContextMethods(middleware, [flashExtension, takeFlashExtension]),
+    "flashMessages()",
+    "session()",
+    "app.use(session()) before app.use(flashMessages())",
+  );
 }
 
 /** Messages are read (and the session touched) only when a page shows them. */
