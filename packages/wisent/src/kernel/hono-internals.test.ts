@@ -1,7 +1,14 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { honoErrorHandler, newContext, watchNotFound } from "./hono-internals.js";
+import {
+  honoErrorHandler,
+  newContext,
+  nodeResponseWriter,
+  watchNotFound,
+} from "./hono-internals.js";
 
 // If one of these fails after a Hono upgrade, hono-internals.ts reads something Hono moved:
 // App.fetch would then answer with a stale error or not-found handler, or make a Context whose
@@ -64,5 +71,32 @@ describe("the Hono internals App.fetch relies on", () => {
     const pinned = ours.dependencies.hono as string;
     expect(pinned).toMatch(/^~\d+\.\d+\.\d+$/);
     expect(installed.split(".").slice(0, 2)).toEqual(pinned.slice(1).split(".").slice(0, 2));
+  });
+
+  it("@hono/node-server writes the Response nodeResponseWriter hands it (it calls fetch at once)", async () => {
+    const write = nodeResponseWriter("127.0.0.1");
+    const server = createServer((incoming, outgoing) => {
+      const body = new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("streamed "));
+          controller.enqueue(new TextEncoder().encode("answer"));
+          controller.close();
+        },
+      });
+      write(new Response(body, { status: 201, headers: { "x-mine": "yes" } }), incoming, outgoing);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/`);
+      // A 500 here: the adapter no longer calls its fetch synchronously inside write.
+      expect([res.status, res.headers.get("x-mine"), await res.text()]).toEqual([
+        201,
+        "yes",
+        "streamed answer",
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { getRequestListener } from "@hono/node-server";
 import { Context, type ErrorHandler, type Hono, type NotFoundHandler } from "hono";
 
 /**
@@ -20,6 +22,33 @@ export interface ContextParts {
 /** A Context made as Hono 4's dispatch makes one (its constructor's second argument). */
 export function newContext(request: Request, parts: ContextParts): Context {
   return new Context(request, parts as ConstructorParameters<typeof Context>[1]);
+}
+
+/**
+ * Writes any Response (a stream, Hono's own builders, a handler's `new Response`) to Node with
+ * Hono's Node adapter, whose writer handles every body kind. The adapter wants a fetch function,
+ * not a Response: it is given one that hands back the response being written, which relies on
+ * the adapter calling it synchronously, inside `write` (@hono/node-server 1.x and 2.x do; the
+ * test fails if one stops).
+ */
+export function nodeResponseWriter(
+  hostname: string,
+): (res: Response, incoming: IncomingMessage, outgoing: ServerResponse) => void {
+  let handing: Response | undefined;
+  const handOver = () => handing ?? new Response(null, { status: 500 });
+  const writer = getRequestListener(handOver, {
+    hostname,
+    autoCleanupIncoming: false,
+    errorHandler: handOver,
+  });
+  return (res, incoming, outgoing) => {
+    handing = res;
+    try {
+      void writer(incoming, outgoing);
+    } finally {
+      handing = undefined;
+    }
+  };
 }
 
 /**

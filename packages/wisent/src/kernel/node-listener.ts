@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { getRequestListener } from "@hono/node-server";
+import { nodeResponseWriter } from "./hono-internals.js";
 import { lazyRequest, requestUrl } from "./node-request.js";
 import { writePlainResponse } from "./plain-response.js";
 
@@ -40,23 +40,7 @@ export function nodeListener(
   fetch: NodeFetch,
   hostname: string,
 ): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
-  // Hono's Node adapter as the writer of responses that are not plain: its fetch hands back the
-  // response being written (it is called synchronously, inside `writeOther`).
-  let handing: Response | undefined;
-  const handOver = () => handing ?? new Response(null, { status: 500 });
-  const writer = getRequestListener(handOver, {
-    hostname,
-    autoCleanupIncoming: false,
-    errorHandler: handOver,
-  });
-  const writeOther = (res: Response, incoming: IncomingMessage, outgoing: ServerResponse) => {
-    handing = res;
-    try {
-      void writer(incoming, outgoing);
-    } finally {
-      handing = undefined;
-    }
-  };
+  const writeOther = nodeResponseWriter(hostname);
   const send = (res: Response, incoming: IncomingMessage, outgoing: ServerResponse) => {
     try {
       if (!writePlainResponse(res, outgoing)) writeOther(res, incoming, outgoing);
