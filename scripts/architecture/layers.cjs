@@ -13,7 +13,6 @@ const PINNED = [
   ["app/route-registry.ts", "routes", "the route records (routes data); openapi reads them"],
   ["app/environment.ts", "http-data", "NODE_ENV, read by the logger, the database, middleware"],
   ["app/path-format.ts", "http-data", "the `.json` suffix of a path, read by format negotiation"],
-  ["app/compose.ts", "http-data", "the middleware contract (phased, before/after) middleware use"],
   ["app/no-route.ts", "http-data", "the 404 every middleware and error answer share"],
   ["app/health-check.ts", "http-data", "the health route, which logging middleware skip"],
 ];
@@ -21,6 +20,9 @@ const PINNED = [
 /** Lowest first: [name, folders under src]. src/index.ts (the package's barrel) is above all. */
 const LAYERS = [
   ["foundation", ["base", "crypto", "naming", "jsx", "storage"]],
+  // The request lifecycle Wisent owns (listener, lazy request, plain response and its headers,
+  // compose, dispatch, Context extensions) and the only code that touches Hono's internals.
+  ["kernel", ["kernel"]],
   ["resources", ["resources"]],
   ["routes", ["routes"]],
   ["http-data", ["http", "data"]],

@@ -1,7 +1,9 @@
 import type { Context, ErrorHandler, Handler, Hono, MiddlewareHandler } from "hono";
 import { errorResponse } from "../http/error-response.js";
-import { trackHonoHeaders } from "../http/response-headers.js";
-import { composeRoute, phased } from "./compose.js";
+import { composeRoute, phased } from "../kernel/compose.js";
+import { installMiddlewareExtensions } from "../kernel/context-extensions.js";
+import { checkMiddlewareNeeds } from "../kernel/middleware-needs.js";
+import { trackHonoHeaders } from "../kernel/response-headers.js";
 import { checkingParams } from "./param-check.js";
 import type { RouteRegistry } from "./route-registry.js";
 import type { WisentRuntime } from "./runtime.js";
@@ -50,6 +52,10 @@ export function composeWithRuntime(
   handler: Handler,
   uncaught?: ErrorHandler,
 ): Handler {
+  // At start-up: a middleware missing what it needs before it (csrf() without session()), and
+  // the Context methods the route's middleware bring (c.tx with transaction()).
+  checkMiddlewareNeeds(middleware);
+  installMiddlewareExtensions(middleware);
   return middleware.length === 0
     ? (c, next) => {
         enterRuntime(c, runtime);

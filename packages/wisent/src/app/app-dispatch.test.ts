@@ -2,8 +2,8 @@ import type { Context, MiddlewareHandler } from "hono";
 import { describe, expect, it } from "vitest";
 import { HttpError } from "../http/http-error.js";
 import type { Logger } from "../http/logger.js";
+import { phased } from "../kernel/compose.js";
 import { App } from "./app.js";
-import { phased } from "./compose.js";
 import { microtaskTurns } from "./test-support/microtask-turns.js";
 
 // App.fetch calls the routes it composed itself, without Hono's `.then(...).catch(...)` around

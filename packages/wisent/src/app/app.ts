@@ -1,20 +1,16 @@
-import {
-  Context,
-  type ErrorHandler,
-  type Handler,
-  Hono,
-  type MiddlewareHandler,
-  type Next,
-  type NotFoundHandler,
-} from "hono";
+import { type Context, type Handler, Hono, type MiddlewareHandler, type Next } from "hono";
 import { cors } from "hono/cors";
 import type { Router } from "hono/router";
 import { configuredAppUrl } from "../http/app-url.js";
 import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
 import { mediaTypeOf } from "../http/media-types.js";
-import { headResponse } from "../http/plain-response.js";
 import { nodeHeaders } from "../http/request-header.js";
+import { installMiddlewareExtensions } from "../kernel/context-extensions.js";
+import { Dispatch } from "../kernel/dispatch.js";
+import { honoErrorHandler } from "../kernel/hono-internals.js";
+import { checkMiddlewareNeeds } from "../kernel/middleware-needs.js";
+import { withUrl } from "../kernel/node-request.js";
 import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
 import { type OpenApiDocument, openApiDocument } from "../openapi/document.js";
 import { packageInfo } from "../openapi/package-info.js";
@@ -23,15 +19,13 @@ import { defaultHost, type RouteInfo } from "../routes/route-info.js";
 import { shadowedRoutesError } from "../routes/shadowing-message.js";
 import { DEFAULT_UPLOAD_LIMIT, withUploadScope } from "../storage/upload-scope.js";
 import { composeWithRuntime } from "./app-core.js";
-import { type Below, isSettledRoute } from "./compose.js";
+import { installAppContextMethods } from "./context-methods.js";
 import { devErrorPage } from "./dev-error-page.js";
 import { currentEnv } from "./environment.js";
 import { FirstMatchRouter } from "./first-match-router.js";
 import { Group } from "./group.js";
-import { honoErrorHandler, watchNotFound } from "./hono-internals.js";
 import { type ListenOptions, listen, type RunningServer } from "./listen.js";
 import { markNoRoute, NoRouteError, noRouteAnswer } from "./no-route.js";
-import { withUrl } from "./node-request.js";
 import { pathFormatOf, rememberPathFormat, splitPathFormat } from "./path-format.js";
 import type { RouteBuilder } from "./route-builder.js";
 import { RouteRegistry, type UntypedPathHelper } from "./route-registry.js";
@@ -185,12 +179,8 @@ export class App extends Group<[], never> {
   readonly #appMiddleware: readonly MiddlewareHandler[];
   /** That middleware around {@link throwNoRouteAnswer}, composed on the first such request. */
   #noRouteChain: Handler | undefined;
-  /** Hono's not-found handler as it is now (`hono.notFound` is watched to know it). */
-  #notFoundHandler: NotFoundHandler;
-  /** What runs below a route's handler that calls `next()`, as Hono's own `next` there. */
-  readonly #below: Below;
-  /** Hono's error handler, for what escapes a route called by {@link App.fetch} itself. */
-  readonly #uncaught: ErrorHandler;
+  /** Routing and dispatch of a request (Wisent's kernel, see kernel/dispatch.ts). */
+  readonly #dispatch: Dispatch;
   /** How many routes {@link App.checkRoutes} last found in order (-1: never checked). */
   #checkedRoutes = -1;
 
@@ -212,6 +202,7 @@ export class App extends Group<[], never> {
     const env = options.env ?? currentEnv();
     // Once per process tree: a cluster primary or Vitest's global setup has printed them already.
     announceStartupNotices(env);
+    installAppContextMethods();
     const runtime: WisentRuntime = {
       name: options.name,
       env,
@@ -223,7 +214,7 @@ export class App extends Group<[], never> {
       devErrorPage,
     };
     const appMiddleware: MiddlewareHandler[] = [];
-    const uncaught = honoErrorHandler(hono);
+    const uncaught = honoErrorHandler(hono, errorResponse);
     const settings = { patch: options.patch ?? false };
     super({ hono, registry, runtime, uncaught, settings }, "/", appMiddleware);
     this.#appMiddleware = appMiddleware;
@@ -237,29 +228,22 @@ export class App extends Group<[], never> {
     this.#uploadLimit = options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT;
     this.#version = options.version;
     this.#runtime = runtime;
-    this.#uncaught = uncaught;
     hono.onError(errorResponse);
-    // Hono keeps its not-found handler private: watched, for the routes fetch calls itself.
-    watchNotFound(hono, (handler) => {
-      this.#notFoundHandler = handler;
-    });
-    this.#notFoundHandler = (c) => {
+    // The App's routes are called by the kernel's dispatch, which follows `hono.notFound`.
+    this.#dispatch = new Dispatch(hono, uncaught, (c) => {
       // Inside a route's chain (the static catch-all found no file, or a handler called next()):
       // the route's middleware is already around this throw and renders it.
       if (c.get("wisent")) throw routingError(c, registry);
       return this.#answerWithoutRoute(c, routingError(c, registry));
-    };
-    hono.notFound(this.#notFoundHandler);
+    });
     if (options.cors) this.use(cors(options.cors === true ? {} : options.cors));
-    // Hono's own `next` below a single handler.
-    this.#below = async (c) => {
-      c.res = await this.#notFoundHandler(c);
-    };
   }
 
   /** Adds middleware for the routes declared after this call, and for requests no route matches. */
   override use(...middleware: MiddlewareHandler[]): this {
     this.#noRouteChain = undefined;
+    checkMiddlewareNeeds([...this.#appMiddleware, ...middleware]);
+    installMiddlewareExtensions(middleware);
     return super.use(...middleware);
   }
 
@@ -364,46 +348,7 @@ export class App extends Group<[], never> {
     if (req.method === "POST" && mayOverrideMethod(env)) {
       return this.#overrideThenDispatch(req, env, executionCtx);
     }
-    return this.#dispatch(req, env, executionCtx);
-  }
-
-  /**
-   * Hono's dispatch, with one step less for the routes this App composed: such a route answers
-   * `c.res` itself and takes what escapes it to Hono's error handler (see `isSettledRoute`), so
-   * Hono's `.then(...).catch(...)` around its promise (two promises and two microtask turns a
-   * request) would change nothing and is left out. The Context is made as Hono makes it; HEAD
-   * runs the GET route and keeps its `Content-Length` (see `headResponse`); a path no route
-   * matched, and routes with Hono middleware of their own go through Hono.
-   */
-  #dispatch(request: Request, env: unknown, executionCtx: unknown): Response | Promise<Response> {
-    const hono = this.hono;
-    const method = request.method;
-    const head = method === "HEAD";
-    const path = hono.getPath(request, { env } as never);
-    // HEAD runs the GET route, as Hono's dispatch does.
-    const matchResult = hono.router.match(head ? "GET" : method, path);
-    const matched = matchResult[0];
-    const route = matched.length === 1 ? matched[0]![0][0] : undefined;
-    if (isSettledRoute(route)) {
-      const c = new Context(request, {
-        path,
-        matchResult,
-        env,
-        executionCtx: executionCtx as never,
-        notFoundHandler: this.#notFoundHandler,
-      });
-      let res: Response | Promise<Response>;
-      try {
-        res = route(c, this.#below);
-      } catch (err) {
-        // As Hono's dispatch: an Error to its error handler, anything else thrown on.
-        if (err instanceof Error) res = this.#uncaught(err, c);
-        else throw err;
-      }
-      if (!head) return res;
-      return res instanceof Promise ? res.then(headResponse) : headResponse(res);
-    }
-    return hono.fetch(request, env, executionCtx as never);
+    return this.#dispatch.fetch(req, env, executionCtx);
   }
 
   /**
@@ -503,11 +448,11 @@ export class App extends Group<[], never> {
     } catch (err) {
       // Nothing was routed yet (a bad `_method`, a form over the body limit): answered as a
       // request no route matched, in the client's format, through the App's middleware.
-      const c = new Context(request, { env, path: this.hono.getPath(request, { env }) });
+      const c = this.#dispatch.context(request, env);
       return this.#answerWithoutRoute(c, err instanceof Error ? err : new Error(String(err)));
     }
     const format = pathFormatOf(request);
     if (format && req !== request) rememberPathFormat(req, format);
-    return this.#dispatch(req, env, executionCtx);
+    return this.#dispatch.fetch(req, env, executionCtx);
   }
 }

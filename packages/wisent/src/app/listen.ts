@@ -1,8 +1,8 @@
 import type { Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
+import { type NodeFetch, nodeListener } from "../kernel/node-listener.js";
 import { trackConnections } from "./connection-drain.js";
 import { createGuardedServer } from "./guarded-server.js";
-import { type NodeFetch, nodeListener } from "./node-listener.js";
 import { findPortHolder, isAddressInUse, PortInUseError } from "./port-in-use.js";
 
 /** Options of `app.listen()`. */

@@ -1,5 +1,6 @@
-import { Context, type MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { Register } from "../http/redirect.js";
+import { contextExtension } from "../kernel/context-extensions.js";
 import { testSignInRequest, testSignInUnknownUser, testSignInUserId } from "./test-sign-in.js";
 
 /**
@@ -35,9 +36,13 @@ const USER = Symbol("wisent.currentUser");
 const LOADED = Symbol("wisent.authenticationRan");
 type Marked = Context & { [USER]?: CurrentUser; [LOADED]?: true };
 
-Context.prototype.currentUser = function currentUser(this: Context) {
-  return (this as Marked)[USER];
-};
+/** `c.currentUser` (installed by the App, see kernel/context-extensions.ts). */
+export const currentUserExtension = contextExtension(
+  "currentUser",
+  function currentUser(this: Context) {
+    return (this as Marked)[USER];
+  },
+);
 
 /** Sets the request's user (`undefined`: nobody), marking that authentication ran. */
 export function setCurrentUser(c: Context, user: CurrentUser | undefined): void {

@@ -1,6 +1,7 @@
-import { Context } from "hono";
+import type { Context } from "hono";
 import type { z } from "zod";
 import { validate } from "../data/validation.js";
+import { contextExtension } from "../kernel/context-extensions.js";
 import { bodyParamsOf } from "./body.js";
 import { ownerScopeOf } from "./owner-scope.js";
 
@@ -31,8 +32,5 @@ async function bind(this: Context, schema?: z.ZodType): Promise<unknown> {
   return result.data;
 }
 
-Object.defineProperty(Context.prototype, "bind", {
-  value: bind,
-  configurable: true,
-  writable: true,
-});
+/** `c.bind` (installed by the App, see kernel/context-extensions.ts). */
+export const bindExtension = contextExtension("bind", bind);

@@ -1,7 +1,11 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { installAllContextMethods } from "../app/test-support/context-methods.js";
 import { readBodyBytes } from "./body.js";
 import "./bind.js";
+
+// These tests run Wisent's middleware and helpers on a bare Hono app: no App installs them.
+installAllContextMethods();
 
 const post = (body: BodyInit) => new Request("http://localhost/", { method: "POST", body });
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

@@ -1,10 +1,10 @@
 import type { Context } from "hono";
 import { pathFormatOf } from "../app/path-format.js";
+import { headerPart, setHeaders } from "../kernel/response-headers.js";
 import { BoundedMemo } from "./bounded-memo.js";
 import { HttpError } from "./http-error.js";
 import { type Format, formatOfMediaType, MEDIA_TYPES } from "./media-types.js";
 import { requestHeader } from "./request-header.js";
-import { addResponseHeaders } from "./response-headers.js";
 
 export type { Format } from "./media-types.js";
 
@@ -123,7 +123,8 @@ export function negotiateFormat(c: Context, offered: readonly Format[] = FORMATS
 /** Set when the request's format followed its headers (Accept, Content-Type). */
 const VARIES = Symbol("wisent.formatVariesOnAccept");
 type Varied = Context & { [VARIES]?: boolean };
-const VARY_ACCEPT = Object.freeze({ vary: "Accept" });
+// A Vary the answer chose itself stays (redirects and error answers set this one themselves).
+const VARY_ACCEPT = headerPart({ vary: "Accept" }, { keep: () => true });
 
 /**
  * True when this request's format was chosen from its `Accept` header (no path extension, no
@@ -137,8 +138,7 @@ export function formatVariesOnAccept(c: Context): boolean {
 function followsHeaders(c: Context): void {
   if ((c as Varied)[VARIES] === true) return;
   (c as Varied)[VARIES] = true;
-  // Handed to a response `c.respond` makes with plain headers.
-  addResponseHeaders(c, VARY_ACCEPT);
+  setHeaders(c, VARY_ACCEPT);
 }
 
 const listed = (formats: readonly Format[]) => formats.join(", ") || "nothing";

@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { WisentRuntime } from "../app/runtime.js";
+import { installAllContextMethods } from "../app/test-support/context-methods.js";
 // biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
 import { h } from "../jsx/jsx-runtime.js";
 import "./bind.js";
@@ -14,6 +15,9 @@ import { silentLogger } from "./logger.js";
 import { addPageHooks, usePage } from "./page.js";
 import "./redirect.js";
 import { type Layout, layout } from "./respond.js";
+
+// These tests run Wisent's middleware and helpers on a bare Hono app: no App installs them.
+installAllContextMethods();
 
 const widgetPath = (params?: Record<string, unknown>) => `/widgets/${params?.widget_id}`;
 const runtime: WisentRuntime = {

@@ -1,4 +1,5 @@
-import { Context } from "hono";
+import type { Context } from "hono";
+import { contextExtension } from "../kernel/context-extensions.js";
 
 /** The column that holds a record's owner and the owner's id: `{ user_id: "0190…" }`. */
 export type OwnerScope = Readonly<Record<string, string>>;
@@ -23,11 +24,15 @@ const READ = Symbol("wisent.ownerScopeRead");
 type Marked = Context & { [SCOPE]?: OwnerScope; [READ]?: true };
 const NONE: OwnerScope = Object.freeze({});
 
-Context.prototype.ownerScope = function ownerScope(this: Context) {
-  const marked = this as Marked;
-  marked[READ] = true;
-  return marked[SCOPE] ?? NONE;
-};
+/** `c.ownerScope` (installed by the App, see kernel/context-extensions.ts). */
+export const ownerScopeExtension = contextExtension(
+  "ownerScope",
+  function ownerScope(this: Context) {
+    const marked = this as Marked;
+    marked[READ] = true;
+    return marked[SCOPE] ?? NONE;
+  },
+);
 
 /** Sets the request's owner scope (the framework does, on the routes of an owned resource). */
 export function setOwnerScope(c: Context, scope: OwnerScope): void {

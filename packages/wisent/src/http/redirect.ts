@@ -1,4 +1,5 @@
-import { Context } from "hono";
+import type { Context } from "hono";
+import { contextExtension } from "../kernel/context-extensions.js";
 import { formatVariesOnAccept } from "./format.js";
 
 declare module "hono" {
@@ -69,8 +70,5 @@ function redirectTo(
   return this.redirect(resolveLocation(this, target, params), status);
 }
 
-Object.defineProperty(Context.prototype, "redirectTo", {
-  value: redirectTo,
-  configurable: true,
-  writable: true,
-});
+/** `c.redirectTo` (installed by the App, see kernel/context-extensions.ts). */
+export const redirectToExtension = contextExtension("redirectTo", redirectTo);

@@ -1,18 +1,19 @@
-import { Context, type MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { StatusCode } from "hono/utils/http-status";
-import { phased } from "../app/compose.js";
 import type { Child, FC } from "../jsx/html.js";
 import { renderToString } from "../jsx/render.js";
+import { phased } from "../kernel/compose.js";
+import { contextExtension } from "../kernel/context-extensions.js";
+import { plainResponse } from "../kernel/plain-response.js";
+import { markComplete, plainResponseHeaders } from "../kernel/response-headers.js";
 import { singularize } from "../naming/index.js";
 import { etagApplies, notModified, weakETag } from "./etag.js";
 import { FORMATS, formatVariesOnAccept, negotiateFormat } from "./format.js";
 import { HttpError } from "./http-error.js";
 import type { Format } from "./media-types.js";
 import { type Page, pageOf, withPage } from "./page.js";
-import { plainResponse } from "./plain-response.js";
 import { PROBLEM_JSON, problemDetails, wantsProblemDetails } from "./problem-details.js";
 import { type RouteName, resolveLocation } from "./redirect.js";
-import { markComplete, plainResponseHeaders } from "./response-headers.js";
 import { statusText } from "./status-text.js";
 import { ValidationErrors } from "./validation-errors.js";
 import { toXml } from "./xml.js";
@@ -198,8 +199,5 @@ function respond(this: Context, status: StatusCode, given: RespondOptions) {
   throw new HttpError(406, "not acceptable: this action answers nothing");
 }
 
-Object.defineProperty(Context.prototype, "respond", {
-  value: respond,
-  configurable: true,
-  writable: true,
-});
+/** `c.respond` (installed by the App, see kernel/context-extensions.ts). */
+export const respondExtension = contextExtension("respond", respond);

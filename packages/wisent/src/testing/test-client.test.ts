@@ -1,11 +1,15 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { installAllContextMethods } from "../app/test-support/context-methods.js";
 import { errorResponse } from "../http/error-response.js";
 import { csrf } from "../middleware/csrf/csrf.js";
 import { flashMessages } from "../middleware/flash/flash.js";
 import { session } from "../middleware/session/session.js";
 import { CookieJar } from "./cookie-jar.js";
 import { testClient } from "./test-client.js";
+
+// These tests run Wisent's middleware and helpers on a bare Hono app: no App installs them.
+installAllContextMethods();
 
 const SECRET = "t".repeat(32);
 

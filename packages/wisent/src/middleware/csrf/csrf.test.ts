@@ -1,11 +1,15 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { markNoRoute, noRouteAnswer } from "../../app/no-route.js";
+import { installAllContextMethods } from "../../app/test-support/context-methods.js";
 import { errorResponse } from "../../http/error-response.js";
 import { HttpError } from "../../http/http-error.js";
 import { session } from "../session/session.js";
 import { csrf } from "./csrf.js";
 import { maskCsrfToken, newCsrfSecret, verifyCsrfToken } from "./csrf-token.js";
+
+// These tests run Wisent's middleware and helpers on a bare Hono app: no App installs them.
+installAllContextMethods();
 
 function app() {
   const hono = new Hono();

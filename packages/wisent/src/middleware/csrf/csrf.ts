@@ -1,13 +1,14 @@
-import { Context, type MiddlewareHandler } from "hono";
-import { phased } from "../../app/compose.js";
+import type { Context, MiddlewareHandler } from "hono";
 import { noRouteMatched } from "../../app/no-route.js";
 import { configuredAppUrl, isValidHost, requestHost, requestScheme } from "../../http/app-url.js";
 import { rawFormField } from "../../http/body.js";
-import { NO_STORE, preferNoStore } from "../../http/cache-control.js";
+import { preferNoStore } from "../../http/cache-control.js";
 import { HttpError } from "../../http/http-error.js";
 import { addPageHooks, type PageHooks } from "../../http/page.js";
 import { requestHeader } from "../../http/request-header.js";
-import { addResponseHeaders, hasAllResponseHeaders } from "../../http/response-headers.js";
+import { phased } from "../../kernel/compose.js";
+import { bringsContextMethods, contextExtension } from "../../kernel/context-extensions.js";
+import { needsBefore } from "../../kernel/middleware-needs.js";
 import { hasSessionCookie } from "../session/session.js";
 import { maskCsrfToken, newCsrfSecret, verifyCsrfToken } from "./csrf-token.js";
 
@@ -28,10 +29,6 @@ declare module "hono" {
   }
 }
 
-const TOKEN_ISSUED = Symbol("wisent.csrfTokenIssued");
-type Marked = Context & { [TOKEN_ISSUED]?: boolean };
-const NO_STORE_PART = Object.freeze({ "cache-control": NO_STORE });
-
 function csrfToken(this: Context): string {
   const store = this.get("session");
   if (!store) throw new Error("c.csrfToken() needs the session() middleware");
@@ -41,16 +38,12 @@ function csrfToken(this: Context): string {
     store.set(CSRF_FIELD, secret);
   }
   // A page carrying a token is this session's alone: no cache may keep it.
-  (this as Marked)[TOKEN_ISSUED] = true;
-  addResponseHeaders(this, NO_STORE_PART);
+  preferNoStore(this);
   return maskCsrfToken(secret);
 }
 
-Object.defineProperty(Context.prototype, "csrfToken", {
-  value: csrfToken,
-  configurable: true,
-  writable: true,
-});
+/** `c.csrfToken`, brought by {@link csrf} (installed by the App, see kernel/context-extensions.ts). */
+export const csrfTokenExtension = contextExtension("csrfToken", csrfToken);
 
 function forbidden(message: string): HttpError {
   return new HttpError(403, message);
@@ -138,12 +131,13 @@ function isFormBody(contentType: string): boolean {
  * app.use(csrf());
  */
 export function csrf(): MiddlewareHandler {
-  return phased({ before: checkCsrf, after: markTokenPages });
-}
-
-/** An answer that carries a token (a response made by Hono, a redirect) is `no-store` too. */
-function markTokenPages(c: Context): void {
-  if ((c as Marked)[TOKEN_ISSUED] && !hasAllResponseHeaders(c)) preferNoStore(c);
+  const middleware = bringsContextMethods(phased({ before: checkCsrf }), [csrfTokenExtension]);
+  return needsBefore(
+    middleware,
+    "csrf()",
+    "session()",
+    "app.use(session()) before app.use(csrf())",
+  );
 }
 
 /** A token is masked only when a page asks for one (`<CsrfMeta />`, `<CsrfField />`). */

@@ -2,6 +2,7 @@
 /** @jsx h */
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { installAllContextMethods } from "../../app/test-support/context-methods.js";
 import { FlashMessages } from "../../http/components.js";
 import { errorResponse } from "../../http/error-response.js";
 // biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
@@ -9,6 +10,9 @@ import { h } from "../../jsx/jsx-runtime.js";
 import "../../http/respond.js";
 import { session } from "../session/session.js";
 import { flashMessages } from "./flash.js";
+
+// These tests run Wisent's middleware and helpers on a bare Hono app: no App installs them.
+installAllContextMethods();
 
 function app() {
   const hono = new Hono();

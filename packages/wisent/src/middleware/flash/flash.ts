@@ -1,6 +1,8 @@
-import { Context, type MiddlewareHandler } from "hono";
-import { phased } from "../../app/compose.js";
+import type { Context, MiddlewareHandler } from "hono";
 import { addPageHooks, type FlashByKind, type PageHooks } from "../../http/page.js";
+import { phased } from "../../kernel/compose.js";
+import { bringsContextMethods, contextExtension } from "../../kernel/context-extensions.js";
+import { needsBefore } from "../../kernel/middleware-needs.js";
 import { FLASH_SESSION_KEY } from "../session/session.js";
 
 export { FLASH_SESSION_KEY };
@@ -58,16 +60,10 @@ function takeFlash(this: Context): FlashByKind {
   return messages;
 }
 
-Object.defineProperty(Context.prototype, "flash", {
-  value: flash,
-  configurable: true,
-  writable: true,
-});
-Object.defineProperty(Context.prototype, "takeFlash", {
-  value: takeFlash,
-  configurable: true,
-  writable: true,
-});
+/** `c.flash`, brought by {@link flash} (installed by the App, see kernel/context-extensions.ts). */
+export const flashExtension = contextExtension("flash", flash);
+/** `c.takeFlash`, brought by {@link flash} (installed by the App, see kernel/context-extensions.ts). */
+export const takeFlashExtension = contextExtension("takeFlash", takeFlash);
 
 /**
  * Flash messages kept in the session (Buffalo's model): `c.flash(kind, message)` adds one, a
@@ -80,12 +76,18 @@ Object.defineProperty(Context.prototype, "takeFlash", {
  * app.use(flashMessages());
  */
 export function flashMessages(): MiddlewareHandler {
-  return phased({
+  const middleware = phased({
     before: (c) => {
       sessionOf(c);
       addPageHooks(c, FLASH_HOOKS);
     },
   });
+  return needsBefore(
+    bringsContextMethods(middleware, [flashExtension, takeFlashExtension]),
+    "flashMessages()",
+    "session()",
+    "app.use(session()) before app.use(flashMessages())",
+  );
 }
 
 /** Messages are read (and the session touched) only when a page shows them. */

@@ -1,14 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { passThrough, phased } from "../../app/compose.js";
 import { isProduction } from "../../app/environment.js";
 import { outsideHealthChecks } from "../../app/health-check.js";
 import { configuredAppUrl, requestHost, requestScheme, requestTarget } from "../../http/app-url.js";
 import { HttpError } from "../../http/http-error.js";
-import {
-  addResponseHeaders,
-  editResponseHeaders,
-  hasAllResponseHeaders,
-} from "../../http/response-headers.js";
+import { passThrough, phased } from "../../kernel/compose.js";
+import { headerPart, setHeaders } from "../../kernel/response-headers.js";
 
 /** Options of {@link forceSSL}. */
 export interface ForceSSLOptions {
@@ -61,23 +57,16 @@ export function forceSSL(options: ForceSSLOptions = {}): MiddlewareHandler {
   // One fixed part for every format, handed to c.respond's plain headers: setting it on the made
   // response instead (c.header after the handler) copied the Response and cost a JSON answer its
   // lean header set in production (bench/load, JSON show: 20 headers instead of 14).
-  const part = hsts ? Object.freeze({ "strict-transport-security": hsts }) : undefined;
+  const part = hsts ? headerPart({ "strict-transport-security": hsts }) : undefined;
   const redirect = phased({
     before: (c) => {
-      if (part) addResponseHeaders(c, part);
+      if (part) setHeaders(c, part);
       if (isSecureRequest(c)) return undefined;
       const host = configuredAppUrl()?.host ?? requestHost(c);
       if (host === undefined) throw new HttpError(400, "invalid Host header");
       const status = c.req.method === "GET" || c.req.method === "HEAD" ? 301 : 308;
       return c.redirect(`https://${host}${requestTarget(c)}`, status);
     },
-    after: hsts
-      ? (c) => {
-          // Answers c.respond made already carry it (the part above); others get it here.
-          if (hasAllResponseHeaders(c)) return;
-          editResponseHeaders(c, (headers) => headers.set("strict-transport-security", hsts));
-        }
-      : undefined,
   });
   // The health route (`app.healthCheck`) is probed over plain HTTP: never redirected.
   return outsideHealthChecks(redirect);

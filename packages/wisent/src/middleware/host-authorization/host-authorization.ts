@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { passThrough, phased } from "../../app/compose.js";
 import { isProduction } from "../../app/environment.js";
 import { configuredAppUrl, requestHost } from "../../http/app-url.js";
 import { HttpError } from "../../http/http-error.js";
+import { passThrough, phased } from "../../kernel/compose.js";
 
 /** Options of {@link hostAuthorization}. */
 export interface HostAuthorizationOptions {

@@ -4,11 +4,15 @@ import { join } from "node:path";
 import { Hono } from "hono";
 import i18next from "i18next";
 import { describe, expect, it, vi } from "vitest";
+import { installAllContextMethods } from "../../app/test-support/context-methods.js";
 import type { Logger } from "../../http/logger.js";
 import { session } from "../session/session.js";
 import { i18n } from "./i18n.js";
 import { matchLanguage, parseAcceptLanguage } from "./language.js";
 import { loadLocaleDirectory } from "./locale-files.js";
+
+// These tests run Wisent's middleware and helpers on a bare Hono app: no App installs them.
+installAllContextMethods();
 
 function localeDir() {
   const dir = mkdtempSync(join(tmpdir(), "wisent-locales-"));

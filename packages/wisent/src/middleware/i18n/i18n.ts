@@ -1,6 +1,7 @@
-import { Context, type MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import i18next, { type i18n as I18nInstance, type TFunction } from "i18next";
-import { phased } from "../../app/compose.js";
+import { phased } from "../../kernel/compose.js";
+import { bringsContextMethods, contextExtension } from "../../kernel/context-extensions.js";
 import "../../http/context-vars.js";
 import { type Logger, sharedLogger } from "../../http/logger.js";
 import { addPageHooks, type PageHooks } from "../../http/page.js";
@@ -54,7 +55,8 @@ function t(this: Context, key: string, vars?: Record<string, unknown>): string {
   return translations ? translations.t(key, vars) : key;
 }
 
-Object.defineProperty(Context.prototype, "t", { value: t, configurable: true, writable: true });
+/** `c.t`, brought by {@link i18n} (installed by the App, see kernel/context-extensions.ts). */
+export const tExtension = contextExtension("t", t);
 
 /** The page's `lang` and `t` for layouts, read only when a page renders them. */
 const I18N_HOOKS: PageHooks = {
@@ -158,7 +160,7 @@ export function i18n(options: I18nOptions = {}): MiddlewareHandler {
     return matchLanguage(candidates, supported) ?? defaultLanguage;
   };
 
-  return phased({
+  const middleware = phased({
     before: (c) => {
       // One language: every request is in it, whatever the cookie, session or header say.
       const translations = only ?? byLanguage.get(languageOf(c))!;
@@ -168,4 +170,5 @@ export function i18n(options: I18nOptions = {}): MiddlewareHandler {
       addPageHooks(c, I18N_HOOKS);
     },
   });
+  return bringsContextMethods(middleware, [tExtension]);
 }

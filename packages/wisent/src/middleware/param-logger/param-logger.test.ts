@@ -1,9 +1,13 @@
 import { Hono } from "hono";
 import { describe, expect, it, vi } from "vitest";
+import { installAllContextMethods } from "../../app/test-support/context-methods.js";
 import "../../http/bind.js";
 import { jsonLinesOf, jsonLogger, type LogEntry, type Logger } from "../../http/logger.js";
 import { filterParams } from "./filter-params.js";
 import { paramLogger } from "./param-logger.js";
+
+// These tests run Wisent's middleware and helpers on a bare Hono app: no App installs them.
+installAllContextMethods();
 
 function capture() {
   const entries: { level: string; entry: LogEntry }[] = [];

@@ -1,14 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { phased } from "../../app/compose.js";
 import { outsideHealthChecks } from "../../app/health-check.js";
 import { parsedBodyIfRead } from "../../http/body.js";
 import { clientAddress } from "../../http/client-address.js";
 import { requestHeader } from "../../http/request-header.js";
-import {
-  addResponseHeaders,
-  editResponseHeaders,
-  hasAllResponseHeaders,
-} from "../../http/response-headers.js";
+import { phased } from "../../kernel/compose.js";
+import { setHeader } from "../../kernel/response-headers.js";
 import "../../http/context-vars.js";
 import { devRequestLines } from "../../http/dev-logger.js";
 import { jsonMilliseconds, jsonNumber, jsonStringContent } from "../../http/json-text.js";
@@ -106,15 +102,11 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
       (c as Timed)[GIVEN_ID] = requestId;
       c.set("requestId", requestId);
       c.set("logger", logger);
-      // Handed to a response `c.respond` makes; set on any other in the after-step.
-      addResponseHeaders(c, { "x-request-id": requestId });
+      setHeader(c, REQUEST_ID_HEADER, requestId);
     },
     // Runs once the route has answered, an error below included (as its error response).
     after(c) {
       const requestId = c.get("requestId") as string;
-      if (!hasAllResponseHeaders(c) && c.res.headers.get(REQUEST_ID_HEADER) !== requestId) {
-        editResponseHeaders(c, (headers) => headers.set(REQUEST_ID_HEADER, requestId));
-      }
       let pathParams = NO_PARAMS;
       try {
         pathParams = c.req.param() as Record<string, string>;

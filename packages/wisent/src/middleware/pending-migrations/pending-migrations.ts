@@ -2,11 +2,11 @@ import { watch } from "node:fs";
 import { resolve } from "node:path";
 import type { Context, MiddlewareHandler } from "hono";
 import { html } from "hono/html";
-import { phased } from "../../app/compose.js";
 import { currentEnv } from "../../app/environment.js";
 import type { Database } from "../../data/database.js";
 import { pendingMigrationNames } from "../../data/migrations.js";
 import { negotiateFormat } from "../../http/format.js";
+import { phased } from "../../kernel/compose.js";
 
 /** Options of {@link pendingMigrations}. */
 export interface PendingMigrationsOptions {

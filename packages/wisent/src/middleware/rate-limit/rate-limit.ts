@@ -1,12 +1,8 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { phased } from "../../app/compose.js";
 import { clientAddress } from "../../http/client-address.js";
 import { HttpError } from "../../http/http-error.js";
-import {
-  addResponseHeaders,
-  editResponseHeaders,
-  hasAllResponseHeaders,
-} from "../../http/response-headers.js";
+import { phased } from "../../kernel/compose.js";
+import { setHeaders } from "../../kernel/response-headers.js";
 import { memoryStore, type RateLimitStore } from "./store.js";
 
 /** Options of {@link rateLimit} and {@link RateLimiter}. */
@@ -120,21 +116,11 @@ export { clientAddress };
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
   const limiter = new RateLimiter(options);
   const by = options.by ?? clientAddress;
-  const HEADERS = Symbol("rateLimitHeaders");
-  type Marked = Context & { [HEADERS]?: Readonly<Record<string, string>> };
   return phased({
     before: async (c) => {
       const result = await limiter.consume(await by(c));
       if (!result.allowed) throw limiter.refusal(result);
-      (c as Marked)[HEADERS] = result.headers;
-      addResponseHeaders(c, result.headers);
-    },
-    after: (c) => {
-      const headers = (c as Marked)[HEADERS];
-      if (!headers || hasAllResponseHeaders(c)) return;
-      editResponseHeaders(c, (target) => {
-        for (const name in headers) target.set(name, headers[name]!);
-      });
+      setHeaders(c, result.headers);
     },
   });
 }

@@ -1,14 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
-import { phased } from "../../app/compose.js";
 import { DEFAULT_CACHE_CONTROL, defaultCacheControl } from "../../http/cache-control.js";
-import { cspNonce, newCspNonce, setCspNonce } from "../../http/csp-nonce.js";
-import {
-  addResponseHeaders,
-  editResponseHeaders,
-  hasAllResponseHeaders,
-  withDataPart,
-} from "../../http/response-headers.js";
+import { newCspNonce, setCspNonce } from "../../http/csp-nonce.js";
+import { phased } from "../../kernel/compose.js";
+import { headerPart, removeHeader, setHeaders } from "../../kernel/response-headers.js";
 
 type HonoOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 
@@ -96,38 +91,23 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
   const policy = pageHeaders["content-security-policy"]?.split(NONCE_MARK);
   const nonced = policy !== undefined && policy.length > 1;
   if (nonced) delete pageHeaders["content-security-policy"];
-  const part: Readonly<Record<string, string>> = withDataPart({ ...pageHeaders, ...cache }, data);
+  // On a JSON or XML answer the data set; a Cache-Control or CSP the answer chose stays (the
+  // development error page's own CSP, with no nonce added).
+  const part = headerPart({ ...pageHeaders, ...cache }, { data, keep: chosenByAnswer });
   const noncePart = (nonceValue: string) =>
-    withDataPart({ "content-security-policy": policy!.join(`'nonce-${nonceValue}'`) }, NO_HEADERS);
+    headerPart(
+      { "content-security-policy": policy!.join(`'nonce-${nonceValue}'`) },
+      { data: NO_HEADERS, keep: chosenByAnswer },
+    );
   return phased({
-    // Handed to a response `c.respond` makes (one plain object, no Headers)...
     before: (c) => {
-      addResponseHeaders(c, part);
+      setHeaders(c, part);
       if (!nonced) return;
       const value = newCspNonce();
       setCspNonce(c, value);
-      addResponseHeaders(c, noncePart(value));
+      setHeaders(c, noncePart(value));
     },
-    // ...and set on any other response (Cache-Control only where the route set none).
-    after: (c) => {
-      if (hasAllResponseHeaders(c)) return;
-      editResponseHeaders(c, (headers) => {
-        // A JSON or XML answer made otherwise (an error's 401 or 404) gets the data set too.
-        const isData = isDataType(headers.get("content-type"));
-        const set = isData ? data : part;
-        // A CSP the answer chose stays (the development error page's own), with no nonce added.
-        const cspChosen = headers.has("content-security-policy");
-        for (const name in set) {
-          const chosen = name === "cache-control" || name === "content-security-policy";
-          if (!chosen || !headers.has(name)) headers.set(name, set[name]!);
-        }
-        const value = nonced && !isData && !cspChosen ? cspNonce(c) : undefined;
-        if (value !== undefined) {
-          headers.set("content-security-policy", policy!.join(`'nonce-${value}'`));
-        }
-        if (removePoweredBy) headers.delete("X-Powered-By");
-      });
-    },
+    after: removePoweredBy ? (c) => removeHeader(c, "x-powered-by") : undefined,
   });
 }
 
@@ -215,11 +195,9 @@ function fixedHeaders(options: HonoOptions, nonce: boolean): [string, string][] 
   return headers;
 }
 
-/** Whether a content type is JSON or XML (`application/problem+json`, `text/xml`, ...). */
-function isDataType(type: string | null): boolean {
-  if (type === null) return false;
-  const essence = type.split(";", 1)[0]!.trim().toLowerCase();
-  return /^(application|text)\/(.+\+)?(json|xml)$/.test(essence);
+/** The fields an answer may choose itself, kept as it chose them. */
+function chosenByAnswer(name: string): boolean {
+  return name === "cache-control" || name === "content-security-policy";
 }
 
 /** The headers that mean something on a JSON or XML answer (OWASP's REST Security sheet). */

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { setCookie } from "hono/cookie";
-import { phased } from "../../app/compose.js";
 import { currentEnv, isProductionLike } from "../../app/environment.js";
 import { preferNoStore } from "../../http/cache-control.js";
 import { sharedLogger } from "../../http/logger.js";
 import { requestCookie } from "../../http/request-cookie.js";
+import { phased } from "../../kernel/compose.js";
+import { provides } from "../../kernel/middleware-needs.js";
 import { sessionCookieName } from "../../naming/session-cookie-name.js";
 
 export { sessionCookieName };
@@ -215,7 +216,7 @@ export function session(options: SessionOptions = {}): MiddlewareHandler {
   const cookieNameFor = (appName: string | undefined): string =>
     options.cookieName ?? sessionCookieName(options.appName ?? appName ?? "wisent");
 
-  return phased({
+  const middleware = phased({
     before: (c) => {
       const name = cookieNameFor(c.get("wisent")?.name);
       const writer: SessionWriter = { name, cookie, sealed: undefined };
@@ -233,6 +234,7 @@ export function session(options: SessionOptions = {}): MiddlewareHandler {
       return writeSession(c, current, (c as Writable)[WRITER]!);
     },
   });
+  return provides(middleware, "session()");
 }
 
 interface CookieSettings {

@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { PostgresDriver, sql } from "kysely";
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { installAllContextMethods } from "../../app/test-support/context-methods.js";
 import type { Database } from "../../data/database.js";
 import {
   availableDialects,
@@ -13,6 +14,9 @@ import { Widget } from "../../data/test-support/widget.js";
 import { isHttpError } from "../../http/http-error.js";
 import type { RequestTransaction } from "./request-transaction.js";
 import { readBeforeTransaction, transaction } from "./transaction.js";
+
+// These tests run Wisent's middleware and helpers on a bare Hono app: no App installs them.
+installAllContextMethods();
 
 const available = await availableDialects();
 
@@ -87,7 +91,9 @@ describe("c.tx() without the middleware", () => {
     });
     const res = await app.request("/");
     expect(res.status).toBe(500);
-    expect(await res.text()).toBe("no transaction found");
+    expect(await res.text()).toContain(
+      "no transaction found: c.tx() needs the transaction() middleware",
+    );
   });
 });
 

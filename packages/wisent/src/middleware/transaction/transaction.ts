@@ -1,10 +1,11 @@
-import { Context, type MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { Transaction } from "kysely";
-import { phased } from "../../app/compose.js";
 import type { AnyDB } from "../../data/any-db.js";
 import type { Database } from "../../data/database.js";
 import { isDatabaseUnavailable } from "../../data/database-unavailable.js";
 import { HttpError } from "../../http/http-error.js";
+import { phased } from "../../kernel/compose.js";
+import { bringsContextMethods, contextExtension } from "../../kernel/context-extensions.js";
 import { sessionFitsBeforeCommit } from "../session/session.js";
 import { RequestTransaction } from "./request-transaction.js";
 
@@ -25,14 +26,18 @@ declare module "hono" {
   }
 }
 
-Object.defineProperty(Context.prototype, "tx", {
-  value: function tx(this: Context) {
-    const scope = this.get("tx");
-    if (!scope) return Promise.reject(new HttpError(500, "no transaction found"));
-    return scope.get();
-  },
-  configurable: true,
-  writable: true,
+/** `c.tx`, brought by {@link transaction} (installed by the App, see kernel/context-extensions.ts). */
+export const txExtension = contextExtension("tx", function tx(this: Context) {
+  const scope = this.get("tx");
+  if (!scope) {
+    return Promise.reject(
+      new HttpError(
+        500,
+        "no transaction found: c.tx() needs the transaction() middleware on this route (app.use(transaction(db)))",
+      ),
+    );
+  }
+  return scope.get();
 });
 
 /**
@@ -73,6 +78,10 @@ function failedCommit(cause: unknown): never {
  * app.use(transaction(db));
  */
 export function transaction(database: Database | Promise<Database>): MiddlewareHandler {
+  return bringsContextMethods(transactionSteps(database), [txExtension]);
+}
+
+function transactionSteps(database: Database | Promise<Database>): MiddlewareHandler {
   return phased({
     before(c) {
       const method = c.req.method;

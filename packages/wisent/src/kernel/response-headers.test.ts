@@ -1,20 +1,20 @@
 import { Context } from "hono";
 import { describe, expect, it } from "vitest";
 import { App } from "../app/app.js";
-import { phased } from "../app/compose.js";
+import { HttpError } from "../http/http-error.js";
+import { silentLogger } from "../http/logger.js";
 import { forceSSL } from "../middleware/force-ssl/force-ssl.js";
 import { paramLogger } from "../middleware/param-logger/param-logger.js";
 import { securityHeaders } from "../middleware/security-headers/security-headers.js";
 import { Resource } from "../resources/resource.js";
-import { HttpError } from "./http-error.js";
-import { silentLogger } from "./logger.js";
-import "./respond.js";
+import { phased } from "./compose.js";
+import "../http/respond.js";
 import {
-  addResponseHeaders,
   answersPlain,
   hasAllResponseHeaders,
   markComplete,
   plainResponseHeaders,
+  setHeaders,
   trackHonoHeaders,
 } from "./response-headers.js";
 
@@ -194,10 +194,10 @@ describe("a request's header state", () => {
   it("keeps every part in the order added (two and more), then the content type's and extra's", () => {
     const c = context();
     trackHonoHeaders(c);
-    addResponseHeaders(c, { "x-a": "1", "x-shared": "a" });
-    addResponseHeaders(c, { "x-b": "2" });
-    addResponseHeaders(c, { "x-c": "3", "x-shared": "c" });
-    addResponseHeaders(c, { "x-d": "4" });
+    setHeaders(c, { "x-a": "1", "x-shared": "a" });
+    setHeaders(c, { "x-b": "2" });
+    setHeaders(c, { "x-c": "3", "x-shared": "c" });
+    setHeaders(c, { "x-d": "4" });
     const headers = plainResponseHeaders(c, "application/json", {
       "X-Shared": "extra",
       Link: "<1>",
@@ -215,7 +215,7 @@ describe("a request's header state", () => {
 
   it("answers plain only once tracking is on, and not after a header set through Hono", () => {
     const c = context();
-    addResponseHeaders(c, { "x-a": "1" });
+    setHeaders(c, { "x-a": "1" });
     expect(answersPlain(c)).toBe(false);
     expect(plainResponseHeaders(c, "text/plain")).toBeUndefined();
     trackHonoHeaders(c);

@@ -112,6 +112,21 @@ export function addPlainField(
 }
 
 /**
+ * Removes header field `name` (lower-case) from a {@link plainResponse} nobody has read the
+ * headers of: true when done (or it had none), false when `res` is not one.
+ */
+export function removePlainField(res: Response, name: string): boolean {
+  const plain = untouched(res);
+  if (plain === undefined) return false;
+  if (plain[FIELDS][name] === undefined) return true;
+  delete plain[FIELDS][name];
+  const added = plain[ADDED] ?? new Set<string>();
+  added.add(name);
+  plain[ADDED] = added;
+  return true;
+}
+
+/**
  * The value of field `name` (lower-case) of a {@link plainResponse} nobody has read the headers
  * of, as `{ value }` (undefined when it has none; a repeated field's values joined by `, `), or
  * undefined when `res` is not one.

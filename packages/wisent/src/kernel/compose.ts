@@ -1,5 +1,5 @@
 import type { Context, ErrorHandler, Handler, MiddlewareHandler, Next } from "hono";
-import { editResponseHeaders } from "../http/response-headers.js";
+import { applyResponseHeaders, editResponseHeaders } from "./response-headers.js";
 
 /**
  * What a middleware does before and after the rest of its route, when it needs no `next()`:
@@ -33,6 +33,7 @@ export function phased(phases: MiddlewarePhases): MiddlewareHandler {
       if (answer) return answer;
     }
     await next();
+    applyResponseHeaders(c);
     if (after) await after(c);
   };
   middleware[PHASES] = phases;
@@ -67,7 +68,20 @@ function layerOf(fn: MiddlewareHandler): Layer | undefined {
   const phases = (fn as Phased)[PHASES];
   if (!phases) return { before: undefined, after: undefined, around: fn };
   if (!phases.before && !phases.after) return undefined;
-  return { before: phases.before, after: phases.after, around: undefined };
+  return { before: phases.before, after: withHeaders(phases.after), around: undefined };
+}
+
+/**
+ * A phased layer's after-step, beginning with the slow path of `setHeaders` (the request's
+ * header parts put on an answer `c.respond` did not make with them), so every after-step, and
+ * every plain middleware above, sees the answer with its headers.
+ */
+function withHeaders(after: MiddlewarePhases["after"]): NonNullable<MiddlewarePhases["after"]> {
+  if (!after) return applyResponseHeaders;
+  return (c) => {
+    applyResponseHeaders(c);
+    return after(c);
+  };
 }
 
 /**

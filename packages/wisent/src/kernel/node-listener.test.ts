@@ -4,14 +4,14 @@ import type { Context } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Resource } from "../resources/resource.js";
 import "../http/respond.js";
-import { hasAllResponseHeaders } from "../http/response-headers.js";
+import { App } from "../app/app.js";
+import type { RunningServer } from "../app/listen.js";
 import { securityHeaders } from "../middleware/security-headers/security-headers.js";
 import { session } from "../middleware/session/session.js";
 import { unsealSession } from "../middleware/session/session-codec.js";
 import { resolveSessionPasswords } from "../middleware/session/session-secrets.js";
-import { App } from "./app.js";
-import type { RunningServer } from "./listen.js";
 import { realRequestBuilt } from "./node-request.js";
+import { hasAllResponseHeaders } from "./response-headers.js";
 
 /** Sends raw bytes on a fresh connection and returns everything read until the server closes or `until` matches. */
 function exchange(

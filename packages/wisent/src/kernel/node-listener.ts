@@ -1,8 +1,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { getRequestListener } from "@hono/node-server";
-import { writePlainResponse } from "../http/plain-response.js";
+import { nodeResponseWriter } from "./hono-internals.js";
 import { lazyRequest, requestUrl } from "./node-request.js";
-import { answerRefusal } from "./refused-body.js";
+import { writePlainResponse } from "./plain-response.js";
+
+const BAD_TARGET = "the request target is not a valid URL path\n";
+
+/** The 400 for a target no URL can be made of (as the request guard words its refusals). */
+function badTarget(outgoing: ServerResponse): void {
+  outgoing.writeHead(400, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(BAD_TARGET),
+    "X-Content-Type-Options": "nosniff",
+  });
+  outgoing.end(BAD_TARGET);
+}
 
 /** The bindings a Node request's handler gets as Hono's `env` (as Hono's Node adapter passes them). */
 export interface NodeBindings {
@@ -29,23 +40,7 @@ export function nodeListener(
   fetch: NodeFetch,
   hostname: string,
 ): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
-  // Hono's Node adapter as the writer of responses that are not plain: its fetch hands back the
-  // response being written (it is called synchronously, inside `writeOther`).
-  let handing: Response | undefined;
-  const handOver = () => handing ?? new Response(null, { status: 500 });
-  const writer = getRequestListener(handOver, {
-    hostname,
-    autoCleanupIncoming: false,
-    errorHandler: handOver,
-  });
-  const writeOther = (res: Response, incoming: IncomingMessage, outgoing: ServerResponse) => {
-    handing = res;
-    try {
-      void writer(incoming, outgoing);
-    } finally {
-      handing = undefined;
-    }
-  };
+  const writeOther = nodeResponseWriter(hostname);
   const send = (res: Response, incoming: IncomingMessage, outgoing: ServerResponse) => {
     try {
       if (!writePlainResponse(res, outgoing)) writeOther(res, incoming, outgoing);
@@ -66,11 +61,7 @@ export function nodeListener(
     const scheme = (incoming.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
     const url = requestUrl(incoming.headers.host ?? hostname, incoming.url ?? "/", scheme);
     if (url === undefined) {
-      answerRefusal(incoming, outgoing, {
-        status: 400,
-        message: "the request target is not a valid URL path",
-        close: false,
-      });
+      badTarget(outgoing);
       return;
     }
     let res: Response | Promise<Response>;

@@ -1,10 +1,10 @@
 import { Context, type Handler, type MiddlewareHandler } from "hono";
 import { describe, expect, it } from "vitest";
+import { App } from "../app/app.js";
+import { microtaskTurns } from "../app/test-support/microtask-turns.js";
 import { errorResponse } from "../http/error-response.js";
 import { HttpError } from "../http/http-error.js";
-import { App } from "./app.js";
 import { composeRoute, passThrough, phased } from "./compose.js";
-import { microtaskTurns } from "./test-support/microtask-turns.js";
 
 describe("route middleware composition", () => {
   it("lets middleware see the handler's response after next(), and change it", async () => {
