@@ -119,6 +119,10 @@ describe("wisent build", { timeout: SLOW }, () => {
     // keepNames helper, which renamed every closure as it was made, on every request.
     expect(server).toMatch(/PostsResource=class\b|class PostsResource\b/);
     expect(server).not.toMatch(/"name",\{value(:\w+)?,configurable:!0\}/);
+    // The map names the .ts files without carrying their text (Node reads it at every start).
+    const map = JSON.parse(readFileSync(join(app, "dist/server.js.map"), "utf8"));
+    expect(map.sources).toContain("../src/app.ts");
+    expect(map.sourcesContent).toBeUndefined();
   });
 
   it("fails with the file, line and message when a source does not compile", () => {
