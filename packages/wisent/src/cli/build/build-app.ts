@@ -90,6 +90,10 @@ export async function buildApp(cwd: string): Promise<BuildResult> {
     // (bench/load/profile.mjs); the source maps keep stack traces on the .ts lines.
     minifyWhitespace: true,
     minifySyntax: true,
+    // Lines of a readable length: Node prints the line of an uncaught exception's place in the
+    // build (traces are mapped to the .ts lines lazily, start/build-stack-traces.ts, so Node
+    // has no map to print the .ts line from), and a minified line ran to 300 KB.
+    lineLimit: 160,
     external: EXTERNAL_PACKAGES,
     banner: { js: REQUIRE_SHIM },
   });
