@@ -179,6 +179,16 @@ describe("wisent start and migrate from the build", { timeout: SLOW }, () => {
     expect(buildState(app)).toEqual({ state: "stale", changed: "the wisent package" });
   });
 
+  it("fills the app's compile cache (tmp/), so the first start after a build is warm", async () => {
+    rmSync(join(app, "tmp/compile-cache"), { recursive: true, force: true });
+    wisent(app, ["build"]);
+    const { child, output } = await start(app, { NODE_DEBUG_NATIVE: "COMPILE_CACHE" });
+    await stop(child);
+    expect(output.text).toMatch(
+      /reading cache from \S+\/tmp\/compile-cache\/\S+ for ESM \S+\/dist\/server\.js\.\.\..* success/,
+    );
+  });
+
   it("start on a fresh build does not build again", async () => {
     wisent(app, ["build"]);
     const { child, output } = await start(app);
