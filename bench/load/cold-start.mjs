@@ -3,6 +3,8 @@
  * round-by-round ratios against bare Hono in the same round):
  *
  *   - bare Hono (hono + @hono/node-server, one hello-world route): spawn to its first 200;
+ *   - Hono doing the API app's work (peers/api-hono.mjs, the throughput bench's equal-work peer,
+ *     which imports wisent's pagination helpers): the same, on GET /widgets;
  *   - each Wisent app (examples/shop, the generated API app), production, compiled (a current
  *     `wisent build`): spawning `wisent start` (the package's bin, as `npx wisent` and the app's
  *     node_modules/.bin run it) to the first 200 on GET /widgets on its own seeded SQLite file;
@@ -141,7 +143,13 @@ export async function coldStart() {
         };
         wisent(app.dir, ["build"]);
       }
-      const series = { hono: [], importWisent: [], importHono: [], routes: [] };
+      // The API app's work on Hono (the throughput bench's equal-work peer; it imports wisent's
+      // pagination helpers and defineModel), on the API app's database file.
+      const peer = {
+        argv: [join(ROOT, "bench/load/peers/api-hono.mjs")],
+        env: { DATABASE_FILE: apps[1].env.DATABASE_URL.slice("sqlite:".length) },
+      };
+      const series = { hono: [], peer: [], importWisent: [], importHono: [], routes: [] };
       const variants = (app) => [
         ["compiled", [BIN, "start"], app.env],
         ["no cache", [BIN, "start"], { ...app.env, NODE_DISABLE_COMPILE_CACHE: "1" }],
@@ -152,6 +160,7 @@ export async function coldStart() {
       }
       for (let round = 0; round < ROUNDS; round++) {
         series.hono.push(await firstAnswer([hello], ROOT, {}, "/widgets"));
+        series.peer.push(await firstAnswer(peer.argv, ROOT, peer.env, "/widgets"));
         for (const app of apps) {
           for (const [name, argv, env] of variants(app)) {
             series[`${app.label} ${name}`].push(await firstAnswer(argv, app.dir, env, "/widgets"));
@@ -177,6 +186,7 @@ export async function coldStart() {
         `| what | wall time, median (min-max) over ${ROUNDS} interleaved rounds | wall ratio to bare Hono, round by round | CPU time to the first 200 (all threads) | CPU ratio | goal |`,
         "|---|---|---|---|---|---|",
         `| bare Hono hello world: spawn to first 200 | ${serverColumns(series.hono)} | |`,
+        `| Hono doing the API app's work (peers/api-hono.mjs: SQLite, zod, the list page) | ${serverColumns(series.peer)} | |`,
       ];
       for (const app of apps) {
         const compiled = series[`${app.label} compiled`];
