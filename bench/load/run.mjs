@@ -1,6 +1,6 @@
 /**
  * Load benchmarks over loopback (run `npm run build` first; needs wrk: `apt-get install wrk`):
- *   node bench/load/run.mjs [throughput] [cold-start] [memory] [scale-out]
+ *   node bench/load/run.mjs [throughput] [cold-start] [cold-start-phases] [memory] [scale-out]
  * Environment: BENCH_ROUNDS (3), BENCH_SECONDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (50);
  * BENCH_VARIANTS / BENCH_WORKLOADS (comma lists) narrow the throughput phase.
  * The Wisent variants are examples/shop and an API app the CLI generates at the start of the run
@@ -10,12 +10,19 @@
 import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { coldStart } from "./cold-start.mjs";
+import { coldStartPhases } from "./cold-start-phases.mjs";
 import { pinned } from "./lib/cpus.mjs";
 import { memory } from "./memory.mjs";
 import { scaleOut } from "./scale-out.mjs";
 import { throughput } from "./throughput.mjs";
 
-const PHASES = { throughput, "cold-start": coldStart, memory, "scale-out": scaleOut };
+const PHASES = {
+  throughput,
+  "cold-start": coldStart,
+  "cold-start-phases": coldStartPhases,
+  memory,
+  "scale-out": scaleOut,
+};
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(w in PHASES));
 if (unknown.length > 0) {

@@ -14,8 +14,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-/** The CLI as `npx wisent` runs it (node_modules/.bin/wisent links here). */
+/** The built CLI itself (what the bin loads), for the bench's own setup commands. */
 export const CLI = join(ROOT, "packages/wisent/dist/cli/main.js");
+/**
+ * The CLI as `npx wisent` and an app's `node_modules/.bin/wisent` run it: the package's bin, which
+ * turns on Node's module compile cache before loading {@link CLI}.
+ */
+export const BIN = join(ROOT, "packages/wisent/bin/wisent.js");
 /** The web variant: the example shop as the CLI made it. */
 export const SHOP = join(ROOT, "examples/shop");
 const GENERATED = fileURLToPath(new URL("../apps/generated/", import.meta.url));

@@ -4,11 +4,21 @@
 // says what to run when the build is missing instead of failing with a module-not-found trace.
 import { existsSync } from "node:fs";
 import module from "node:module";
+import { join } from "node:path";
 
 // V8's compiled code of every module loaded from here on (the CLI, the framework, the app's
-// dist/server.js under `wisent start`) is kept on disk (Node's default folder, in the system's
-// temp dir) and reused by the next run: less start-up time for every command.
-module.enableCompileCache?.();
+// dist/server.js under `wisent start`) is kept on disk and reused by the next run: less start-up
+// time for every command. In an app's folder the cache is the app's own, tmp/compile-cache
+// (git-ignored), which `wisent build` fills with its bundles' code, so the first start after a
+// build is warm too (for the same user: Node keeps each user's cache apart). Elsewhere, or when
+// tmp/ cannot be written, Node's default folder in the system's temp dir.
+const inApp = existsSync("src/server.ts") || existsSync("dist/server.js");
+const appCache = inApp && module.enableCompileCache?.(join(process.cwd(), "tmp/compile-cache"));
+if (appCache && appCache.status === module.constants.compileCacheStatus.FAILED) {
+  module.enableCompileCache();
+} else if (!inApp) {
+  module.enableCompileCache?.();
+}
 
 const main = new URL("../dist/cli/main.js", import.meta.url);
 if (!existsSync(main)) {

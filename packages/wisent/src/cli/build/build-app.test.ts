@@ -119,6 +119,10 @@ describe("wisent build", { timeout: SLOW }, () => {
     // keepNames helper, which renamed every closure as it was made, on every request.
     expect(server).toMatch(/PostsResource=class\b|class PostsResource\b/);
     expect(server).not.toMatch(/"name",\{value(:\w+)?,configurable:!0\}/);
+    // The map names the .ts files without carrying their text (Node reads it at every start).
+    const map = JSON.parse(readFileSync(join(app, "dist/server.js.map"), "utf8"));
+    expect(map.sources).toContain("../src/app.ts");
+    expect(map.sourcesContent).toBeUndefined();
   });
 
   it("fails with the file, line and message when a source does not compile", () => {
@@ -173,6 +177,16 @@ describe("wisent start and migrate from the build", { timeout: SLOW }, () => {
     const recorded = JSON.parse(readFileSync(stamp, "utf8"));
     writeFileSync(stamp, JSON.stringify({ ...recorded, framework: "0.0.1@1" }));
     expect(buildState(app)).toEqual({ state: "stale", changed: "the wisent package" });
+  });
+
+  it("fills the app's compile cache (tmp/), so the first start after a build is warm", async () => {
+    rmSync(join(app, "tmp/compile-cache"), { recursive: true, force: true });
+    wisent(app, ["build"]);
+    const { child, output } = await start(app, { NODE_DEBUG_NATIVE: "COMPILE_CACHE" });
+    await stop(child);
+    expect(output.text).toMatch(
+      /reading cache from \S+\/tmp\/compile-cache\/\S+ for ESM \S+\/dist\/server\.js\.\.\..* success/,
+    );
   });
 
   it("start on a fresh build does not build again", async () => {

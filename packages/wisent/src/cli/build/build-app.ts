@@ -67,6 +67,11 @@ export async function buildApp(cwd: string): Promise<BuildResult> {
     format: "esm",
     target: "node20",
     sourcemap: true,
+    // Maps without the sources' text (the .ts files are next to dist/): Node reads the whole map
+    // of every module loaded while source maps are on, and the text of the framework and its
+    // dependencies was three quarters of its bytes, about a tenth of the start-up
+    // (bench/README.md, "Cold start"). Traces still name the .ts lines.
+    sourcesContent: false,
     // The app's tsconfig.json (JSX import source, ...) applies as it does for tsc.
     logLevel: "silent",
     legalComments: "none",
@@ -85,6 +90,10 @@ export async function buildApp(cwd: string): Promise<BuildResult> {
     // (bench/load/profile.mjs); the source maps keep stack traces on the .ts lines.
     minifyWhitespace: true,
     minifySyntax: true,
+    // Lines of a readable length: Node prints the line of an uncaught exception's place in the
+    // build (traces are mapped to the .ts lines lazily, start/build-stack-traces.ts, so Node
+    // has no map to print the .ts line from), and a minified line ran to 300 KB.
+    lineLimit: 160,
     external: EXTERNAL_PACKAGES,
     banner: { js: REQUIRE_SHIM },
   });

@@ -1,7 +1,8 @@
-import { relative } from "node:path";
+import { join, relative } from "node:path";
 import { requireAppFile } from "../app-env.js";
 import { type CommandHelp, formatHelp, guard, parseCommandArgs } from "../args.js";
 import { buildApp } from "../build/build-app.js";
+import { warmCompileCache } from "../build/warm-compile-cache.js";
 import type { CliIO } from "../io.js";
 import { Output } from "../output.js";
 
@@ -33,6 +34,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       }
     }
     out.line(`built dist/ in ${(ms / 1000).toFixed(2)} s`);
+    const bundles = files.filter((file) => /^dist\/(server|app)\.js$/.test(file));
+    await warmCompileCache(bundles.map((file) => join(io.cwd, file)));
     return 0;
   });
 }

@@ -5,9 +5,10 @@ import { filterRoutes, type RouteFilter } from "../../routes/route-filter.js";
 import { formatRouteJson, formatRouteTable } from "../../routes/route-table.js";
 import { appEnv, requireAppFile } from "../app-env.js";
 import { type CommandHelp, formatHelp, guard, parseCommandArgs, UsageError } from "../args.js";
-import { BUILD_APP } from "../build/build-state.js";
+import { BUILD_APP, BUILD_DIR } from "../build/build-state.js";
 import { ensureBuild } from "../build/ensure-build.js";
 import type { CliIO } from "../io.js";
+import { mapBuildStackTraces } from "../start/build-stack-traces.js";
 
 export const help: CommandHelp = {
   usage:
@@ -118,7 +119,7 @@ export async function loadApp(io: CliIO): Promise<LoadedApp> {
     if (value !== undefined && process.env[key] === undefined) process.env[key] = value;
   }
   await ensureBuild(io.cwd);
-  process.setSourceMapsEnabled(true);
+  mapBuildStackTraces(join(io.cwd, BUILD_DIR));
   const file = join(io.cwd, BUILD_APP);
   const module = (await import(pathToFileURL(file).href)) as { app?: unknown };
   const app = module.app as LoadedApp | undefined;

@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ensurePortFree, findPortHolder, PortInUseError } from "../../app/port-in-use.js";
 import { appEnv, appHost, appPort, envName } from "../app-env.js";
 import { type CommandHelp, formatHelp, guard, integerOption, parseCommandArgs } from "../args.js";
 import { BUILD_SERVER } from "../build/build-state.js";
@@ -8,7 +7,6 @@ import { describeBuild, ensureBuild } from "../build/ensure-build.js";
 import type { CliIO } from "../io.js";
 import { Output } from "../output.js";
 import { runServer } from "../start/run-server.js";
-import { superviseWorkers } from "../start/supervise-workers.js";
 
 export const help: CommandHelp = {
   usage: "wisent start [--port N] [--workers N]",
@@ -67,14 +65,21 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         // The app's listen() said EADDRINUSE (its bundled copy of PortInUseError): the same line,
         // with the flag of this command as the way out.
         if ((error as NodeJS.ErrnoException | undefined)?.code !== "EADDRINUSE") throw error;
+        const { findPortHolder, PortInUseError } = await loadPortInUse();
         throw new PortInUseError(listenPort, findPortHolder(listenPort), hint);
       }
       return 0;
     }
     // Workers each listen on the port the cluster shares: a taken one is found here, in one line,
     // rather than by every worker's failure (probed after the build, just before they listen).
-    await ensurePortFree(listenPort, appHost(env), hint);
+    await (await loadPortInUse()).ensurePortFree(listenPort, appHost(env), hint);
     out.action("run", `${workers} workers (${envName(env)})`);
+    const { superviseWorkers } = await import("../start/supervise-workers.js");
     return superviseWorkers(workers, out);
   });
 }
+
+// Loaded only on the paths that need them (a taken port, several workers): node:child_process,
+// node:cluster and the workers' logging are no part of a single process's start-up
+// (bench/load/cold-start.mjs).
+const loadPortInUse = () => import("../../app/port-in-use.js");

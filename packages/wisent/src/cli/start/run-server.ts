@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { BUILD_SERVER } from "../build/build-state.js";
+import { BUILD_DIR, BUILD_SERVER } from "../build/build-state.js";
+import { mapBuildStackTraces } from "./build-stack-traces.js";
 
 /**
  * Runs the app's compiled server (`dist/server.js`, made by `wisent build`; the caller makes
@@ -14,6 +15,6 @@ export async function runServer(cwd: string): Promise<void> {
   if (!existsSync(file)) {
     throw new Error(`no ${BUILD_SERVER} in ${cwd}: run \`wisent build\` first`);
   }
-  process.setSourceMapsEnabled(true);
+  mapBuildStackTraces(join(cwd, BUILD_DIR));
   await import(pathToFileURL(file).href);
 }
