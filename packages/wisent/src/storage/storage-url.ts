@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { WisentError } from "../base/wisent-error.js";
 
 /** Where an app keeps its files: a folder on this machine, or an S3-compatible bucket. */
 export type StorageLocation =
@@ -17,7 +18,12 @@ export type StorageLocation =
     };
 
 /** A `STORAGE_URL` that cannot be used, with what to write instead. */
-export class StorageUrlError extends Error {}
+export class StorageUrlError extends WisentError {
+  override name = "StorageUrlError";
+  constructor(message: string) {
+    super("E_STORAGE_URL", message);
+  }
+}
 
 /**
  * Reads `STORAGE_URL`: unset or empty is the `storage/` folder of the app (`cwd`);

@@ -1,6 +1,11 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ensurePortFree, findPortHolder, PortInUseError } from "../../app/port-in-use.js";
+import {
+  ensurePortFree,
+  findPortHolder,
+  isAddressInUse,
+  PortInUseError,
+} from "../../app/port-in-use.js";
 import { appEnv, appHost, appPort, envName } from "../app-env.js";
 import { type CommandHelp, formatHelp, guard, integerOption, parseCommandArgs } from "../args.js";
 import { BUILD_SERVER } from "../build/build-state.js";
@@ -66,7 +71,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       } catch (error) {
         // The app's listen() said EADDRINUSE (its bundled copy of PortInUseError): the same line,
         // with the flag of this command as the way out.
-        if ((error as NodeJS.ErrnoException | undefined)?.code !== "EADDRINUSE") throw error;
+        if (!isAddressInUse(error)) throw error;
         throw new PortInUseError(listenPort, findPortHolder(listenPort), hint);
       }
       return 0;
