@@ -18,7 +18,7 @@ const PINNED = [
   ["app/health-check.ts", "http-data", "the health route, which logging middleware skip"],
 ];
 
-/** Lowest first: [name, folders under src]. src/index.ts (the package's barrel) is above all. */
+/** Lowest first: [name, folders under src]. src/index.ts and src/entries/ (the package's entry points) are above all. */
 const LAYERS = [
   ["foundation", ["base", "crypto", "naming", "jsx", "storage"]],
   ["resources", ["resources"]],
@@ -29,7 +29,7 @@ const LAYERS = [
   ["app", ["app", "auth"]],
   ["testing", ["testing"]],
   ["cli", ["cli"]],
-  ["barrel", []],
+  ["barrel", ["entries"]],
 ];
 
 module.exports = { LAYERS, PINNED, SRC };

@@ -15,7 +15,8 @@ export interface ErrorCodeInfo {
 
 export const ERROR_CODES = {
   E_HTTP: {
-    meaning: "A handler or middleware answered with an HTTP error status (`throw new HttpError(404, ...)`).",
+    meaning:
+      "A handler or middleware answered with an HTTP error status (`throw new HttpError(404, ...)`).",
     fix: "Read the message: it is meant for the client. Throw your own with `new HttpError(status, message)`.",
   },
   E_ROUTE_NOT_FOUND: {
@@ -35,11 +36,13 @@ export const ERROR_CODES = {
   },
   E_DEPENDENT_RECORDS: {
     status: 409,
-    meaning: "A record cannot be deleted: rows of other tables point to it through a restricting foreign key.",
+    meaning:
+      "A record cannot be deleted: rows of other tables point to it through a restricting foreign key.",
     fix: "Delete or move the dependent rows first, or declare the reference with `{cascade}` (ON DELETE CASCADE).",
   },
   E_MISSING_DEPENDENCY: {
-    meaning: "An optional package the app's configuration needs (a database driver, ioredis, nodemailer, the S3 client) is not installed.",
+    meaning:
+      "An optional package the app's configuration needs (a database driver, ioredis, nodemailer, the S3 client) is not installed.",
     fix: "Run the `npm install <package>` the message names, in the app's folder.",
   },
   E_NATIVE_BINARY: {
@@ -47,11 +50,13 @@ export const ERROR_CODES = {
     fix: "Run `npm ci` (or `npm rebuild better-sqlite3`) in the app's folder with the Node version that runs it.",
   },
   E_PORT_IN_USE: {
-    meaning: "The port the server should listen on is taken by another process (the message names it).",
+    meaning:
+      "The port the server should listen on is taken by another process (the message names it).",
     fix: "Stop that process, or choose another port (`PORT=3001`, `wisent dev --port 3001`).",
   },
   E_CONFIG_INVALID: {
-    meaning: "An environment variable or option has a value Wisent cannot use (the message names it and the accepted values).",
+    meaning:
+      "An environment variable or option has a value Wisent cannot use (the message names it and the accepted values).",
     fix: "Correct the variable in the environment or the app's `.env` (docs/reference/environment.md lists them all).",
   },
   E_DATABASE_URL: {
@@ -59,7 +64,8 @@ export const ERROR_CODES = {
     fix: "Use `sqlite:db/development.sqlite`, `postgres://user:pass@host/db` or `mysql://user:pass@host/db`.",
   },
   E_DATABASE_UNAVAILABLE: {
-    meaning: "The database could not be opened or reached (the message names the masked URL and the cause).",
+    meaning:
+      "The database could not be opened or reached (the message names the masked URL and the cause).",
     fix: "Start the database server, or correct `DATABASE_URL`; `wisent db create` creates a missing database.",
   },
   E_STORAGE_URL: {
@@ -71,7 +77,8 @@ export const ERROR_CODES = {
     fix: "Check the file in migrations/ exports `up` (and `down`), then run `wisent migrate` again.",
   },
   E_NOT_AN_APP: {
-    meaning: "A `wisent` command that needs an app ran outside one (no `src/app.ts` or `package.json`).",
+    meaning:
+      "A `wisent` command that needs an app ran outside one (no `src/app.ts` or `package.json`).",
     fix: "Run the command in the root folder of an app made by `wisent new`.",
   },
   E_USAGE: {
@@ -83,7 +90,8 @@ export const ERROR_CODES = {
     fix: "Run `wisent g r --help` for the attribute types and their options.",
   },
   E_APP_MISCONFIGURED: {
-    meaning: "The app's own code declares something Wisent cannot serve (a route name used twice, middleware in the wrong order, a missing option).",
+    meaning:
+      "The app's own code declares something Wisent cannot serve (a route name used twice, middleware in the wrong order, a missing option).",
     fix: "Read the message: it names the declaration to change in the app's code.",
   },
 } as const satisfies Record<string, ErrorCodeInfo>;

@@ -1,4 +1,4 @@
-import { CsrfField, Paginator, type PaginatorProps, usePage } from "wisent";
+import { CsrfField, Paginator, type PaginatorProps, usePage } from "wisent/jsx";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
 
