@@ -20,7 +20,7 @@ const PINNED = [
 
 /** Lowest first: [name, folders under src]. src/index.ts and src/entries/ (the package's entry points) are above all. */
 const LAYERS = [
-  ["foundation", ["base", "crypto", "naming", "jsx", "storage"]],
+  ["foundation", ["base", "config", "crypto", "naming", "jsx", "storage"]],
   ["resources", ["resources"]],
   ["routes", ["routes"]],
   ["http-data", ["http", "data"]],

@@ -4,7 +4,7 @@
  * The root holds what every app's `src/app.ts`, handlers and models use: the App, resources,
  * `defineModel`, the errors and the types handlers are written with. The rest is in subpaths:
  * `wisent/db`, `wisent/auth`, `wisent/middleware`, `wisent/jsx`, `wisent/storage`,
- * `wisent/testing`, `wisent/client` (src/package-exports.test.ts lists each; the root keeps at
+ * `wisent/config`, `wisent/testing`, `wisent/client` (src/package-exports.test.ts lists each; the root keeps at
  * most 80 run-time values).
  *
  * @example
@@ -13,7 +13,6 @@
  */
 
 export { App, type AppOptions, type CorsOptions } from "./app/app.js";
-export { currentEnv, isProduction, isProductionLike } from "./app/environment.js";
 export { Group, type ParamsOf, ResourceGroup } from "./app/group.js";
 export type { HealthCheckOptions } from "./app/health-check.js";
 export type { ListenOptions, RunningServer } from "./app/listen.js";

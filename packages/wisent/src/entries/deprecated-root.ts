@@ -64,10 +64,13 @@ export type {
   /** @deprecated import from "wisent/db" */ UnpermittedFields,
 } from "./db.js";
 export {
+  /** @deprecated import from "wisent/db" */ addColumn,
   /** @deprecated import from "wisent/db" */ addIndex,
   /** @deprecated import from "wisent/db" */ configurePagination,
   /** @deprecated import from "wisent/db" */ createTable,
   /** @deprecated import from "wisent/db" */ database,
+  /** @deprecated import from "wisent/db" */ dropColumn,
+  /** @deprecated import from "wisent/db" */ dropIndex,
   /** @deprecated import from "wisent/db" */ dropTable,
   /** @deprecated import from "wisent/db" */ migrateUp,
   /** @deprecated import from "wisent/db" */ paginate,

@@ -1,4 +1,5 @@
 import { requireDependency } from "../base/require-dependency.js";
+import { WisentError } from "../base/wisent-error.js";
 
 /**
  * Loads an optional peer dependency of the storage (the AWS SDK, sharp) on first use; missing, it
@@ -17,8 +18,12 @@ export function optionalDependency<T>(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "MODULE_NOT_FOUND" && code !== "ERR_MODULE_NOT_FOUND") throw error;
-    throw new Error(`${purpose} needs ${name}: npm install ${install.join(" ")}`, {
-      cause: error,
-    });
+    throw new WisentError(
+      "E_MISSING_DEPENDENCY",
+      `${purpose} needs ${name}: npm install ${install.join(" ")}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
