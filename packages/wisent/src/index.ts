@@ -21,6 +21,7 @@ export type { WisentRuntime } from "./app/runtime.js";
 export type { StaticFilesOptions } from "./app/static-files.js";
 export type { ErrorCode, ErrorCodeInfo } from "./base/error-codes.js";
 export { isWisentError, WisentError } from "./base/wisent-error.js";
+export { decimalScale } from "./data/decimal-scale.js";
 export { DependentRecordsError } from "./data/dependents.js";
 export type { ModelColumns, ModelOptions } from "./data/model.js";
 export {
@@ -37,7 +38,6 @@ export {
 export type { Queryable } from "./data/queryable.js";
 export { type Validated, validate } from "./data/validation.js";
 export { appOrigin } from "./http/app-url.js";
-export { errorResponse } from "./http/error-response.js";
 export { type Format, negotiateFormat } from "./http/format.js";
 export { HttpError, isHttpError } from "./http/http-error.js";
 export type { ParamLimits } from "./http/nested-params.js";

@@ -29,7 +29,7 @@ export {
 // (connects and checks now). `Database` is the type both return, not a third way (type-only).
 export { type Database, type DatabaseOptions, database, openDatabase } from "../data/database.js";
 export type { DialectName } from "../data/database-url.js";
-export { decimalPlaces, decimalScale } from "../data/decimal-scale.js";
+export { decimalPlaces } from "../data/decimal-scale.js";
 export { type Dependents, dependentsOf } from "../data/dependents.js";
 export { dialectOf } from "../data/dialect-of.js";
 export {

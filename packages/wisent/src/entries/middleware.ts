@@ -13,6 +13,7 @@ export { noRouteMatched } from "../app/no-route.js";
 export { type PathFormat, pathFormatOf } from "../app/path-format.js";
 export { bodyLimit, DEFAULT_BODY_LIMIT } from "../http/body.js";
 export { cspNonce } from "../http/csp-nonce.js";
+export { errorResponse } from "../http/error-response.js";
 export {
   defaultLogger,
   jsonLogger,
