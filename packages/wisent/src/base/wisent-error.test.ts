@@ -19,7 +19,10 @@ describe("WisentError", () => {
         new ValidationFailedError("book", new ValidationErrors({ title: ["x"] })),
         "E_VALIDATION_FAILED",
       ],
-      [new DependentRecordsError("author", [{ table: "books", column: "author_id", count: 2 }]), "E_DEPENDENT_RECORDS"],
+      [
+        new DependentRecordsError("author", [{ table: "books", column: "author_id", count: 2 }]),
+        "E_DEPENDENT_RECORDS",
+      ],
       [new ValidationErrors(), "E_VALIDATION"],
       [new MissingDependencyError("pg"), "E_MISSING_DEPENDENCY"],
       [new NativeBinaryError("no binary"), "E_NATIVE_BINARY"],
