@@ -27,7 +27,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { uuidv7 } from "wisent";
+import { uuidv7 } from "wisent/db";
 import { median } from "../lib/measure.mjs";
 import { apiApp, CLI, migrateApp as migrateOnce } from "../load/lib/apps.mjs";
 import { BEHIND_PROXY, residentMiB, startServer } from "../load/lib/servers.mjs";

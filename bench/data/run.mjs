@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, SqliteDialect, sql } from "kysely";
-import { defineModel, migrateUp, openDatabase } from "wisent";
+import { defineModel } from "wisent";
+import { migrateUp, openDatabase } from "wisent/db";
 import { z } from "zod";
 import { interleave, ns } from "../lib/measure.mjs";
 

@@ -4,20 +4,10 @@
  */
 import { Hono } from "hono";
 import { jsx } from "hono/jsx";
-import {
-  App,
-  CsrfMeta,
-  csrf,
-  FlashMessages,
-  flashMessages,
-  forceSSL,
-  i18n,
-  layout,
-  paramLogger,
-  Resource,
-  session,
-} from "wisent";
+import { App, Resource } from "wisent";
+import { CsrfMeta, FlashMessages, layout } from "wisent/jsx";
 import { h } from "wisent/jsx/jsx-runtime";
+import { csrf, flashMessages, forceSSL, i18n, paramLogger, session } from "wisent/middleware";
 import { widget } from "../lib/widget-fixture.mjs";
 
 // The same markup from each app's renderer: wisent/jsx's `h` for the chain, hono/jsx for bare Hono.

@@ -17,7 +17,16 @@
  * BENCH_NODE_OPTIONS_A / BENCH_NODE_OPTIONS_B (NODE_OPTIONS of one side's server: the same build
  * twice, one with a V8 flag, prices the flag).
  */
-import { copyFileSync, cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { buildCli } from "../lib/baseline-build.mjs";
@@ -44,6 +53,25 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const warmup = Number(process.env.BENCH_WARMUP ?? 2);
 const names = (process.env.BENCH_WORKLOADS ?? "json-show,json-list").split(",");
 
+/**
+ * A build from before the subpaths (`wisent/db`, `wisent/middleware`, ...) serves the app this CLI
+ * generated once its imports name the root, which re-exports what generated apps used then.
+ */
+function importFromRootOn(dir, app) {
+  const pkg = JSON.parse(readFileSync(join(dir, "node_modules/wisent/package.json"), "utf8"));
+  if (pkg.exports["./db"]) return;
+  for (const entry of readdirSync(app, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (!entry.isFile() || !/\.tsx?$/.test(entry.name) || path.includes("node_modules")) continue;
+    const source = readFileSync(path, "utf8");
+    const rooted = source.replace(
+      /from "wisent\/(db|auth|middleware|jsx|storage)"/g,
+      'from "wisent"',
+    );
+    if (rooted !== source) writeFileSync(path, rooted);
+  }
+}
+
 apiApp();
 const tmp = mkdtempSync(join(tmpdir(), "wisent-ab-"));
 const servers = [];
@@ -63,6 +91,7 @@ try {
     const app = join(dir, "shop");
     rmSync(app, { recursive: true, force: true });
     cpSync(web ? own : API_APP, app, { recursive: true, filter: (src) => !src.includes("/db/") });
+    if (!web) importFromRootOn(dir, app);
     const file = join(tmp, `build-${i}.sqlite`);
     copyFileSync(base({ app: web ? SHOP : API_APP }), file);
     const cli = buildCli(dir);

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
-import { openDatabase } from "wisent";
+import { openDatabase } from "wisent/db";
 import { apiApp } from "./lib/apps.mjs";
 import { fmtMs, fmtRatio, fmtRps, pairRatio, spread } from "./lib/report.mjs";
 import { seedWidgets } from "./lib/seed.mjs";

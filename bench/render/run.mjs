@@ -74,7 +74,7 @@ export { raw as rawHtml } from "hono/html";
   const wisentRender = join(tmp, "render-wisent.mjs");
   writeFileSync(
     wisentRender,
-    `import { renderToString, withPage } from "wisent";
+    `import { renderToString, withPage } from "wisent/jsx";
 export function renderPage(Layout, page, view) {
   return withPage(page, () => renderToString(Layout({ page, children: view() })));
 }

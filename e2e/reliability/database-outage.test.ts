@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "wisent";
+import { openDatabase } from "wisent/db";
 import { freePort, type ServerProcess } from "../support/server.js";
 import { migrate, PrivatePostgres, postgresBinaries } from "./support/databases.js";
 import { report, SOAK } from "./support/figures.js";

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "wisent";
+import { openDatabase } from "wisent/db";
 import {
   postgresDatabase,
   sharedPostgresAvailable,

@@ -17,9 +17,9 @@ const PINNED = [
   ["app/health-check.ts", "http-data", "the health route, which logging middleware skip"],
 ];
 
-/** Lowest first: [name, folders under src]. src/index.ts (the package's barrel) is above all. */
+/** Lowest first: [name, folders under src]. src/index.ts and src/entries/ (the package's entry points) are above all. */
 const LAYERS = [
-  ["foundation", ["base", "crypto", "naming", "jsx", "storage"]],
+  ["foundation", ["base", "config", "crypto", "naming", "jsx", "storage"]],
   // The request lifecycle Wisent owns (listener, lazy request, plain response and its headers,
   // compose, dispatch, Context extensions) and the only code that touches Hono's internals.
   ["kernel", ["kernel"]],
@@ -31,7 +31,7 @@ const LAYERS = [
   ["app", ["app", "auth"]],
   ["testing", ["testing"]],
   ["cli", ["cli"]],
-  ["barrel", []],
+  ["barrel", ["entries"]],
 ];
 
 module.exports = { LAYERS, PINNED, SRC };

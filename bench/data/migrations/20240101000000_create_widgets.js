@@ -1,5 +1,5 @@
 // A plain .js migration: proves migrations load under plain node (no TypeScript loader).
-import { createTable, dropTable } from "wisent";
+import { createTable, dropTable } from "wisent/db";
 
 export async function up(db) {
   await createTable(db, "widgets", (t) => {

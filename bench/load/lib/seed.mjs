@@ -2,7 +2,7 @@
  * Makes the widgets table with an app's own migrations (`wisent migrate` in the app's folder) and
  * fills it with widgets, once per run. Every database of a run gets the same rows (same ids).
  */
-import { openDatabase, uuidv7 } from "wisent";
+import { openDatabase, uuidv7 } from "wisent/db";
 import { migrateApp, SHOP } from "./apps.mjs";
 
 /** `rows` widgets (ids, titles, a description on two of three, timestamps a millisecond apart). */

@@ -12,7 +12,7 @@
  *   - zod validation (the app's schema), 422 `{"errors": ...}` with the same messages.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { paginationHeaders } from "wisent";
+import { paginationHeaders } from "wisent/db";
 import { db, findWidget as findRow, insertWidget, paginate, stampWidget } from "./store.mjs";
 import { Widget } from "./widget.mjs";
 

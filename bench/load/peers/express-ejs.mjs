@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import express from "express";
-import { pageSlots, pageUrlsOf } from "wisent";
+import { pageSlots, pageUrlsOf } from "wisent/jsx";
 import { findWidget, listHeaders, listWidgets } from "./store.mjs";
 
 const app = express();

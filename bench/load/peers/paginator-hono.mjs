@@ -2,7 +2,7 @@
 // peers that render with hono/jsx render the whole page with it (throughput.mjs checks the pages
 // are the web app's, byte for byte).
 import { jsx as h } from "hono/jsx";
-import { pageSlots, pageUrlsOf } from "wisent";
+import { pageSlots, pageUrlsOf } from "wisent/jsx";
 
 const Item = ({ href, active, text, ariaLabel }) =>
   h(

@@ -3,7 +3,7 @@
  * better-sqlite3 statements (the SQL Wisent's model runs), the same zod schema, the same pages.
  */
 import BetterSqlite3 from "better-sqlite3";
-import { paginationHeaders, uuidv7 } from "wisent";
+import { paginationHeaders, uuidv7 } from "wisent/db";
 import { Widget } from "./widget.mjs";
 
 const file = process.env.DATABASE_FILE;

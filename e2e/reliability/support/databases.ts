@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
-import { migrateUp, openDatabase } from "wisent";
+import { migrateUp, openDatabase } from "wisent/db";
 
 /** The example app's migrations (examples/shop, made by the CLI; TypeScript). */
 export const MIGRATIONS = fileURLToPath(

@@ -1,18 +1,18 @@
 import { fileURLToPath } from "node:url";
+import { App } from "wisent";
+import { layout } from "wisent/jsx";
 import {
-  App,
   csrf,
   flashMessages,
   forceSSL,
   hostAuthorization,
   i18n,
-  layout,
   paramLogger,
   pendingMigrations,
   securityHeaders,
   session,
   transaction,
-} from "wisent";
+} from "wisent/middleware";
 import { HomeHandler } from "./actions/home.js";
 import { ImagesResource } from "./actions/images.js";
 import { WidgetsResource } from "./actions/widgets.js";

@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { migrateUp } from "wisent";
+import { migrateUp } from "wisent/db";
 import { testClient } from "wisent/testing";
 
 export async function freshApp() {

@@ -53,19 +53,83 @@ for (const target of Object.values(pkg.exports)) {
   if (match) entryPoints[match[1]] = `dist/${match[1]}.js`;
 }
 
-rmSync(`${root}/dist/bundle`, { recursive: true, force: true });
-await build({
+/**
+ * The entries an app imports at run time (`wisent` and its subpaths but testing): each is a thin
+ * file re-exporting its names from one module that holds them all, so that esbuild puts their
+ * code in one shared chunk instead of a chunk per combination of entries (27 files for 7
+ * entries, which an app then loads one by one; import time grew by a tenth).
+ */
+const SHARED = [
+  "index",
+  "auth/index",
+  "entries/db",
+  "entries/middleware",
+  "entries/jsx",
+  "entries/storage",
+  "entries/config",
+];
+
+const options = {
   absWorkingDir: root,
-  entryPoints,
-  outdir: "dist/bundle",
   bundle: true,
   splitting: true,
   format: "esm",
   platform: "node",
   target: "node20",
+  external: EXTERNAL,
+  // package.json "sideEffects" marks every other module as free of them, so a bare import of one
+  // (`import "./context-vars.js"`, there for its `declare module` types, empty in JavaScript) is
+  // dropped: right, and not worth a warning. (src/package-exports.test.ts checks the list.)
+  logOverride: { "ignored-bare-import": "silent" },
+  legalComments: "none",
+};
+
+// The names each shared entry exports, from a first build that writes nothing.
+const probe = await build({
+  ...options,
+  entryPoints,
+  outdir: "dist/bundle",
+  write: false,
+  metafile: true,
+  logLevel: "silent",
+});
+const exportsOf = new Map();
+for (const output of Object.values(probe.metafile.outputs)) {
+  if (output.entryPoint) exportsOf.set(output.entryPoint, output.exports);
+}
+
+/** `wisent-shared:all` (every shared entry's names) and `wisent-entry:<name>` (one entry's). */
+const sharedEntries = {
+  name: "shared-entries",
+  setup(b) {
+    b.onResolve({ filter: /^wisent-(shared|entry):/ }, (args) => ({
+      path: args.path,
+      namespace: "wisent-entries",
+    }));
+    b.onLoad({ filter: /.*/, namespace: "wisent-entries" }, (args) => {
+      if (args.path === "wisent-shared:all") {
+        const lines = SHARED.map((name) => `export * from ${JSON.stringify(`./dist/${name}.js`)};`);
+        return { contents: lines.join("\n"), resolveDir: root, loader: "js" };
+      }
+      const names = exportsOf.get(`dist/${args.path.slice("wisent-entry:".length)}.js`) ?? [];
+      const contents = `export { ${names.join(", ")} } from "wisent-shared:all";`;
+      return { contents, resolveDir: root, loader: "js" };
+    });
+  },
+};
+
+rmSync(`${root}/dist/bundle`, { recursive: true, force: true });
+await build({
+  ...options,
+  entryPoints: Object.fromEntries(
+    Object.entries(entryPoints).map(([name, file]) => [
+      name,
+      SHARED.includes(name) ? `wisent-entry:${name}` : file,
+    ]),
+  ),
+  outdir: "dist/bundle",
   sourcemap: true,
   chunkNames: "chunks/[name]-[hash]",
-  external: EXTERNAL,
   logLevel: "warning",
-  legalComments: "none",
+  plugins: [sharedEntries],
 });

@@ -1,8 +1,11 @@
 import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
+const src = fileURLToPath(new URL(".", import.meta.url));
 
 /** Runs an ES module snippet with plain Node from the repository root (as a user would after npm ci). */
 function runPlainNode(source: string): string {
@@ -71,7 +74,8 @@ describe("the built package", () => {
   it("loads ioredis only when a Redis rate-limit store counts", () => {
     const out = runPlainNode(`
       import { createRequire } from "node:module";
-      import { App, rateLimit, redisStore } from "wisent";
+      import { App } from "wisent";
+      import { rateLimit, redisStore } from "wisent/middleware";
       const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes("/ioredis/"));
       const app = new App({ name: "acme", api: true });
       app.use(rateLimit({ limit: 5, window: 60 }));
@@ -84,5 +88,290 @@ describe("the built package", () => {
       console.log(JSON.stringify([before, loaded()]));
     `);
     expect(JSON.parse(out)).toEqual([false, true]);
+  });
+});
+
+/** The run-time values (what `Object.keys(await import(specifier))` lists) of each entry, sorted. */
+function runtimeExports(): Record<string, string[]> {
+  const out = runPlainNode(`
+    const result = {};
+    for (const s of ${JSON.stringify(["wisent", ...Object.keys(SUBPATHS)])}) {
+      result[s] = Object.keys(await import(s)).sort();
+    }
+    const root = await import("wisent");
+    result.deprecated = [];
+    for (const s of ${JSON.stringify(Object.keys(SUBPATHS))}) {
+      const sub = await import(s);
+      for (const k of Object.keys(sub)) if (root[k] === sub[k]) result.deprecated.push(k + " " + s);
+    }
+    console.log(JSON.stringify(result));
+  `);
+  return JSON.parse(out) as Record<string, string[]>;
+}
+
+/** Each subpath's run-time values: a name added or moved is a decision, made here in review. */
+const SUBPATHS: Record<string, string[]> = {
+  "wisent/db": [
+    "ColumnBuilder",
+    "DEFAULT_PER_PAGE",
+    "FolderMigrationProvider",
+    "MAX_PER_PAGE",
+    "StoredDate",
+    "TableBuilder",
+    "addColumn",
+    "addIndex",
+    "afterCommit",
+    "afterRollback",
+    "configurePagination",
+    "constraintViolation",
+    "createTable",
+    "database",
+    "decimalPlaces",
+    "dependentsOf",
+    "dialectOf",
+    "dropColumn",
+    "dropIndex",
+    "dropTable",
+    "formatIso",
+    "humanizeField",
+    "indexName",
+    "isUuid",
+    "migrateDown",
+    "migrateUp",
+    "migrationStatus",
+    "openDatabase",
+    "pageRequest",
+    "paginate",
+    "paginationHeaders",
+    "paginationSettings",
+    "renameColumn",
+    "storedDateFrom",
+    "uuidv7",
+  ],
+  "wisent/auth": [
+    "PASSWORD_HASH_PARAMS",
+    "PASSWORD_MAX_LENGTH",
+    "PASSWORD_MIN_LENGTH",
+    "PasswordResetTokens",
+    "RESET_TOKEN_SECONDS",
+    "RETURN_TO_PARAM",
+    "RETURN_TO_SESSION_KEY",
+    "SEEN_AT_SESSION_KEY",
+    "SESSION_GENERATION_SESSION_KEY",
+    "SESSION_LIFETIME_SECONDS",
+    "SIGNED_IN_AT_SESSION_KEY",
+    "SignInLimits",
+    "USER_ID_SESSION_KEY",
+    "accessTokenDigest",
+    "authentication",
+    "authenticationRequired",
+    "authorize",
+    "bearerToken",
+    "currentTokenDigest",
+    "definePolicy",
+    "forbidden",
+    "hashPassword",
+    "isCommonPassword",
+    "mailer",
+    "newAccessToken",
+    "passwordHashParams",
+    "rememberReturnPath",
+    "requireAuthentication",
+    "safeReturnPath",
+    "sessionGeneration",
+    "signIn",
+    "signOut",
+    "takeReturnPath",
+    "tokenAuthentication",
+    "usesBearerTokens",
+    "verifyPassword",
+    "verifyWithoutUser",
+    "weakPasswordProblem",
+  ],
+  "wisent/middleware": [
+    "CSRF_FIELD",
+    "CSRF_HEADER",
+    "DEFAULT_BODY_LIMIT",
+    "DEFAULT_CONTENT_SECURITY_POLICY",
+    "FILTERED_KEY_PARTS",
+    "REQUEST_ID_HEADER",
+    "RateLimiter",
+    "RequestTransaction",
+    "Session",
+    "allowedHosts",
+    "bodyLimit",
+    "clientAddress",
+    "cspNonce",
+    "csrf",
+    "defaultLogger",
+    "errorResponse",
+    "filterHeaders",
+    "filterParams",
+    "flashMessages",
+    "forceSSL",
+    "hostAuthorization",
+    "i18n",
+    "isSecureRequest",
+    "jsonLogger",
+    "memoryStore",
+    "noRouteMatched",
+    "overrideMethod",
+    "paramLogger",
+    "pathFormatOf",
+    "pendingMigrations",
+    "rateLimit",
+    "readBeforeTransaction",
+    "redisStore",
+    "securityHeaders",
+    "session",
+    "sessionCookieName",
+    "silentLogger",
+    "transaction",
+  ],
+  "wisent/jsx": [
+    "CspNonceMeta",
+    "CsrfField",
+    "CsrfMeta",
+    "FileLink",
+    "FlashMessages",
+    "Paginator",
+    "escapeHtml",
+    "layout",
+    "pageOf",
+    "pageSlots",
+    "pageUrlsOf",
+    "rawHtml",
+    "renderToString",
+    "usePage",
+    "withPage",
+  ],
+  "wisent/storage": [
+    "AppStorage",
+    "DEFAULT_ATTACHMENT_SIZE",
+    "DEFAULT_UPLOAD_LIMIT",
+    "FILES_PATH",
+    "appStorage",
+    "openStorage",
+    "storageLocation",
+    "useStorage",
+  ],
+  "wisent/config": ["ENVIRONMENT_VARIABLES", "currentEnv", "isProduction", "isProductionLike"],
+  "wisent/testing": [
+    "CookieJar",
+    "TestClient",
+    "clearSentMail",
+    "prepareTestDatabase",
+    "sentMail",
+    "signIn",
+    "signOut",
+    "testClient",
+    "testEnvironment",
+  ],
+  "wisent/client": ["createClient"],
+};
+
+/** The root's own values (not counting the deprecated re-exports of moved names). */
+const ROOT = [
+  "App",
+  "DependentRecordsError",
+  "Group",
+  "HttpError",
+  "NOT_IMPLEMENTED",
+  "Resource",
+  "ResourceBase",
+  "ResourceGroup",
+  "SingletonResource",
+  "StoredAttachment",
+  "UploadedFile",
+  "ValidationErrors",
+  "ValidationFailedError",
+  "WisentError",
+  "appOrigin",
+  "attachment",
+  "attachments",
+  "decimalScale",
+  "defineModel",
+  "documented",
+  "isHttpError",
+  "isWisentError",
+  "negotiateFormat",
+  "parseXml",
+  "toXml",
+  "validate",
+];
+
+/** CLI and generator internals, tuning knobs and URL plumbing: exported by no entry. */
+const INTERNAL = [
+  "formatRouteTable",
+  "formatRouteJson",
+  "shadowedRoutes",
+  "formatShadowedRoute",
+  "pluralize",
+  "singularize",
+  "camelize",
+  "names",
+  "migrationFileName",
+  "cacheStatements",
+  "batchedLines",
+  "pageUrl",
+  "cursorUrl",
+  "configuredAppUrl",
+  "parseDatabaseUrl",
+  "defaultDatabaseUrl",
+  "maskDatabaseUrl",
+  "nestParams",
+  "resourceRoutes",
+  "singletonRoutes",
+  "validateResourceName",
+];
+
+describe("the package's entries", () => {
+  const exports = runtimeExports();
+
+  it("the root exports at most 80 run-time values, deprecated re-exports included (types are free)", () => {
+    expect(exports.wisent!.length).toBeLessThanOrEqual(80);
+  });
+
+  it("the root's own values, and each subpath's, are the reviewed lists", () => {
+    const deprecated = new Set(exports.deprecated!.map((line) => line.split(" ")[0]));
+    expect(exports.wisent!.filter((name) => !deprecated.has(name))).toEqual(ROOT);
+    for (const [subpath, names] of Object.entries(SUBPATHS)) {
+      expect(exports[subpath], subpath).toEqual(names);
+    }
+  });
+
+  it("re-exports a moved name from the root only as deprecated, naming the subpath that has it", () => {
+    const source = readFileSync(join(src, "entries/deprecated-root.ts"), "utf8");
+    const marked = [
+      ...source.matchAll(/@deprecated import from "(wisent\/[a-z]+)"[^*]*\*\/ (\w+)/g),
+    ];
+    for (const line of exports.deprecated!) {
+      const [name] = line.split(" ");
+      const mark = marked.find((m) => m[2] === name);
+      expect(mark, `${name} is re-exported from the root without @deprecated`).toBeDefined();
+      expect(SUBPATHS[mark![1]!], `${name} is not exported by ${mark![1]}`).toContain(name);
+    }
+  });
+
+  it("exports no CLI or generator internals", () => {
+    const everything = Object.values(exports).flat();
+    expect(INTERNAL.filter((name) => everything.includes(name))).toEqual([]);
+  });
+
+  it('declares in package.json "sideEffects" every module that patches a prototype when imported', () => {
+    const pkg = JSON.parse(readFileSync(join(src, "../package.json"), "utf8")) as {
+      sideEffects: string[];
+    };
+    const patching = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) return patching(path);
+        if (!/\.tsx?$/.test(entry.name) || /\.test\.tsx?$/.test(entry.name)) return [];
+        const text = readFileSync(path, "utf8");
+        return /^(Object\.defineProperty\(\w*\.?prototype|\w+\.prototype\.\w+ =)/m.test(text)
+          ? [`./dist/${relative(src, path).replace(/\.tsx?$/, ".js")}`]
+          : [];
+      });
+    expect(patching(src).filter((file) => !pkg.sideEffects.includes(file))).toEqual([]);
   });
 });

@@ -2,12 +2,10 @@ import {
   DependentRecordsError,
   HttpError,
   negotiateFormat,
-  paginate,
-  paginationHeaders,
-  type Queryable,
   Resource,
   type ResourceContext,
 } from "wisent";
+import { paginate, paginationHeaders, type Queryable } from "wisent/db";
 import { Image } from "../models/image.js";
 import { Widget } from "../models/widget.js";
 import { Edit } from "../templates/images/edit.js";

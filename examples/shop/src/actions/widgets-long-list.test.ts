@@ -5,7 +5,7 @@
  * (`configurePagination`), so that a few widgets are a "long" list.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configurePagination, type PaginationSettings } from "wisent";
+import { configurePagination, type PaginationSettings } from "wisent/db";
 import { clients, freshApp, type ShopApp } from "../../test/support.js";
 
 let app: ShopApp;

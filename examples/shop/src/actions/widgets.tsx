@@ -1,10 +1,5 @@
-import {
-  DependentRecordsError,
-  negotiateFormat,
-  paginationHeaders,
-  Resource,
-  type ResourceContext,
-} from "wisent";
+import { DependentRecordsError, negotiateFormat, Resource, type ResourceContext } from "wisent";
+import { paginationHeaders } from "wisent/db";
 import { Widget } from "../models/widget.js";
 import { Edit } from "../templates/widgets/edit.js";
 import { Index } from "../templates/widgets/index.js";

@@ -1,4 +1,4 @@
-import { usePage } from "wisent";
+import { usePage } from "wisent/jsx";
 import type * as Routes from "../app.js";
 
 type Exported = typeof Routes;

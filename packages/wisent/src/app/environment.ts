@@ -1,36 +1,7 @@
-/**
- * The environment the app runs in: `GO_ENV` (Buffalo's name), else `NODE_ENV`, else `development`.
- *
- * @example
- * if (currentEnv() === "production") requireSecret();
- */
-export function currentEnv(env: NodeJS.ProcessEnv = process.env): string {
-  return env.GO_ENV || env.NODE_ENV || "development";
-}
+import { RELAXED_ENVIRONMENTS } from "../config/settings.js";
 
-/** The environments that may run without secrets, with development's conveniences. */
-const RELAXED_ENVIRONMENTS: ReadonlySet<string> = new Set(["development", "test"]);
-
-/**
- * True when `envName` runs with production's defaults: `production`, and every name other than
- * exactly `development` or `test` (`staging`, `prod`, `Production`, ...), which must never get
- * development's forgeable defaults by a typo.
- *
- * @example
- * isProductionLike("staging"); // true
- * isProductionLike("test");    // false
- */
-export function isProductionLike(envName: string): boolean {
-  return !RELAXED_ENVIRONMENTS.has(envName);
-}
-
-/**
- * True when the app runs with production's defaults (force-SSL, Secure cookies, a required
- * `SESSION_SECRET`, no stack traces): see {@link isProductionLike}.
- */
-export function isProduction(env: NodeJS.ProcessEnv = process.env): boolean {
-  return isProductionLike(currentEnv(env));
-}
+// The environment's name and what it implies are settings, read in src/config/settings.ts.
+export { currentEnv, isProduction, isProductionLike } from "../config/settings.js";
 
 /**
  * The one start-up line for an environment name Wisent does not know (undefined for

@@ -2,6 +2,7 @@ import type { Handler, MiddlewareHandler } from "hono";
 import { parentGuard } from "../auth/parent-guard.js";
 import { requireAuthentication, requiresAuthentication } from "../auth/require-authentication.js";
 import { resourceGuard } from "../auth/resource-guard.js";
+import { WisentError } from "../base/wisent-error.js";
 import type { ResourceSpec } from "../client/resource-spec.js";
 import { routeNameForPath } from "../naming/index.js";
 import {
@@ -374,7 +375,8 @@ export class Group<
     for (const route of routes) {
       const fn = handlers[route.handlerMethod];
       if (typeof fn !== "function") {
-        throw new Error(
+        throw new WisentError(
+          "E_APP_MISCONFIGURED",
           `${resource.handlerName} has no ${route.handlerMethod}(c) method for ${route.method} ${fullPath(route)}: add it, or leave the route out with only/except`,
         );
       }
@@ -477,7 +479,8 @@ function ownedAuthenticate(
 ): ResourceOptions["authenticate"] {
   if (opts.ownedBy === undefined) return opts.authenticate;
   if (opts.authenticate !== undefined && opts.authenticate !== true) {
-    throw new Error(
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
       `${resource}: ownedBy "${opts.ownedBy}" signs in every route; leave authenticate out (or true)`,
     );
   }

@@ -11,6 +11,10 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const index = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
+/** What a generated app imports besides the root. */
+const entries = ["db", "middleware"].map((name) =>
+  fileURLToPath(new URL(`../../dist/entries/${name}.js`, import.meta.url)),
+);
 const OPTIONAL = ["pg", "mysql2", "fast-xml-parser", "esbuild", "tsx", "eta", "ioredis"];
 
 const RECORD_RESOLVED = `
@@ -32,7 +36,8 @@ function optionalPackagesAfter(script: string): string[] {
     register("data:text/javascript,${encodeURIComponent(RECORD_RESOLVED)}", {
       data: { port: port2 }, transferList: [port2],
     });
-    const wisent = await import(${JSON.stringify(index)});
+    const wisent = {};
+    for (const file of ${JSON.stringify([index, ...entries])}) Object.assign(wisent, await import(file));
     ${script}
     await new Promise((r) => setTimeout(r, 50));
     port1.close();

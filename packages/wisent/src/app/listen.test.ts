@@ -149,7 +149,7 @@ describe("app.listen", () => {
       await expect(refused).rejects.toThrow(
         `port ${first.port} is already in use by pid ${process.pid} (`,
       );
-      await expect(refused).rejects.toMatchObject({ code: "EADDRINUSE", port: first.port });
+      await expect(refused).rejects.toMatchObject({ code: "E_PORT_IN_USE", port: first.port });
     } finally {
       await first.close();
     }

@@ -1,5 +1,7 @@
 import type { Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
+import { envValue } from "../config/env.js";
+import { listenHost, listenPort } from "../config/settings.js";
 import { type NodeFetch, nodeListener } from "../kernel/node-listener.js";
 import { trackConnections } from "./connection-drain.js";
 import { createGuardedServer } from "./guarded-server.js";
@@ -54,8 +56,8 @@ export function listen(
   onClosed: () => Promise<void>,
   answersWithoutBody?: AnswersWithoutBody,
 ): Promise<RunningServer> {
-  const port = options.port ?? portFromEnv();
-  const host = options.host ?? hostFromEnv();
+  const port = options.port ?? listenPort();
+  const host = options.host ?? listenHost();
   const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   return new Promise((resolveStarted, rejectStarted) => {
@@ -129,32 +131,17 @@ export function listen(
   });
 }
 
-function portFromEnv(): number {
-  const raw = process.env.PORT?.trim();
-  if (!raw) return 3000;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new Error(`PORT must be a whole number from 0 to 65535, got ${JSON.stringify(raw)}`);
-  }
-  return port;
-}
-
-function hostFromEnv(): string {
-  const raw = process.env.HOST?.trim();
-  return raw && !/^https?:\/\//.test(raw) ? raw : "127.0.0.1";
-}
-
 /**
  * Under `wisent dev` the app runs behind the dev server, which owns the public port and passes
  * requests on to this process's own port: the URL to print is the dev server's.
  */
 function supervisedUrl(): string | undefined {
-  return process.env.WISENT_DEV_SUPERVISOR === "1" ? process.env.WISENT_DEV_URL : undefined;
+  return envValue("WISENT_DEV_SUPERVISOR") === "1" ? envValue("WISENT_DEV_URL") : undefined;
 }
 
 /** Tells `wisent dev` (over the IPC channel it opened) which port the app listens on. */
 function tellSupervisor(port: number): void {
-  if (process.env.WISENT_DEV_SUPERVISOR === "1" && process.send) {
+  if (envValue("WISENT_DEV_SUPERVISOR") === "1" && process.send) {
     process.send({ wisent: "listening", port });
   }
 }

@@ -7,7 +7,7 @@ import { HttpError } from "../http/http-error.js";
  */
 export class NoRouteError extends HttpError {
   constructor(message: string) {
-    super(404, message);
+    super(404, message, { code: "E_ROUTE_NOT_FOUND" });
   }
 }
 

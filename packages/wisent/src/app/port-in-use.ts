@@ -7,6 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import net from "node:net";
+import { WisentError } from "../base/wisent-error.js";
 
 /** The process listening on a port. */
 export interface PortHolder {
@@ -19,22 +20,28 @@ export interface PortHolder {
  * Thrown when a port is taken; its message is the whole story, e.g.
  * `port 3000 is already in use by pid 4242 (node server.js): stop it, or choose another port (PORT=3001)`.
  */
-export class PortInUseError extends Error {
-  override readonly name = "PortInUseError";
-  readonly code = "EADDRINUSE";
+export class PortInUseError extends WisentError {
+  override name = "PortInUseError";
   constructor(
     readonly port: number,
     readonly holder: PortHolder | undefined,
     hint = `PORT=${port + 1}`,
   ) {
     const by = holder ? ` by pid ${holder.pid} (${holder.command})` : "";
-    super(`port ${port} is already in use${by}: stop it, or choose another port (${hint})`);
+    super(
+      "E_PORT_IN_USE",
+      `port ${port} is already in use${by}: stop it, or choose another port (${hint})`,
+    );
   }
 }
 
-/** True for Node's "address already in use" error. */
+/**
+ * True for Node's "address already in use" error, and for a {@link PortInUseError} (also one from
+ * another copy of the framework, such as the app's bundle: matched by its code).
+ */
 export function isAddressInUse(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException | undefined)?.code === "EADDRINUSE";
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === "EADDRINUSE" || code === "E_PORT_IN_USE";
 }
 
 /**

@@ -1,3 +1,4 @@
+import { WisentError } from "../base/wisent-error.js";
 import { didYouMean } from "../naming/did-you-mean.js";
 import type { Operation } from "../resources/mapping.js";
 import type { OperationDoc } from "../resources/operation-doc.js";
@@ -108,7 +109,8 @@ export class RouteRegistry {
     const record = this.#byName.get(name);
     if (!record) {
       const suggestion = didYouMean(name, this.#byName.keys());
-      throw new Error(
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
         `could not find a route named ${name}${suggestion ? ` (did you mean ${suggestion}?)` : ""}`,
       );
     }
@@ -180,7 +182,8 @@ export class RouteRegistry {
   #claimName(record: RouteRecord, name: string): void {
     const holder = this.#byName.get(name);
     if (holder && holder !== record && holder.path.template !== record.path.template) {
-      throw new Error(
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
         `route name ${name} is used for two different paths: ${describe(holder)} and ${describe(record)}; ` +
           `give one of them another name with .name("...")`,
       );

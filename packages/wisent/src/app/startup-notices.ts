@@ -1,3 +1,5 @@
+import { envValue } from "../config/env.js";
+import type { EnvironmentVariableName } from "../config/environment-variables.js";
 import { sharedLogger } from "../http/logger.js";
 import { unknownEnvironmentNotice } from "./environment.js";
 
@@ -7,7 +9,7 @@ import { unknownEnvironmentNotice } from "./environment.js";
  * workers it then starts inherit it, so a notice appears once per `wisent start --workers 4` or
  * test run, not once per worker or test file.
  */
-export const NOTICES_SHOWN = "WISENT_NOTICES_SHOWN";
+export const NOTICES_SHOWN = "WISENT_NOTICES_SHOWN" satisfies EnvironmentVariableName;
 
 /** The notices an app in environment `envName` starts with (today: an unknown environment name). */
 export function startupNotices(envName: string): string[] {
@@ -28,7 +30,7 @@ export function announceStartupNotices(
   env: NodeJS.ProcessEnv = process.env,
   print: (notice: string) => void = (msg) => sharedLogger().warn({ msg }),
 ): void {
-  const shown = new Set((env[NOTICES_SHOWN] ?? "").split(",").filter(Boolean));
+  const shown = new Set((envValue(NOTICES_SHOWN, env) ?? "").split(",").filter(Boolean));
   for (const notice of startupNotices(envName)) {
     const key = noticeKey(notice);
     if (shown.has(key)) continue;

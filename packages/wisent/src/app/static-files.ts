@@ -3,6 +3,7 @@ import { realpath, stat } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import type { MiddlewareHandler } from "hono";
+import { envValue } from "../config/env.js";
 import { HttpError } from "../http/http-error.js";
 import { contentTypeFor } from "./mime-types.js";
 import { pathFormatOf } from "./path-format.js";
@@ -28,7 +29,7 @@ export function staticFiles(
   options: StaticFilesOptions = {},
 ): MiddlewareHandler {
   const root = resolve(dir);
-  const maxAge = options.maxAge ?? (Number(process.env.ASSETS_MAX_AGE) || 31_536_000);
+  const maxAge = options.maxAge ?? (Number(envValue("ASSETS_MAX_AGE")) || 31_536_000);
   const index = options.index ?? "index.html";
   const strip = prefix === "/" ? 0 : prefix.length;
   return async (c, next) => {

@@ -1,3 +1,11 @@
+/**
+ * `wisent/auth`: authentication (password hashing, sessions' current user, access tokens),
+ * authorization policies, password resets, sign-in limits and mail.
+ *
+ * @example
+ * import { authentication, hashPassword, requireAuthentication } from "wisent/auth";
+ * @module
+ */
 export {
   accessTokenDigest,
   bearerToken,
@@ -20,14 +28,7 @@ export {
   signOut,
   USER_ID_SESSION_KEY,
 } from "./current-user.js";
-export {
-  clearSentMail,
-  type Mailer,
-  type MailerOptions,
-  type MailMessage,
-  mailer,
-  sentMail,
-} from "./mailer.js";
+export { type Mailer, type MailerOptions, type MailMessage, mailer } from "./mailer.js";
 export {
   hashPassword,
   PASSWORD_HASH_PARAMS,

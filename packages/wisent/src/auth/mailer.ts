@@ -1,6 +1,8 @@
 import type { Transporter } from "nodemailer";
 import { currentEnv, isProductionLike } from "../app/environment.js";
 import { MissingDependencyError, requireDependency } from "../base/require-dependency.js";
+import { WisentError } from "../base/wisent-error.js";
+import { envValue } from "../config/env.js";
 import { type Logger, sharedLogger } from "../http/logger.js";
 
 /** One mail to send. */
@@ -56,22 +58,23 @@ export function clearSentMail(): void {
  */
 export function mailer(options: MailerOptions = {}): Mailer {
   const env = options.env ?? currentEnv();
-  const from = options.from ?? process.env.MAIL_FROM ?? "no-reply@localhost";
+  const from = options.from ?? envValue("MAIL_FROM") ?? "no-reply@localhost";
   let transport: Transporter | undefined;
   // Loaded on the first mail sent: an app that sends none never loads nodemailer.
   const createTransport = (how: string | { jsonTransport: true }): Transporter =>
     requireDependency<typeof import("nodemailer")>("nodemailer").createTransport(how as never);
   const smtp = () => {
-    const url = options.smtpUrl ?? process.env.SMTP_URL;
+    const url = options.smtpUrl ?? envValue("SMTP_URL");
     if (!url) {
-      throw new Error(
+      throw new WisentError(
+        "E_CONFIG_INVALID",
         `mailer: SMTP_URL is not set (smtp://user:password@host:587): ${env} sends real mail`,
       );
     }
     transport ??= createTransport(url);
     return transport;
   };
-  const smtpWanted = isProductionLike(env) || Boolean(options.smtpUrl ?? process.env.SMTP_URL);
+  const smtpWanted = isProductionLike(env) || Boolean(options.smtpUrl ?? envValue("SMTP_URL"));
   return {
     async send(message) {
       const mail = { ...message, from: message.from ?? from };

@@ -1,5 +1,6 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from "node:crypto";
 import { currentEnv } from "../app/environment.js";
+import { envValue } from "../config/env.js";
 
 /**
  * Password hashing with scrypt from `node:crypto`.
@@ -57,7 +58,7 @@ const PREFIX = "$scrypt$";
  */
 export const CONCURRENT_HASHES = Math.max(
   1,
-  Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2),
+  Math.floor((Number(envValue("UV_THREADPOOL_SIZE")) || 4) / 2),
 );
 
 /**

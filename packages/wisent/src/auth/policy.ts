@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { WisentError } from "../base/wisent-error.js";
 import { HttpError } from "../http/http-error.js";
 import type { ResourcePolicy } from "../resources/policy.js";
 import type { CurrentUser } from "./current-user.js";
@@ -54,8 +55,9 @@ export function definePolicy<const Rules extends Readonly<Record<string, Rule>>>
   const allows = async (c: Context, action: string, record: unknown): Promise<boolean> => {
     const rule = rules[action];
     if (!rule) {
-      throw new Error(
-        `the policy has no ${action} rule (it has ${Object.keys(rules).join(", ") || "none"})`,
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
+        `the policy has no ${action} rule (it has ${Object.keys(rules).join(", ") || "none"}): add ${action} to its definePolicy({ ... })`,
       );
     }
     const user = c.currentUser();
@@ -92,7 +94,11 @@ export async function checkRule(
   record: unknown,
 ): Promise<void> {
   const rule = policy.rules[action] as Rule | undefined;
-  if (!rule) throw new Error(`the policy has no ${action} rule`);
+  if (!rule)
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
+      `the policy has no ${action} rule: add ${action} to its definePolicy({ ... })`,
+    );
   const user = c.currentUser();
   if (user === undefined) throw authenticationRequired();
   if (!(await rule(user, record))) throw forbidden(action);
@@ -110,7 +116,8 @@ export async function checkRule(
 export async function authorize(c: Context, action: string, record?: unknown): Promise<void> {
   const policy = (c as Marked)[POLICY];
   if (!policy) {
-    throw new Error(
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
       `authorize(c, "${action}"): this route's resource has no policy: declare it with app.resource(path, resource, { policy })`,
     );
   }

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { WisentError } from "../base/wisent-error.js";
 import { negotiateFormat } from "../http/format.js";
 import { HttpError } from "../http/http-error.js";
 import { resolveLocation } from "../http/redirect.js";
@@ -54,7 +55,8 @@ export function requireAuthentication(
   const signInPath = options.signInPath ?? "newSessionPath";
   const guard: MiddlewareHandler = async (c, next) => {
     if (!authenticationRan(c)) {
-      throw new Error(
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
         "requireAuthentication() needs authentication() (sessions) or tokenAuthentication() (bearer tokens) declared before it: wisent generate authentication adds it to src/app.ts",
       );
     }

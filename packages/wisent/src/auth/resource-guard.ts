@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { WisentError } from "../base/wisent-error.js";
 import type { Model } from "../data/model.js";
 import { ownerScopeWasRead, setOwnerScope } from "../http/owner-scope.js";
 import type { Operation } from "../resources/mapping.js";
@@ -34,7 +35,8 @@ function ruleName(options: ResourceGuardOptions): string {
 function findOf(options: ResourceGuardOptions): Model<never>["find"] {
   const model = options.model as Partial<Model<never>> | undefined;
   if (!model || typeof model.find !== "function") {
-    throw new Error(
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
       `${options.resource}: ownedBy and a policy on a record need the resource's model to find the record: add \`override readonly model = <Model>;\` to the class`,
     );
   }
@@ -65,7 +67,8 @@ export function resourceGuard(options: ResourceGuardOptions): MiddlewareHandler 
     if (policy && rule) await checkRule(c, policy, rule, record);
     await next();
     if (checksList && !ownerScopeWasRead(c)) {
-      throw new Error(
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
         `${options.resource}.list never asked for c.ownerScope(): the resource is declared with ownedBy, and its list would show every user's records. Pass it to the query: Model.paginate(await c.tx(), c.req.query(), c.ownerScope())`,
       );
     }

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { envValue } from "../config/env.js";
 import { clientAddress } from "../http/client-address.js";
 import { RateLimiter } from "../middleware/rate-limit/rate-limit.js";
 import { redisStore } from "../middleware/rate-limit/redis-store.js";
@@ -43,7 +44,7 @@ export class SignInLimits {
   constructor(options: SignInLimitsOptions) {
     const store =
       options.store ??
-      (process.env.REDIS_URL ? redisStore({ prefix: "wisent:auth:" }) : memoryStore());
+      (envValue("REDIS_URL") ? redisStore({ prefix: "wisent:auth:" }) : memoryStore());
     const shared = { limit: options.limit ?? 10, window: options.window ?? 180, store };
     this.#byAddress = new RateLimiter({ ...shared, name: `${options.name}:address` });
     this.#byEmail =

@@ -14,6 +14,7 @@
  * @module
  */
 import { createRequire } from "node:module";
+import { WisentError } from "./wisent-error.js";
 
 const local = createRequire(import.meta.url);
 let fromWisent: NodeJS.Require | undefined;
@@ -31,15 +32,15 @@ const PURPOSE: Readonly<Record<string, string>> = {
  * Thrown when an optional dependency is not installed; its message is the whole story, e.g.
  * `the package pg is not installed (needed for a postgres:// DATABASE_URL): run \`npm install pg\` in the app's folder`.
  */
-export class MissingDependencyError extends Error {
-  override readonly name = "MissingDependencyError";
-  readonly code = "WISENT_MISSING_DEPENDENCY";
+export class MissingDependencyError extends WisentError {
+  override name = "MissingDependencyError";
   constructor(
     readonly dependency: string,
     options?: ErrorOptions,
   ) {
     const purpose = PURPOSE[dependency];
     super(
+      "E_MISSING_DEPENDENCY",
       `the package ${dependency} is not installed${purpose ? ` (needed for ${purpose})` : ""}: run \`npm install ${dependency}\` in the app's folder`,
       options,
     );
@@ -79,8 +80,11 @@ export function requireDependency<T>(name: string): T {
 }
 
 /** A native addon's binary that cannot be loaded; its message names the npm command to run. */
-export class NativeBinaryError extends Error {
-  override readonly name = "NativeBinaryError";
+export class NativeBinaryError extends WisentError {
+  override name = "NativeBinaryError";
+  constructor(message: string, options?: ErrorOptions) {
+    super("E_NATIVE_BINARY", message, options);
+  }
 }
 
 /**

@@ -5,10 +5,15 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { isWisentError, WisentError } from "../base/wisent-error.js";
+import type { Env } from "../config/env.js";
+import { currentEnv, databaseUrlSetting, listenHost, listenPort } from "../config/settings.js";
 import { appEnvironment } from "../data/app-database-url.js";
-import { defaultDatabaseUrl } from "../data/database-url.js";
 import { UsageError } from "./args.js";
 import type { CliIO } from "./io.js";
+
+/** Each command run's app environment, read once (`.env` is read from disk here and only here). */
+const loaded = new WeakMap<object, Record<string, string | undefined>>();
 
 /**
  * The environment an app command runs with: the process's variables, plus those of the app's
@@ -18,35 +23,49 @@ import type { CliIO } from "./io.js";
  * @example const env = appEnv(io); // env.DATABASE_URL from .env unless exported
  */
 export function appEnv(io: Pick<CliIO, "cwd" | "env">): Record<string, string | undefined> {
-  return appEnvironment(io.cwd, io.env);
-}
-
-/** `GO_ENV`, else `NODE_ENV`, else `development`: the same rule as `currentEnv()`, for `env`. */
-export function envName(env: Readonly<Record<string, string | undefined>>): string {
-  return env.GO_ENV || env.NODE_ENV || "development";
-}
-
-/** The port the app listens on: `PORT`, else 3000 (as `app.listen()` reads it). */
-export function appPort(env: Readonly<Record<string, string | undefined>>): number {
-  const raw = env.PORT?.trim();
-  if (!raw) return 3000;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new UsageError(`PORT must be a whole number from 0 to 65535, got ${JSON.stringify(raw)}`);
+  let env = loaded.get(io);
+  if (!env) {
+    env = appEnvironment(io.cwd, io.env);
+    loaded.set(io, env);
   }
-  return port;
+  return { ...env };
+}
+
+/**
+ * Puts the app's environment ({@link appEnv}) into this process's, for the app code a command
+ * imports (src/db.ts reads `DATABASE_URL`): the variables not set already, or all of them with
+ * `override` (seeds run in the environment `wisent db` was asked for).
+ * @example exportAppEnv(io); await import(appFile);
+ */
+export function exportAppEnv(
+  io: Pick<CliIO, "cwd" | "env">,
+  options: { env?: Env; override?: boolean } = {},
+): void {
+  for (const [key, value] of Object.entries(options.env ?? appEnv(io))) {
+    if (value !== undefined && (options.override || process.env[key] === undefined)) {
+      process.env[key] = value;
+    }
+  }
+}
+
+/** The environment's name in `env` (`GO_ENV`, else `NODE_ENV`, else `development`). */
+export const envName = (env: Env): string => currentEnv(env);
+
+/** The port the app listens on (`PORT`, else 3000, as `app.listen()` reads it); bad is a usage error. */
+export function appPort(env: Env): number {
+  try {
+    return listenPort(env);
+  } catch (error) {
+    if (isWisentError(error, "E_CONFIG_INVALID")) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** The interface the app listens on: `HOST` unless it is a URL, else 127.0.0.1. */
-export function appHost(env: Readonly<Record<string, string | undefined>>): string {
-  const raw = env.HOST?.trim();
-  return raw && !/^https?:\/\//.test(raw) ? raw : "127.0.0.1";
-}
+export const appHost = (env: Env): string => listenHost(env);
 
 /** `DATABASE_URL`, else the per-environment SQLite file. */
-export function databaseUrl(env: Readonly<Record<string, string | undefined>>): string {
-  return env.DATABASE_URL || defaultDatabaseUrl(envName(env));
-}
+export const databaseUrl = (env: Env): string => databaseUrlSetting(env);
 
 /**
  * Throws unless `cwd` looks like a Wisent app (has `file`, e.g. `src/app.ts`), naming what is
@@ -55,7 +74,10 @@ export function databaseUrl(env: Readonly<Record<string, string | undefined>>): 
 export function requireAppFile(io: Pick<CliIO, "cwd">, file: string): string {
   const path = join(io.cwd, file);
   if (!existsSync(path)) {
-    throw new Error(`no ${file} in ${io.cwd}: run this command in the folder of a Wisent app`);
+    throw new WisentError(
+      "E_NOT_AN_APP",
+      `no ${file} in ${io.cwd}: run this command in the folder of a Wisent app`,
+    );
   }
   return path;
 }

@@ -6,14 +6,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { parseEnv } from "node:util";
+import { envValue } from "../config/env.js";
+import { currentEnv } from "../config/settings.js";
 import { defaultDatabaseUrl } from "./database-url.js";
 
 type Vars = Readonly<Record<string, string | undefined>>;
 
-/** `GO_ENV`, else `NODE_ENV`, else `development`. */
-export function environmentOf(vars: Vars): string {
-  return vars.GO_ENV || vars.NODE_ENV || "development";
-}
+/** `GO_ENV`, else `NODE_ENV`, else `development` (the rule of `currentEnv`). */
+export const environmentOf = (vars: Vars): string => currentEnv(vars);
 
 /** The variables of the app's `.env` file (none when it has none). */
 export function readDotEnv(cwd: string): Record<string, string> {
@@ -79,13 +79,15 @@ export function testDatabaseUrl(url: string): string {
  */
 export function appDatabaseUrl(exported: Vars, dotEnv: Vars = {}): string {
   const env = environmentOf({ ...dotEnv, ...definedOnly(exported) });
-  if (exported.DATABASE_URL) return exported.DATABASE_URL;
+  const exportedUrl = envValue("DATABASE_URL", exported);
+  if (exportedUrl) return exportedUrl;
+  const dotEnvUrl = envValue("DATABASE_URL", dotEnv);
   if (env === "test") {
-    const test = exported.TEST_DATABASE_URL || dotEnv.TEST_DATABASE_URL;
+    const test = envValue("TEST_DATABASE_URL", exported) || envValue("TEST_DATABASE_URL", dotEnv);
     if (test) return test;
-    return dotEnv.DATABASE_URL ? testDatabaseUrl(dotEnv.DATABASE_URL) : defaultDatabaseUrl(env);
+    return dotEnvUrl ? testDatabaseUrl(dotEnvUrl) : defaultDatabaseUrl(env);
   }
-  return dotEnv.DATABASE_URL || defaultDatabaseUrl(env);
+  return dotEnvUrl || defaultDatabaseUrl(env);
 }
 
 function definedOnly(vars: Vars): Vars {

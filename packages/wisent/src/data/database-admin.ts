@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { sql } from "kysely";
+import { WisentError } from "../base/wisent-error.js";
 import { type Database, openDatabase } from "./database.js";
 import { maskDatabaseUrl, parseDatabaseUrl } from "./database-url.js";
 
@@ -78,7 +79,11 @@ export async function createDatabase(
       await sql`create database ${sql.id(name)}`.execute(admin.kysely);
     } catch (cause) {
       const why = cause instanceof Error ? cause.message : String(cause);
-      throw new Error(`cannot create database ${maskDatabaseUrl(url)}: ${why}`, { cause });
+      throw new WisentError(
+        "E_DATABASE_UNAVAILABLE",
+        `cannot create database ${maskDatabaseUrl(url)}: ${why}`,
+        { cause },
+      );
     }
     return "created";
   });
@@ -112,7 +117,11 @@ export async function dropDatabase(
       }
     } catch (cause) {
       const why = cause instanceof Error ? cause.message : String(cause);
-      throw new Error(`cannot drop database ${maskDatabaseUrl(url)}: ${why}`, { cause });
+      throw new WisentError(
+        "E_DATABASE_UNAVAILABLE",
+        `cannot drop database ${maskDatabaseUrl(url)}: ${why}`,
+        { cause },
+      );
     }
     return "dropped";
   });

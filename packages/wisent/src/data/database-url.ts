@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { WisentError } from "../base/wisent-error.js";
 
 /** The database engines Wisent speaks to. MariaDB counts as `mysql`. */
 export type DialectName = "sqlite" | "postgres" | "mysql";
@@ -19,15 +20,7 @@ export function maskDatabaseUrl(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, "$1:****@");
 }
 
-/**
- * The default database of an environment: a SQLite file under `db/`, e.g. `sqlite:db/development.sqlite`.
- *
- * @example
- * defaultDatabaseUrl("test"); // "sqlite:db/test.sqlite"
- */
-export function defaultDatabaseUrl(env: string): string {
-  return `sqlite:db/${env}.sqlite`;
-}
+export { defaultDatabaseUrl } from "../config/settings.js";
 
 /**
  * Reads a `DATABASE_URL`: `sqlite:<file>`, `sqlite::memory:`, `postgres://...` (or `postgresql://`),
@@ -41,7 +34,7 @@ export function parseDatabaseUrl(url: string, cwd: string = process.cwd()): Data
   const masked = maskDatabaseUrl(url);
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   const fail = (why: string): never => {
-    throw new Error(`invalid DATABASE_URL "${masked}": ${why}`);
+    throw new WisentError("E_DATABASE_URL", `invalid DATABASE_URL "${masked}": ${why}`);
   };
   if (!scheme) {
     return fail("expected sqlite:<file>, postgres://... or mysql://...");

@@ -17,6 +17,8 @@ import {
   NativeBinaryError,
   requireDependency,
 } from "../base/require-dependency.js";
+import { WisentError } from "../base/wisent-error.js";
+import { ConfigError, envValue, integerSetting } from "../config/env.js";
 import type { AnyDB } from "./any-db.js";
 import {
   type DialectName,
@@ -96,7 +98,11 @@ export class Database<DB = AnyDB> {
     try {
       await sql`select 1`.execute(this.kysely);
     } catch (cause) {
-      throw new Error(`cannot connect to database ${this.url}: ${describeCause(cause)}`, { cause });
+      throw new WisentError(
+        "E_DATABASE_UNAVAILABLE",
+        `cannot connect to database ${this.url}: ${describeCause(cause)}`,
+        { cause },
+      );
     }
   }
 
@@ -225,7 +231,7 @@ export function database<DB = AnyDB>(
 
 function createDatabase<DB>(url: string | undefined, options: DatabaseOptions, lazy: boolean) {
   const resolved =
-    url || process.env.DATABASE_URL || defaultDatabaseUrl(options.env ?? currentEnv());
+    url || envValue("DATABASE_URL") || defaultDatabaseUrl(options.env ?? currentEnv());
   const target = parseDatabaseUrl(resolved, options.cwd);
   const masked = maskDatabaseUrl(resolved);
   let dialect: KyselyDialect;
@@ -239,7 +245,13 @@ function createDatabase<DB>(url: string | undefined, options: DatabaseOptions, l
   } catch (cause) {
     // A missing driver or binary is about the install, not this database: its line says the fix.
     if (cause instanceof MissingDependencyError || cause instanceof NativeBinaryError) throw cause;
-    throw new Error(`cannot open database ${masked}: ${describeCause(cause)}`, { cause });
+    throw new WisentError(
+      "E_DATABASE_UNAVAILABLE",
+      `cannot open database ${masked}: ${describeCause(cause)}`,
+      {
+        cause,
+      },
+    );
   }
   const own =
     dialect instanceof WisentSqliteDialect || dialect instanceof WisentPostgresDialect
@@ -255,14 +267,10 @@ const loadMysql = () => requireDependency<typeof import("mysql2")>("mysql2");
 
 /** The pool size: the option, else `POOL_SIZE`, else 10; anything but 1-1000 is refused by name. */
 export function poolSizeOf(options: DatabaseOptions): number {
-  const given = options.poolSize ?? process.env.POOL_SIZE?.trim();
-  if (given === undefined || given === "") return 10;
-  const size = Number(given);
+  if (options.poolSize === undefined) return integerSetting("POOL_SIZE", 10, { min: 1, max: 1000 });
+  const size = options.poolSize;
   if (!Number.isInteger(size) || size < 1 || size > 1000) {
-    const source = options.poolSize === undefined ? "POOL_SIZE" : "poolSize";
-    throw new Error(
-      `${source} must be a whole number from 1 to 1000, got ${JSON.stringify(given)}`,
-    );
+    throw new ConfigError(`poolSize must be a whole number from 1 to 1000, got ${size}`);
   }
   return size;
 }

@@ -19,11 +19,12 @@ export interface Dependents {
  * deleted.
  */
 export class DependentRecordsError extends HttpError {
+  override name = "DependentRecordsError";
   constructor(
     model: string,
     readonly dependents: readonly Dependents[],
   ) {
-    super(409, dependentsMessage(model, dependents));
+    super(409, dependentsMessage(model, dependents), { code: "E_DEPENDENT_RECORDS" });
   }
 }
 

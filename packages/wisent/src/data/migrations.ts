@@ -9,6 +9,7 @@ import {
   Migrator,
   NO_MIGRATIONS,
 } from "kysely";
+import { WisentError } from "../base/wisent-error.js";
 import type { AnyDB } from "./any-db.js";
 import { Database } from "./database.js";
 
@@ -51,7 +52,9 @@ export async function migrationFiles(folder: string): Promise<Map<string, string
     files = await readdir(resolve(folder));
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === "ENOENT") return new Map();
-    throw new Error(`cannot read the migrations folder ${resolve(folder)}`, { cause });
+    throw new WisentError("E_MIGRATION", `cannot read the migrations folder ${resolve(folder)}`, {
+      cause,
+    });
   }
   const found = new Map<string, string>();
   for (const file of files.sort()) {
@@ -60,7 +63,8 @@ export async function migrationFiles(folder: string): Promise<Map<string, string
     if (!match) continue;
     const name = match[1]!;
     const other = found.get(name);
-    if (other) throw new Error(`two files for migration ${name}: ${other} and ${file}`);
+    if (other)
+      throw new WisentError("E_MIGRATION", `two files for migration ${name}: ${other} and ${file}`);
     found.set(name, file);
   }
   return found;
@@ -87,14 +91,19 @@ export class FolderMigrationProvider implements MigrationProvider {
     try {
       await readdir(folder);
     } catch (cause) {
-      throw new Error(`cannot read the migrations folder ${folder}`, { cause });
+      throw new WisentError("E_MIGRATION", `cannot read the migrations folder ${folder}`, {
+        cause,
+      });
     }
     const found = await migrationFiles(folder);
     const migrations: Record<string, Migration> = {};
     for (const [name, file] of found) {
       const module = (await import(pathToFileURL(join(folder, file)).href)) as Partial<Migration>;
       if (typeof module.up !== "function") {
-        throw new Error(`migration ${file} does not export an up(db) function`);
+        throw new WisentError(
+          "E_MIGRATION",
+          `migration ${file} does not export an up(db) function`,
+        );
       }
       migrations[name] = { up: module.up, down: module.down };
     }
@@ -110,7 +119,8 @@ const MISSING = Symbol("wisent.missingMigration");
 /** A recorded migration whose file is gone, as a `Migration` that says so when run. */
 function missingMigration(name: string, folder: string): Migration {
   const fail = async (): Promise<never> => {
-    throw new Error(
+    throw new WisentError(
+      "E_MIGRATION",
       `its file is gone from ${folder}, so its down cannot run: restore ${name}.ts (e.g. git checkout) and run this again`,
     );
   };
@@ -144,7 +154,7 @@ function namesOrThrow(result: MigrationResultSet, verb: string): string[] {
     const cause = result.error;
     const why = cause instanceof Error ? cause.message : String(cause);
     const which = failed ? `migration ${failed.migrationName}` : "migrations";
-    throw new Error(`${which} could not ${verb}: ${why}`, { cause });
+    throw new WisentError("E_MIGRATION", `${which} could not ${verb}: ${why}`, { cause });
   }
   return (result.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
@@ -226,7 +236,11 @@ export async function revertMigration(
     return true;
   }
   const { down } = applied[index]!.migration;
-  if (!down) throw new Error(`migration ${name} could not be reverted: it has no down function`);
+  if (!down)
+    throw new WisentError(
+      "E_MIGRATION",
+      `migration ${name} could not be reverted: it has no down function`,
+    );
   const kysely = db instanceof Database ? db.kysely : db;
   try {
     await kysely.transaction().execute(async (trx) => {
@@ -235,7 +249,9 @@ export async function revertMigration(
     });
   } catch (cause) {
     const why = cause instanceof Error ? cause.message : String(cause);
-    throw new Error(`migration ${name} could not be reverted: ${why}`, { cause });
+    throw new WisentError("E_MIGRATION", `migration ${name} could not be reverted: ${why}`, {
+      cause,
+    });
   }
   return true;
 }

@@ -57,11 +57,14 @@ export type WithParent<R, K extends string, P> = R & {
 
 /** Thrown by `create`/`update` when the attributes do not pass the schema: a 422 with the errors. */
 export class ValidationFailedError extends HttpError {
+  override name = "ValidationFailedError";
   constructor(
     model: string,
     readonly errors: ValidationErrors,
   ) {
-    super(422, `${model} is invalid: ${Object.values(errors.errors).flat().join(" ")}`);
+    super(422, `${model} is invalid: ${Object.values(errors.errors).flat().join(" ")}`, {
+      code: "E_VALIDATION_FAILED",
+    });
   }
 }
 

@@ -1,3 +1,5 @@
+import { integerSetting } from "../config/env.js";
+
 /** How lists count and how deep a `page` may go; see {@link configurePagination}. */
 export interface PaginationSettings {
   /**
@@ -16,22 +18,15 @@ export interface PaginationSettings {
 
 const DEFAULTS: PaginationSettings = { countLimit: 10_000, maxOffset: 10_000 };
 
-let current: PaginationSettings | undefined;
+const ROWS = { min: 0, max: Number.MAX_SAFE_INTEGER, unit: "rows" };
 
-function fromEnv(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  if (raw === undefined || raw === "") return fallback;
-  if (!/^\d{1,15}$/.test(raw)) {
-    throw new Error(`${name} must be a whole number of rows, got ${JSON.stringify(raw)}`);
-  }
-  return Number(raw);
-}
+let current: PaginationSettings | undefined;
 
 /** The settings in force: those configured, else the environment's, else the defaults. */
 export function paginationSettings(): PaginationSettings {
   current ??= {
-    countLimit: fromEnv("PAGINATION_COUNT_LIMIT", DEFAULTS.countLimit),
-    maxOffset: fromEnv("PAGINATION_MAX_OFFSET", DEFAULTS.maxOffset),
+    countLimit: integerSetting("PAGINATION_COUNT_LIMIT", DEFAULTS.countLimit, ROWS),
+    maxOffset: integerSetting("PAGINATION_MAX_OFFSET", DEFAULTS.maxOffset, ROWS),
   };
   return current;
 }

@@ -6,6 +6,8 @@
  */
 import type { Context } from "hono";
 import { pathFormatOf } from "../app/path-format.js";
+import { WisentError } from "../base/wisent-error.js";
+import { type Env, envValue } from "../config/env.js";
 import { BoundedMemo } from "./bounded-memo.js";
 import { requestHeader } from "./request-header.js";
 
@@ -24,20 +26,24 @@ let parsed: URL | undefined;
  * // APP_URL=https://shop.example.com
  * configuredAppUrl()?.origin; // "https://shop.example.com"
  */
-export function configuredAppUrl(env: NodeJS.ProcessEnv = process.env): URL | undefined {
-  const value = env.APP_URL?.trim() || undefined;
+export function configuredAppUrl(env: Env = process.env): URL | undefined {
+  const value = envValue("APP_URL", env);
   if (value === undefined) return undefined;
   if (value === parsedFrom) return parsed;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new Error(
+    throw new WisentError(
+      "E_CONFIG_INVALID",
       `APP_URL is not a URL: ${JSON.stringify(value)} (e.g. https://shop.example.com)`,
     );
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new Error(`APP_URL must be an http or https URL (got ${JSON.stringify(value)})`);
+    throw new WisentError(
+      "E_CONFIG_INVALID",
+      `APP_URL must be an http or https URL (got ${JSON.stringify(value)})`,
+    );
   }
   parsedFrom = value;
   parsed = url;

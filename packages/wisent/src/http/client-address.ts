@@ -1,13 +1,15 @@
 import { BlockList, isIP } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
+import { WisentError } from "../base/wisent-error.js";
+import { envValue } from "../config/env.js";
 
 /**
  * The proxies whose forwarding headers are believed: `TRUSTED_PROXIES`, addresses and CIDR
  * ranges separated by commas or spaces (`10.0.0.0/8, 192.168.1.7, fd00::/8`). Read on first
  * use and again whenever the variable changes; a malformed entry throws, naming it.
  */
-export function trustedProxies(value = process.env.TRUSTED_PROXIES): BlockList | undefined {
+export function trustedProxies(value = envValue("TRUSTED_PROXIES")): BlockList | undefined {
   const text = value?.trim() ?? "";
   if (text === cached.text) return cached.list;
   const list = text === "" ? undefined : parseTrustedProxies(text);
@@ -29,7 +31,8 @@ export function parseTrustedProxies(text: string): BlockList {
       extra !== undefined ||
       (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= max))
     ) {
-      throw new Error(
+      throw new WisentError(
+        "E_CONFIG_INVALID",
         `TRUSTED_PROXIES: "${entry}" is not an IP address or a CIDR range (10.0.0.0/8, 192.168.1.7, fd00::/8)`,
       );
     }

@@ -1,18 +1,26 @@
+import type { ErrorCode } from "../base/error-codes.js";
+import { WisentError } from "../base/wisent-error.js";
+
 /**
- * The one error type of Wisent: an HTTP status with a message meant for the client.
- * Handlers and middleware throw it; the error handler renders it in the client's format.
+ * An HTTP status with a message meant for the client (a {@link WisentError}, code `E_HTTP`
+ * unless a subclass says otherwise). Handlers and middleware throw it; the error handler renders
+ * it in the client's format.
  *
  * @example
  * throw new HttpError(404, "resource not implemented");
  */
-export class HttpError extends Error {
-  override readonly name = "HttpError";
+export class HttpError extends WisentError {
+  override name = "HttpError";
   constructor(
     readonly status: number,
     message: string,
-    options?: { cause?: unknown; headers?: Record<string, string> },
+    options?: { cause?: unknown; headers?: Record<string, string>; code?: ErrorCode },
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      options?.code ?? "E_HTTP",
+      message,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.headers = options?.headers ?? {};
   }
   /** Extra response headers, e.g. `Allow` on a 405. */

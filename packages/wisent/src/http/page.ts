@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { WisentError } from "../base/wisent-error.js";
 
 /** Flash messages by kind, e.g. `{ success: ["Widget was successfully created."] }`. */
 export type FlashByKind = Record<string, string[]>;
@@ -123,6 +124,10 @@ export function withPage<T>(page: Page, render: () => T): T {
  * const Title = () => <h1>{usePage().t("widgets.title")}</h1>;
  */
 export function usePage(): Page {
-  if (!current) throw new Error("usePage() works only inside a view rendered by c.respond()");
+  if (!current)
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
+      "usePage() works only inside a view rendered by c.respond()",
+    );
   return current;
 }

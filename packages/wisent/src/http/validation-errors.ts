@@ -1,3 +1,5 @@
+import { WisentError } from "../base/wisent-error.js";
+
 /**
  * Validation failures keyed by field, in Buffalo's shape: `{"errors":{"title":["Title can not be blank."]}}`.
  * Throwing it answers 422 through `errorResponse`. Renderers know it: JSON as that object, XML as `<errors><error field="title">...</error></errors>`.
@@ -6,11 +8,11 @@
  * const errors = new ValidationErrors({ title: ["Title can not be blank."] });
  * if (errors.any()) return c.respond(422, { json: errors, xml: errors, html: () => <New errors={errors} /> });
  */
-export class ValidationErrors extends Error {
+export class ValidationErrors extends WisentError {
   // An Error so that a thrown ValidationErrors reaches Hono's onError (it only catches Errors).
-  override readonly name = "ValidationErrors";
+  override name = "ValidationErrors";
   constructor(readonly errors: Record<string, string[]> = {}) {
-    super("validation failed");
+    super("E_VALIDATION", "validation failed");
   }
 
   /** Adds a message for a field. */

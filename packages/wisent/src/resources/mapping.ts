@@ -3,6 +3,7 @@
  * registration order (which is also match order, so New precedes Show), and what the routing
  * options (`only`/`except`, `member`/`collection`, `patch`, singular resources) change in it.
  */
+import { WisentError } from "../base/wisent-error.js";
 
 /** The seven operations of a resource. */
 export type Operation = "list" | "create" | "new" | "show" | "update" | "destroy" | "edit";
@@ -73,7 +74,8 @@ export function keptOperations(
   all: readonly Operation[] = OPERATIONS,
 ): Set<Operation> {
   const { only, except } = options;
-  if (only && except) throw new Error("resource options: give only or except, not both");
+  if (only && except)
+    throw new WisentError("E_APP_MISCONFIGURED", "resource options: give only or except, not both");
   for (const [option, list] of [
     ["only", only],
     ["except", except],
@@ -82,7 +84,8 @@ export function keptOperations(
     if (!Array.isArray(list)) throw new TypeError(`resource option ${option} must be an array`);
     for (const op of list) {
       if (!all.includes(op)) {
-        throw new Error(
+        throw new WisentError(
+          "E_APP_MISCONFIGURED",
           `resource option ${option}: unknown operation ${JSON.stringify(op)} (use ${all.join(", ")})`,
         );
       }
@@ -94,7 +97,8 @@ export function keptOperations(
     if (only) {
       if (!only.includes(op)) continue;
       if (isOptional && !implemented[op]) {
-        throw new Error(
+        throw new WisentError(
+          "E_APP_MISCONFIGURED",
           `resource option only: lists ${op} but the resource has no ${op}(c) method`,
         );
       }
@@ -124,17 +128,20 @@ export function declaredRoutes(
   }
   return Object.entries(routes).map(([action, verb]) => {
     if (!ACTION_NAME.test(action)) {
-      throw new Error(
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
         `resource option ${kind}: action ${JSON.stringify(action)} must be a lower-case method name (a letter, then letters, digits or _), so that its route name and typed helper agree`,
       );
     }
     if ((OPERATIONS as readonly string[]).includes(action)) {
-      throw new Error(
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
         `resource option ${kind}: ${action} is a standard operation; declare a route with another name`,
       );
     }
     if (!VERBS.includes(verb)) {
-      throw new Error(
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
         `resource option ${kind}: ${action}: ${JSON.stringify(verb)} is not one of ${VERBS.join(", ")}`,
       );
     }
@@ -227,7 +234,10 @@ export function singletonRoutes(
   options: Omit<MappingOptions, "collection"> = {},
 ): ResourceRoute[] {
   if ((options as MappingOptions).collection !== undefined) {
-    throw new Error("singleton options: a singular resource has no collection routes; use member");
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
+      "singleton options: a singular resource has no collection routes; use member",
+    );
   }
   const kept = keptOperations(implemented, options, SINGLETON_OPERATIONS);
   const routes: ResourceRoute[] = [];

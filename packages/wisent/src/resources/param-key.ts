@@ -1,3 +1,4 @@
+import { WisentError } from "../base/wisent-error.js";
 import { paramKeyFromClassName, paramKeyFromPath } from "../naming/index.js";
 import type { ResourceBase } from "./resource.js";
 
@@ -20,7 +21,8 @@ export function resourceParamKey(resource: ResourceBase<string>, path: string): 
   const fromPath = paramKeyFromPath(path);
   if (fromPath) return fromPath;
   const what = ctor.name ? `class ${ctor.name}` : "an anonymous class";
-  throw new Error(
+  throw new WisentError(
+    "E_APP_MISCONFIGURED",
     `resource("${path}", ...): cannot name its path parameter: neither ${what} nor the path says which resource it is; name the class <Plural>Resource, mount it at a path ending in a word, or set static paramKey = "widget_id"`,
   );
 }

@@ -2,6 +2,7 @@
  * Route path templates in the form of docs/guides/routing.md: `/widgets/{widget_id}`, `/articles/{id:[0-9]+}`.
  * One parse gives what the router needs (Hono's `:name{regex}` form) and what path helpers need.
  */
+import { WisentError } from "../base/wisent-error.js";
 
 /** One `{name}` or `{name:regex}` placeholder of a template. */
 export interface PathParam {
@@ -81,19 +82,27 @@ export function parsePathTemplate(path: string): PathTemplate {
 function toHonoSegment(segment: string, template: string, params: PathParam[]): string {
   const match = /^\{([A-Za-z_][A-Za-z0-9_]*)(?::(.+))?\}$/.exec(segment);
   if (!match) {
-    throw new Error(
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
       `invalid path parameter ${JSON.stringify(segment)} in ${template}: use {name} or {name:regex} as a whole segment`,
     );
   }
   const name = match[1]!;
   const pattern = match[2] ?? DEFAULT_PATTERN;
   if (params.some((p) => p.name === name)) {
-    throw new Error(`path parameter {${name}} appears twice in ${template}`);
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
+      `path parameter {${name}} appears twice in ${template}`,
+    );
   }
   try {
     new RegExp(`^(?:${pattern})$`);
   } catch (cause) {
-    throw new Error(`invalid regex for {${name}} in ${template}: ${pattern}`, { cause });
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
+      `invalid regex for {${name}} in ${template}: ${pattern}`,
+      { cause },
+    );
   }
   params.push({ name, pattern });
   return match[2] === undefined ? `:${name}` : `:${name}{${pattern}}`;

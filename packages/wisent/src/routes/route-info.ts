@@ -1,3 +1,5 @@
+import { type Env, envValue } from "../config/env.js";
+
 /**
  * One row of the routes table, as `app.routes()` returns it (registration order = match order).
  *
@@ -25,8 +27,8 @@ export interface RouteInfo {
  * `http://<HOST or 127.0.0.1>:<PORT or 3000>`.
  * @example defaultHost({ PORT: "8080" }) // "http://127.0.0.1:8080"
  */
-export function defaultHost(env: NodeJS.ProcessEnv = process.env): string {
-  const host = env.HOST?.trim();
+export function defaultHost(env: Env = process.env): string {
+  const host = envValue("HOST", env);
   if (host && /^https?:\/\//.test(host)) return host.replace(/\/+$/, "");
-  return `http://${host || "127.0.0.1"}:${env.PORT?.trim() || "3000"}`;
+  return `http://${host || "127.0.0.1"}:${envValue("PORT", env) || "3000"}`;
 }

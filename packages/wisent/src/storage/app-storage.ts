@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import type { Disk } from "flydrive";
 import { requireDependency } from "../base/require-dependency.js";
+import { envValue } from "../config/env.js";
 import { optionalDependency } from "./optional-dependency.js";
 import { type StorageLocation, storageLocation } from "./storage-url.js";
 
@@ -167,7 +168,7 @@ let current: AppStorage | undefined;
  * await appStorage().delete(attachment.key);
  */
 export function appStorage(): AppStorage {
-  current ??= openStorage(storageLocation(process.env.STORAGE_URL));
+  current ??= openStorage(storageLocation(envValue("STORAGE_URL")));
   return current;
 }
 

@@ -1,4 +1,5 @@
 import { requireDependency } from "../base/require-dependency.js";
+import { WisentError } from "../base/wisent-error.js";
 
 /**
  * Loads an optional peer dependency of the storage (the AWS SDK, sharp) on first use; missing, it
@@ -16,10 +17,12 @@ export function optionalDependency<T>(
     return requireDependency<T>(name);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const missing = ["MODULE_NOT_FOUND", "ERR_MODULE_NOT_FOUND", "WISENT_MISSING_DEPENDENCY"];
+    const missing = ["MODULE_NOT_FOUND", "ERR_MODULE_NOT_FOUND", "E_MISSING_DEPENDENCY"];
     if (!missing.includes(code ?? "")) throw error;
-    throw new Error(`${purpose} needs ${name}: npm install ${install.join(" ")}`, {
-      cause: error,
-    });
+    throw new WisentError(
+      "E_MISSING_DEPENDENCY",
+      `${purpose} needs ${name}: npm install ${install.join(" ")}`,
+      { cause: error },
+    );
   }
 }

@@ -1,5 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { WisentError } from "../base/wisent-error.js";
+import { type Env, envValue } from "../config/env.js";
 
 /** Where an app keeps its files: a folder on this machine, or an S3-compatible bucket. */
 export type StorageLocation =
@@ -17,7 +19,12 @@ export type StorageLocation =
     };
 
 /** A `STORAGE_URL` that cannot be used, with what to write instead. */
-export class StorageUrlError extends Error {}
+export class StorageUrlError extends WisentError {
+  override name = "StorageUrlError";
+  constructor(message: string) {
+    super("E_STORAGE_URL", message);
+  }
+}
 
 /**
  * Reads `STORAGE_URL`: unset or empty is the `storage/` folder of the app (`cwd`);
@@ -33,7 +40,7 @@ export class StorageUrlError extends Error {}
 export function storageLocation(
   url: string | undefined,
   cwd: string = process.cwd(),
-  env: NodeJS.ProcessEnv = process.env,
+  env: Env = process.env,
 ): StorageLocation {
   const value = url?.trim() ?? "";
   if (value === "") return { driver: "fs", root: resolve(cwd, "storage") };
@@ -59,7 +66,11 @@ function s3Location(value: string, env: NodeJS.ProcessEnv): StorageLocation {
   if (bucket === "") throw new StorageUrlError("STORAGE_URL s3:// needs a bucket (s3://bucket)");
   const params = url.searchParams;
   const endpoint = params.get("endpoint") ?? undefined;
-  const region = params.get("region") ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? "us-east-1";
+  const region =
+    params.get("region") ??
+    envValue("AWS_REGION", env) ??
+    envValue("AWS_DEFAULT_REGION", env) ??
+    "us-east-1";
   const pathStyle = params.get("force_path_style");
   const user = decodeURIComponent(url.username);
   const password = decodeURIComponent(url.password);

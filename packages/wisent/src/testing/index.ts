@@ -2,6 +2,7 @@
  * `wisent/testing`: helpers for an app's own tests.
  * @module
  */
+export { clearSentMail, sentMail } from "../auth/mailer.js";
 export { CookieJar } from "./cookie-jar.js";
 export { signIn, signOut } from "./sign-in.js";
 export {

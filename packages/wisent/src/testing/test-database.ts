@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { announceStartupNotices } from "../app/startup-notices.js";
 import { packageRoot } from "../base/package-root.js";
+import { databaseUrlSetting } from "../config/settings.js";
 import { appEnvironment } from "../data/app-database-url.js";
 
 /**
@@ -20,7 +21,7 @@ import { appEnvironment } from "../data/app-database-url.js";
  */
 export function testEnvironment(cwd: string = process.cwd()): Record<string, string> {
   const env = appEnvironment(cwd, { ...process.env, GO_ENV: "test" });
-  return { GO_ENV: "test", DATABASE_URL: env.DATABASE_URL! };
+  return { GO_ENV: "test", DATABASE_URL: databaseUrlSetting(env) };
 }
 
 /** The CLI, as `npx wisent` runs it (from the package root: this file may be bundled). */

@@ -6,7 +6,9 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { register } from "tsx/esm/api";
-import { App, database, forceSSL, paramLogger, securityHeaders, transaction } from "wisent";
+import { App } from "wisent";
+import { database } from "wisent/db";
+import { forceSSL, paramLogger, securityHeaders, transaction } from "wisent/middleware";
 import { existingApiApp } from "../../../lib/apps.mjs";
 
 register();

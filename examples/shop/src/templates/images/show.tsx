@@ -1,4 +1,4 @@
-import { ButtonTo, FileLink } from "wisent";
+import { ButtonTo, FileLink } from "wisent/jsx";
 import type { Image } from "../../models/image.js";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";

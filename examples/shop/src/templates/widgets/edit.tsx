@@ -1,4 +1,4 @@
-import { CsrfField } from "wisent";
+import { CsrfField } from "wisent/jsx";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
 import { Form, type FormProps } from "./_form.js";

@@ -1,4 +1,4 @@
-import { ButtonTo, Paginator, type PaginatorProps, usePage } from "wisent";
+import { ButtonTo, Paginator, type PaginatorProps, usePage } from "wisent/jsx";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
 

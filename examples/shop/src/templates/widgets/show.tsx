@@ -1,4 +1,4 @@
-import { ButtonTo } from "wisent";
+import { ButtonTo } from "wisent/jsx";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
 

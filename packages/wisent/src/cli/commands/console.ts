@@ -4,7 +4,8 @@ import { createInterface } from "node:readline";
 import repl from "node:repl";
 import { PassThrough } from "node:stream";
 import { pathToFileURL } from "node:url";
-import { appEnv, envName, registerTypeScript, requireAppFile } from "../app-env.js";
+import { WisentError } from "../../base/wisent-error.js";
+import { envName, exportAppEnv, registerTypeScript, requireAppFile } from "../app-env.js";
 import { type CommandHelp, formatHelp, guard, parseCommandArgs } from "../args.js";
 import type { CliIO } from "../io.js";
 import { Output } from "../output.js";
@@ -29,16 +30,15 @@ const HISTORY_LINES = 1000;
 /** What the console puts in scope, from the app's own modules. */
 async function appContext(io: CliIO): Promise<Record<string, unknown>> {
   const appFile = requireAppFile(io, "src/app.ts");
-  for (const [key, value] of Object.entries(appEnv(io))) {
-    if (value !== undefined && process.env[key] === undefined) process.env[key] = value;
-  }
+  exportAppEnv(io);
   // The sources through tsx, as `wisent dev` runs them (not the bundled build `wisent routes`
   // reads): the app, src/db.ts and the models are then one module graph, sharing one `db`.
   await registerTypeScript();
   const loaded = (await import(pathToFileURL(appFile).href)) as { app?: unknown };
   const app = loaded.app as { name?: string; paths?: Record<string, unknown> } | undefined;
   if (!app || typeof app !== "object") {
-    throw new Error(
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
       `src/app.ts does not export the App as "app" (export const app = new App(...))`,
     );
   }

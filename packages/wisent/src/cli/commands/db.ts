@@ -1,11 +1,12 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { WisentError } from "../../base/wisent-error.js";
 import { type Database, openDatabase } from "../../data/database.js";
 import { createDatabase, databaseExists, dropDatabase } from "../../data/database-admin.js";
 import { maskDatabaseUrl } from "../../data/database-url.js";
 import { migrateDown, migrateUp, migrationStatus } from "../../data/migrations.js";
-import { appEnv, databaseUrl, envName, registerTypeScript } from "../app-env.js";
+import { appEnv, databaseUrl, envName, exportAppEnv, registerTypeScript } from "../app-env.js";
 import {
   type CommandHelp,
   formatHelp,
@@ -192,18 +193,18 @@ class DbTasks {
   async seed(): Promise<void> {
     const file = join(this.#io.cwd, "db/seeds.ts");
     if (!existsSync(file)) {
-      throw new Error(
+      throw new WisentError(
+        "E_NOT_AN_APP",
         `no db/seeds.ts in ${this.#io.cwd}: write one that exports a default async function`,
       );
     }
     // The seeds import the app's src/db.ts, which reads process.env: give it this environment.
-    for (const [key, value] of Object.entries(this.env)) {
-      if (value !== undefined) process.env[key] = value;
-    }
+    exportAppEnv(this.#io, { env: this.env, override: true });
     await registerTypeScript();
     const seeds = (await import(pathToFileURL(file).href)) as { default?: unknown };
     if (typeof seeds.default !== "function") {
-      throw new Error(
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
         "db/seeds.ts does not export a default function (export default async function seed() {...})",
       );
     }

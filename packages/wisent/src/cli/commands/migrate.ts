@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { WisentError } from "../../base/wisent-error.js";
 import { openDatabase } from "../../data/database.js";
 import { migrateDown, migrateUp, migrationStatus } from "../../data/migrations.js";
 import { appEnv, databaseUrl, envName, registerTypeScript } from "../app-env.js";
@@ -86,7 +87,8 @@ export async function migrationsFolder(cwd: string): Promise<string> {
   const haveSources = existsSync(sources);
   if (existsSync(compiled) && (!haveSources || buildState(cwd).state === "fresh")) return compiled;
   if (!haveSources) {
-    throw new Error(
+    throw new WisentError(
+      "E_NOT_AN_APP",
       `no migrations/ folder in ${cwd}: run this command in the folder of a Wisent app`,
     );
   }

@@ -1,9 +1,10 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { App } from "../../app/app.js";
+import { WisentError } from "../../base/wisent-error.js";
 import { filterRoutes, type RouteFilter } from "../../routes/route-filter.js";
 import { formatRouteJson, formatRouteTable } from "../../routes/route-table.js";
-import { appEnv, requireAppFile } from "../app-env.js";
+import { exportAppEnv, requireAppFile } from "../app-env.js";
 import { type CommandHelp, formatHelp, guard, parseCommandArgs, UsageError } from "../args.js";
 import { BUILD_APP, BUILD_DIR } from "../build/build-state.js";
 import { ensureBuild } from "../build/ensure-build.js";
@@ -115,16 +116,15 @@ export type LoadedApp = Pick<App, "routes" | "checkRoutes" | "unusedRoutes" | "o
  */
 export async function loadApp(io: CliIO): Promise<LoadedApp> {
   requireAppFile(io, "src/app.ts");
-  for (const [key, value] of Object.entries(appEnv(io))) {
-    if (value !== undefined && process.env[key] === undefined) process.env[key] = value;
-  }
+  exportAppEnv(io);
   await ensureBuild(io.cwd);
   mapBuildStackTraces(join(io.cwd, BUILD_DIR));
   const file = join(io.cwd, BUILD_APP);
   const module = (await import(pathToFileURL(file).href)) as { app?: unknown };
   const app = module.app as LoadedApp | undefined;
   if (!app || typeof app.routes !== "function" || typeof app.checkRoutes !== "function") {
-    throw new Error(
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
       `src/app.ts does not export the App as "app" (export const app = new App(...))`,
     );
   }

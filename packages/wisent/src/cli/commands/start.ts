@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { appEnv, appHost, appPort, envName } from "../app-env.js";
+import { WisentError } from "../../base/wisent-error.js";
+import { appEnv, appHost, appPort, envName, exportAppEnv } from "../app-env.js";
 import { type CommandHelp, formatHelp, guard, integerOption, parseCommandArgs } from "../args.js";
 import { BUILD_SERVER } from "../build/build-state.js";
 import { describeBuild, ensureBuild } from "../build/ensure-build.js";
@@ -40,7 +41,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         : integerOption(values, "port", 0, { min: 0, max: 65_535 });
     const workers = integerOption(values, "workers", 1, { min: 1, max: 256 });
     if (!existsSync(join(io.cwd, "src/server.ts")) && !existsSync(join(io.cwd, BUILD_SERVER))) {
-      throw new Error(
+      throw new WisentError(
+        "E_NOT_AN_APP",
         `no src/server.ts in ${io.cwd}: run this command in the folder of a Wisent app`,
       );
     }
@@ -51,9 +53,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // refused for the length of the build. A taken port is found by the server's own listen.
     const listenPort = appPort(env);
     const hint = `wisent start --port ${listenPort + 1}`;
-    for (const [key, value] of Object.entries(env)) {
-      if (value !== undefined) process.env[key] = value;
-    }
+    exportAppEnv(io, { env, override: true });
     process.chdir(io.cwd);
     const out = new Output(io);
     const { built } = await ensureBuild(io.cwd);
@@ -64,8 +64,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       } catch (error) {
         // The app's listen() said EADDRINUSE (its bundled copy of PortInUseError): the same line,
         // with the flag of this command as the way out.
-        if ((error as NodeJS.ErrnoException | undefined)?.code !== "EADDRINUSE") throw error;
-        const { findPortHolder, PortInUseError } = await loadPortInUse();
+        const { findPortHolder, isAddressInUse, PortInUseError } = await loadPortInUse();
+        if (!isAddressInUse(error)) throw error;
         throw new PortInUseError(listenPort, findPortHolder(listenPort), hint);
       }
       return 0;

@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import { html } from "hono/html";
 import { findPortHolder, isAddressInUse, PortInUseError } from "../../app/port-in-use.js";
+import { envValue } from "../../config/env.js";
 import { devPage } from "../../http/dev-page.js";
 import type { CliIO } from "../io.js";
 import type { Output } from "../output.js";
@@ -124,7 +125,7 @@ export async function runDevServer(options: DevServerOptions): Promise<number> {
         WISENT_DEV_SUPERVISOR: "1",
         WISENT_DEV_URL: publicUrl,
         // The child's output goes through this process's pipes: keep the terminal's colours.
-        ...(io.color && env.FORCE_COLOR === undefined ? { FORCE_COLOR: "1" } : {}),
+        ...(io.color && envValue("FORCE_COLOR", env) === undefined ? { FORCE_COLOR: "1" } : {}),
       },
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });

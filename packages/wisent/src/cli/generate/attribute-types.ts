@@ -5,6 +5,7 @@
  * rule, the column (a `createTable` helper), the form input, how a value is shown, and sample
  * values for generated tests. The generator reads nothing about a type from anywhere else.
  */
+import { WisentError } from "../../base/wisent-error.js";
 
 /** A helper a model needs to read text input (forms and XML send every value as a string). */
 export type InputParser =
@@ -378,7 +379,12 @@ const TYPES: ReadonlyMap<string, AttributeType> = new Map([
 const SIZED_DECIMAL = /^decimal\{(\d+)[,.-](\d+)\}$/i;
 
 /** Why a type name is not valid; see {@link attributeType}. */
-export class AttributeTypeError extends Error {}
+export class AttributeTypeError extends WisentError {
+  override name = "AttributeTypeError";
+  constructor(message: string) {
+    super("E_ATTRIBUTE_TYPE", message);
+  }
+}
 
 /**
  * The type written as `name` (case-insensitive), or undefined when there is none. Throws an

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { WisentError } from "../../base/wisent-error.js";
 import { BUILD_DIR, BUILD_SERVER } from "../build/build-state.js";
 import { mapBuildStackTraces } from "./build-stack-traces.js";
 
@@ -13,7 +14,10 @@ import { mapBuildStackTraces } from "./build-stack-traces.js";
 export async function runServer(cwd: string): Promise<void> {
   const file = join(cwd, BUILD_SERVER);
   if (!existsSync(file)) {
-    throw new Error(`no ${BUILD_SERVER} in ${cwd}: run \`wisent build\` first`);
+    throw new WisentError(
+      "E_NOT_AN_APP",
+      `no ${BUILD_SERVER} in ${cwd}: run \`wisent build\` first`,
+    );
   }
   mapBuildStackTraces(join(cwd, BUILD_DIR));
   await import(pathToFileURL(file).href);

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { isProduction } from "../../app/environment.js";
+import { envValue } from "../../config/env.js";
 import { configuredAppUrl, requestHost } from "../../http/app-url.js";
 import { HttpError } from "../../http/http-error.js";
 import { passThrough, phased } from "../../kernel/compose.js";
@@ -29,7 +30,7 @@ function hostname(host: string): string {
 
 /** The allowed-host list from options, `ALLOWED_HOSTS`, `APP_URL` and the loopback names. */
 export function allowedHosts(options: HostAuthorizationOptions = {}): string[] {
-  const given = options.hosts ?? (process.env.ALLOWED_HOSTS ?? "").split(",").map((h) => h.trim());
+  const given = options.hosts ?? (envValue("ALLOWED_HOSTS") ?? "").split(",").map((h) => h.trim());
   const appHost = configuredAppUrl()?.hostname;
   return [...LOOPBACK, ...(appHost ? [appHost] : []), ...given]
     .filter(Boolean)

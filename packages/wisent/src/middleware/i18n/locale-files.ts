@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { WisentError } from "../../base/wisent-error.js";
 
 /** Messages of one language, flat: `{ "widget.created.success": "Widget was successfully created." }`. */
 export type Messages = Record<string, string>;
@@ -28,7 +29,8 @@ export function loadLocaleDirectory(directory: string): Record<string, Messages>
     if (!statSync(directory).isDirectory()) throw new Error("not a directory");
     names = readdirSync(directory).sort();
   } catch (cause) {
-    throw new Error(
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
       `i18n: cannot read the locales directory ${directory}: ${(cause as Error).message}`,
       { cause },
     );
@@ -43,7 +45,11 @@ export function loadLocaleDirectory(directory: string): Record<string, Messages>
     try {
       tree = JSON.parse(readFileSync(file, "utf8"));
     } catch (cause) {
-      throw new Error(`i18n: ${file} is not valid JSON: ${(cause as Error).message}`, { cause });
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
+        `i18n: ${file} is not valid JSON: ${(cause as Error).message}`,
+        { cause },
+      );
     }
     languages[language] = flattenMessages(tree, "", languages[language] ?? {});
   }

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { WisentError } from "../../base/wisent-error.js";
 import { clientAddress } from "../../http/client-address.js";
 import { HttpError } from "../../http/http-error.js";
 import { phased } from "../../kernel/compose.js";
@@ -52,14 +53,16 @@ export class RateLimiter {
 
   constructor(options: Omit<RateLimitOptions, "by">) {
     if (!Number.isSafeInteger(options.limit) || options.limit < 1) {
-      throw new Error(
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
         `rateLimit: "limit" must be a whole number of at least 1 (got ${options.limit})`,
       );
     }
     if (
       !(typeof options.window === "number" && options.window > 0 && Number.isFinite(options.window))
     ) {
-      throw new Error(
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
         `rateLimit: "window" must be a number of seconds above 0 (got ${options.window})`,
       );
     }

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { currentEnv } from "../../app/environment.js";
+import { WisentError } from "../../base/wisent-error.js";
+import { envValue } from "../../config/env.js";
 
 /** One sealing password with a stable id, so a cookie sealed with an old secret stays readable. */
 export interface SessionPassword {
@@ -89,7 +91,7 @@ export function resolveSessionPasswords(options: ResolveSecretsOptions = {}): Se
   const env = options.env ?? currentEnv();
   const given =
     options.secret === undefined
-      ? (process.env.SESSION_SECRET ?? "").split(",")
+      ? (envValue("SESSION_SECRET") ?? "").split(",")
       : typeof options.secret === "string"
         ? options.secret.split(",")
         : [...options.secret];
@@ -98,13 +100,15 @@ export function resolveSessionPasswords(options: ResolveSecretsOptions = {}): Se
     if (env === "development")
       return [passwordFor(developmentSecret(options.developmentSecretFile))];
     if (env === "test") return [passwordFor(testRunSecret())];
-    throw new Error(
+    throw new WisentError(
+      "E_CONFIG_INVALID",
       `SESSION_SECRET is not set: the ${env} environment needs a secret of at least ${MIN_LENGTH} characters to seal session cookies (only development and test run without one): ${MAKE_A_SECRET}`,
     );
   }
   for (const secret of secrets) {
     if (secret.length < MIN_LENGTH) {
-      throw new Error(
+      throw new WisentError(
+        "E_CONFIG_INVALID",
         `SESSION_SECRET: each secret must be at least ${MIN_LENGTH} characters (one has ${secret.length}): ${MAKE_A_SECRET}`,
       );
     }

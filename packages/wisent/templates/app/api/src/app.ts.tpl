@@ -1,12 +1,12 @@
+import { App } from "wisent";
 import {
-  App,
   forceSSL,
   hostAuthorization,
   paramLogger,
   pendingMigrations,
   securityHeaders,
   transaction,
-} from "wisent";
+} from "wisent/middleware";
 import { HomeHandler } from "./actions/home.js";
 import { db } from "./db.js";
 // wisent:imports (generated resources' imports go above this line)

@@ -1,4 +1,4 @@
-import { database } from "wisent";
+import { database } from "wisent/db";
 
 /**
  * The app's database: DATABASE_URL, else `sqlite:db/<environment>.sqlite`. Nothing connects until

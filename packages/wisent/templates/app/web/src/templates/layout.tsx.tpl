@@ -1,4 +1,10 @@
-import { type Layout as AppLayout, CspNonceMeta, CsrfMeta, FlashMessages, rawHtml } from "wisent";
+import {
+  type Layout as AppLayout,
+  CspNonceMeta,
+  CsrfMeta,
+  FlashMessages,
+  rawHtml,
+} from "wisent/jsx";
 import { usePaths } from "./paths.js";
 import { ResourceLinks } from "./resource-links.js";
 

@@ -1,4 +1,4 @@
-import { usePage } from "wisent";
+import { usePage } from "wisent/jsx";
 import { RESOURCES, ResourceLinks } from "../resource-links.js";
 
 /** The welcome page at `/`. Replace it with your own. */

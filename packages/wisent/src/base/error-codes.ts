@@ -1,0 +1,100 @@
+/**
+ * Every kind of error Wisent throws, by its stable `code` (`error.code`): what it means and what
+ * to do. docs/reference/errors.md is generated from this table (`npm run docs:reference`), and
+ * a test fails when the committed file is stale. A code never changes meaning once published;
+ * messages may improve.
+ */
+export interface ErrorCodeInfo {
+  /** What happened, in one sentence. */
+  readonly meaning: string;
+  /** What to do about it. */
+  readonly fix: string;
+  /** The HTTP status it answers with, when a request meets it. */
+  readonly status?: number;
+}
+
+export const ERROR_CODES = {
+  E_HTTP: {
+    meaning:
+      "A handler or middleware answered with an HTTP error status (`throw new HttpError(404, ...)`).",
+    fix: "Read the message: it is meant for the client. Throw your own with `new HttpError(status, message)`.",
+  },
+  E_ROUTE_NOT_FOUND: {
+    status: 404,
+    meaning: "No route matched the request's method and path.",
+    fix: "Check the path against `wisent routes`; in development the 404 page lists the app's routes.",
+  },
+  E_VALIDATION: {
+    status: 422,
+    meaning: "Submitted fields failed their rules (a `ValidationErrors`, keyed by field).",
+    fix: "Show `errors.get(field)` next to each field and let the user correct them.",
+  },
+  E_VALIDATION_FAILED: {
+    status: 422,
+    meaning: "A model's `create` or `update` was given attributes its schema refuses.",
+    fix: "Catch `ValidationFailedError` and show its `errors`, or validate first with `validate(model.schema, input)`.",
+  },
+  E_DEPENDENT_RECORDS: {
+    status: 409,
+    meaning:
+      "A record cannot be deleted: rows of other tables point to it through a restricting foreign key.",
+    fix: "Delete or move the dependent rows first, or declare the reference with `{cascade}` (ON DELETE CASCADE).",
+  },
+  E_MISSING_DEPENDENCY: {
+    meaning:
+      "An optional package the app's configuration needs (a database driver, ioredis, nodemailer, the S3 client) is not installed.",
+    fix: "Run the `npm install <package>` the message names, in the app's folder.",
+  },
+  E_NATIVE_BINARY: {
+    meaning: "A native addon (better-sqlite3) has no binary for this platform or Node version.",
+    fix: "Run `npm ci` (or `npm rebuild better-sqlite3`) in the app's folder with the Node version that runs it.",
+  },
+  E_PORT_IN_USE: {
+    meaning:
+      "The port the server should listen on is taken by another process (the message names it).",
+    fix: "Stop that process, or choose another port (`PORT=3001`, `wisent dev --port 3001`).",
+  },
+  E_CONFIG_INVALID: {
+    meaning:
+      "An environment variable or option has a value Wisent cannot use (the message names it and the accepted values).",
+    fix: "Correct the variable in the environment or the app's `.env` (docs/reference/environment.md lists them all).",
+  },
+  E_DATABASE_URL: {
+    meaning: "`DATABASE_URL` (or the URL given to `database()`) is not a URL Wisent can open.",
+    fix: "Use `sqlite:db/development.sqlite`, `postgres://user:pass@host/db` or `mysql://user:pass@host/db`.",
+  },
+  E_DATABASE_UNAVAILABLE: {
+    meaning:
+      "The database could not be opened or reached (the message names the masked URL and the cause).",
+    fix: "Start the database server, or correct `DATABASE_URL`; `wisent db create` creates a missing database.",
+  },
+  E_STORAGE_URL: {
+    meaning: "`STORAGE_URL` is not a storage location Wisent knows.",
+    fix: "Use `file:storage` (a folder) or `s3://bucket?region=eu-west-1`.",
+  },
+  E_MIGRATION: {
+    meaning: "A migration could not be found, loaded or run (the message names it).",
+    fix: "Check the file in migrations/ exports `up` (and `down`), then run `wisent migrate` again.",
+  },
+  E_NOT_AN_APP: {
+    meaning:
+      "A `wisent` command that needs an app ran outside one (no `src/app.ts` or `package.json`).",
+    fix: "Run the command in the root folder of an app made by `wisent new`.",
+  },
+  E_USAGE: {
+    meaning: "A `wisent` command was given arguments or flags it does not accept.",
+    fix: "Run the command with `--help` for its usage and examples.",
+  },
+  E_ATTRIBUTE_TYPE: {
+    meaning: "A generator attribute (`name:type`) names an impossible type or size.",
+    fix: "Run `wisent g r --help` for the attribute types and their options.",
+  },
+  E_APP_MISCONFIGURED: {
+    meaning:
+      "The app's own code declares something Wisent cannot serve (a route name used twice, middleware in the wrong order, a missing option).",
+    fix: "Read the message: it names the declaration to change in the app's code.",
+  },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+/** A stable error code: `E_UNIQUE_VIOLATION`, `E_MISSING_DEPENDENCY`, ... */
+export type ErrorCode = keyof typeof ERROR_CODES;

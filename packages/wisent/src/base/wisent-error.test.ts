@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { PortInUseError } from "../app/port-in-use.js";
+import { ConfigError } from "../config/env.js";
+import { DependentRecordsError } from "../data/dependents.js";
+import { ValidationFailedError } from "../data/model.js";
+import { HttpError } from "../http/http-error.js";
+import { ValidationErrors } from "../http/validation-errors.js";
+import { StorageUrlError } from "../storage/storage-url.js";
+import { ERROR_CODES } from "./error-codes.js";
+import { MissingDependencyError, NativeBinaryError } from "./require-dependency.js";
+import { isWisentError, WisentError } from "./wisent-error.js";
+
+describe("WisentError", () => {
+  it("is the base of every error class, each with its stable code from the table", () => {
+    const errors: [Error, string][] = [
+      [new HttpError(404, "gone"), "E_HTTP"],
+      [new HttpError(403, "no", { code: "E_APP_MISCONFIGURED" }), "E_APP_MISCONFIGURED"],
+      [
+        new ValidationFailedError("book", new ValidationErrors({ title: ["x"] })),
+        "E_VALIDATION_FAILED",
+      ],
+      [
+        new DependentRecordsError("author", [{ table: "books", column: "author_id", count: 2 }]),
+        "E_DEPENDENT_RECORDS",
+      ],
+      [new ValidationErrors(), "E_VALIDATION"],
+      [new MissingDependencyError("pg"), "E_MISSING_DEPENDENCY"],
+      [new NativeBinaryError("no binary"), "E_NATIVE_BINARY"],
+      [new PortInUseError(3000, undefined), "E_PORT_IN_USE"],
+      [new StorageUrlError("bad"), "E_STORAGE_URL"],
+      [new ConfigError("bad"), "E_CONFIG_INVALID"],
+    ];
+    for (const [error, code] of errors) {
+      expect(error, error.name).toBeInstanceOf(WisentError);
+      expect((error as WisentError).code, error.name).toBe(code);
+      expect(ERROR_CODES, code).toHaveProperty(code);
+    }
+  });
+
+  it("keeps each class's name and HttpError's status", () => {
+    const error = new ValidationFailedError("book", new ValidationErrors({ title: ["blank"] }));
+    expect(error.name).toBe("ValidationFailedError");
+    expect(error.status).toBe(422);
+    expect(new HttpError(404, "gone").name).toBe("HttpError");
+  });
+
+  it("isWisentError tells Wisent's errors apart, by code when given one", () => {
+    const error = new MissingDependencyError("pg");
+    expect(isWisentError(error)).toBe(true);
+    expect(isWisentError(error, "E_MISSING_DEPENDENCY")).toBe(true);
+    expect(isWisentError(error, "E_HTTP")).toBe(false);
+    expect(isWisentError(new Error("plain"))).toBe(false);
+    expect(isWisentError("E_HTTP")).toBe(false);
+  });
+});

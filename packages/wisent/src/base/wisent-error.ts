@@ -1,0 +1,32 @@
+import type { ErrorCode } from "./error-codes.js";
+
+/**
+ * The base of every error Wisent throws on purpose: a message that says what to do, and a stable
+ * `code` (docs/reference/errors.md lists them) to branch on instead of matching messages.
+ *
+ * @example
+ * try {
+ *   await Book.create(db, input);
+ * } catch (error) {
+ *   if (isWisentError(error, "E_VALIDATION_FAILED")) return c.respond(422, { json: error });
+ *   throw error;
+ * }
+ */
+export class WisentError extends Error {
+  override name = "WisentError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * True for an error Wisent threw on purpose; with `code`, only for that kind.
+ * @example if (isWisentError(error, "E_MISSING_DEPENDENCY")) console.error(error.message);
+ */
+export function isWisentError(error: unknown, code?: ErrorCode): error is WisentError {
+  return error instanceof WisentError && (code === undefined || error.code === code);
+}

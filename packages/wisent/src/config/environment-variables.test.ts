@@ -1,0 +1,86 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { ERROR_CODES } from "../base/error-codes.js";
+import { isWisentError } from "../base/wisent-error.js";
+import { envValue, integerSetting } from "./env.js";
+import { ENVIRONMENT_VARIABLES } from "./environment-variables.js";
+import { currentEnv, listenHost, listenPort } from "./settings.js";
+
+const src = fileURLToPath(new URL("../", import.meta.url));
+
+/** The framework's own source files (no tests, test support or fixtures), relative to src/. */
+function sources(dir = src): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      return entry.name === "test-support" || entry.name === "fixtures" ? [] : sources(path);
+    }
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)
+      ? [relative(src, path)]
+      : [];
+  });
+}
+
+/** A read of a variable by name (`process.env.PORT`, `env.HOST`, `process.env[name]`), not a write. */
+const DIRECT_READ =
+  /(?:process\.env|\benv|\bvars|\bexported|\bdotEnv)(?:\.[A-Z][A-Z0-9_]+\b|\[[A-Z"][^\]]*\])(?!\s*=[^=])/;
+/(?:process\.env|\benv|\bvars|\bexported|\bdotEnv)(?:\.[A-Z][A-Z0-9_]+|\[)(?!\s*=[^=])/;
+
+describe("the environment variables", () => {
+  it("are read by name only in src/config/ (everything else asks envValue or a setting)", () => {
+    const offenders = sources()
+      .filter((file) => !file.startsWith("config/"))
+      .flatMap((file) =>
+        readFileSync(join(src, file), "utf8")
+          .split("\n")
+          .filter((line) => !/^\s*(\*|\/\/)/.test(line) && DIRECT_READ.test(line))
+          .map((line) => `${file}: ${line.trim()}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it("in the table are each read somewhere, and each once in the table", () => {
+    const text = sources()
+      .filter((file) => file !== "config/environment-variables.ts")
+      .map((file) => readFileSync(join(src, file), "utf8"))
+      .join("\n");
+    const names = ENVIRONMENT_VARIABLES.map((v) => v.name);
+    expect(names.filter((name) => !text.includes(`"${name}"`))).toEqual([]);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it("are trimmed, and empty counts as unset", () => {
+    expect(envValue("PORT", { PORT: " 8080 " })).toBe("8080");
+    expect(envValue("PORT", { PORT: "  " })).toBeUndefined();
+    expect(currentEnv({ GO_ENV: "", NODE_ENV: "test" })).toBe("test");
+    expect(currentEnv({})).toBe("development");
+    expect(listenPort({})).toBe(3000);
+    expect(listenHost({ HOST: "http://shop.example" })).toBe("127.0.0.1");
+  });
+
+  it("with a value Wisent cannot use throw E_CONFIG_INVALID, naming the variable and the range", () => {
+    let thrown: unknown;
+    try {
+      integerSetting("POOL_SIZE", 10, { min: 1, max: 1000 }, { POOL_SIZE: "lots" });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isWisentError(thrown, "E_CONFIG_INVALID")).toBe(true);
+    expect((thrown as Error).message).toContain(
+      'POOL_SIZE must be a whole number from 1 to 1000, got "lots"',
+    );
+    expect(() => listenPort({ PORT: "70000" })).toThrow("PORT must be a whole number");
+  });
+});
+
+describe("the error codes", () => {
+  it("in the table are each thrown somewhere", () => {
+    const text = sources()
+      .filter((file) => file !== "base/error-codes.ts")
+      .map((file) => readFileSync(join(src, file), "utf8"))
+      .join("\n");
+    expect(Object.keys(ERROR_CODES).filter((code) => !text.includes(`"${code}"`))).toEqual([]);
+  });
+});

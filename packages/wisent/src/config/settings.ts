@@ -1,0 +1,63 @@
+/**
+ * The typed settings read from the environment (`GO_ENV`, `PORT`, `HOST`, ...), for the app at
+ * run time and for the CLI, which passes the app's environment (`.env` applied) as `env`.
+ * @module
+ */
+import { type Env, envValue, integerSetting } from "./env.js";
+
+/**
+ * The environment the app runs in: `GO_ENV`, else `NODE_ENV`, else `development`.
+ *
+ * @example
+ * if (currentEnv() === "production") requireSecret();
+ */
+export function currentEnv(env: Env = process.env): string {
+  return envValue("GO_ENV", env) || envValue("NODE_ENV", env) || "development";
+}
+
+/** The environments that may run without secrets, with development's conveniences. */
+export const RELAXED_ENVIRONMENTS: ReadonlySet<string> = new Set(["development", "test"]);
+
+/**
+ * True when `envName` runs with production's defaults: `production`, and every name other than
+ * exactly `development` or `test` (`staging`, `prod`, `Production`, ...), which must never get
+ * development's forgeable defaults by a typo.
+ *
+ * @example
+ * isProductionLike("staging"); // true
+ * isProductionLike("test");    // false
+ */
+export function isProductionLike(envName: string): boolean {
+  return !RELAXED_ENVIRONMENTS.has(envName);
+}
+
+/**
+ * True when the app runs with production's defaults (force-SSL, Secure cookies, a required
+ * `SESSION_SECRET`, no stack traces): see {@link isProductionLike}.
+ *
+ * @example if (isProduction()) app.use(rateLimit({ limit: 100, window: 60 }));
+ */
+export function isProduction(env: Env = process.env): boolean {
+  return isProductionLike(currentEnv(env));
+}
+
+/** The port to listen on: `PORT`, else 3000; anything but 0-65535 throws naming `PORT`. */
+export function listenPort(env: Env = process.env): number {
+  return integerSetting("PORT", 3000, { min: 0, max: 65_535 }, env);
+}
+
+/** The interface to listen on: `HOST` unless it is a URL, else 127.0.0.1. */
+export function listenHost(env: Env = process.env): string {
+  const raw = envValue("HOST", env);
+  return raw && !/^https?:\/\//.test(raw) ? raw : "127.0.0.1";
+}
+
+/** The SQLite file of an environment, the database when `DATABASE_URL` is unset. */
+export function defaultDatabaseUrl(envName: string): string {
+  return `sqlite:db/${envName}.sqlite`;
+}
+
+/** `DATABASE_URL`, else the environment's SQLite file (`sqlite:db/<env>.sqlite`). */
+export function databaseUrlSetting(env: Env = process.env): string {
+  return envValue("DATABASE_URL", env) || defaultDatabaseUrl(currentEnv(env));
+}

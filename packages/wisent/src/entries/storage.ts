@@ -1,0 +1,22 @@
+/**
+ * `wisent/storage`: where uploaded files are kept (`STORAGE_URL`: a folder or an S3 bucket).
+ * A model's file fields (`attachment()`) and the files a request carries (`UploadedFile`) are in
+ * `wisent` itself.
+ *
+ * @example
+ * import { openStorage, storageLocation, useStorage } from "wisent/storage";
+ * useStorage(openStorage(storageLocation("file:tmp/storage")));
+ * @module
+ */
+export { AppStorage, appStorage, openStorage, useStorage } from "../storage/app-storage.js";
+export { type AttachmentOptions, DEFAULT_ATTACHMENT_SIZE } from "../storage/attachment-rule.js";
+export { type ImageVariantOptions, imageVariant } from "../storage/image-variants.js";
+export {
+  DEFAULT_PRUNE_GRACE_MS,
+  type Orphan,
+  type PruneReport,
+  pruneStorage,
+} from "../storage/prune.js";
+export { type StorageLocation, storageLocation } from "../storage/storage-url.js";
+export { FILES_PATH } from "../storage/stored-attachment.js";
+export { DEFAULT_UPLOAD_LIMIT } from "../storage/upload-scope.js";
