@@ -229,6 +229,7 @@ const SUBPATHS: Record<string, string[]> = {
     "transaction",
   ],
   "wisent/jsx": [
+    "ButtonTo",
     "CspNonceMeta",
     "CsrfField",
     "CsrfMeta",
@@ -248,10 +249,13 @@ const SUBPATHS: Record<string, string[]> = {
   "wisent/storage": [
     "AppStorage",
     "DEFAULT_ATTACHMENT_SIZE",
+    "DEFAULT_PRUNE_GRACE_MS",
     "DEFAULT_UPLOAD_LIMIT",
     "FILES_PATH",
     "appStorage",
+    "imageVariant",
     "openStorage",
+    "pruneStorage",
     "storageLocation",
     "useStorage",
   ],
@@ -368,7 +372,7 @@ describe("the package's entries", () => {
         if (entry.isDirectory()) return patching(path);
         if (!/\.tsx?$/.test(entry.name) || /\.test\.tsx?$/.test(entry.name)) return [];
         const text = readFileSync(path, "utf8");
-        return /^(Object\.defineProperty\(\w*\.?prototype|\w+\.prototype\.\w+ =)/m.test(text)
+        return /^(Object\.defineProperty\(\w+\.prototype|\w+\.prototype\.\w+ =)/m.test(text)
           ? [`./dist/${relative(src, path).replace(/\.tsx?$/, ".js")}`]
           : [];
       });

@@ -1,3 +1,4 @@
+import { envValue } from "../../config/env.js";
 import { openDatabase } from "../../data/database.js";
 import { maskDatabaseUrl } from "../../data/database-url.js";
 import { openStorage } from "../../storage/app-storage.js";
@@ -81,7 +82,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const dryRun = values["dry-run"] === true;
     const env = appEnv(io);
     const url = databaseUrl(env);
-    const storage = openStorage(storageLocation(env.STORAGE_URL, io.cwd, env));
+    const storage = openStorage(storageLocation(envValue("STORAGE_URL", env), io.cwd, env));
     const db = await openDatabase(url, { cwd: io.cwd, env: envName(env) });
     const out = new Output(io);
     try {
