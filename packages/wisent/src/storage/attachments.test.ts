@@ -3,10 +3,8 @@
  * `attachment()` field, multipart requests, the stored-files route, on the local disk and on an
  * S3-compatible server (s3rver, started here on 127.0.0.1).
  */
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import S3rver from "s3rver";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { App } from "../app/app.js";
@@ -15,8 +13,9 @@ import { type Database, openDatabase } from "../data/database.js";
 import { defineModel } from "../data/model.js";
 import "../http/bind.js";
 import { transaction } from "../middleware/transaction/transaction.js";
-import { type AppStorage, openStorage, useStorage } from "./app-storage.js";
+import { type AppStorage, useStorage } from "./app-storage.js";
 import { attachment } from "./attachment-rule.js";
+import { TestStorages } from "./test-support/test-storages.js";
 
 /** The smallest valid PNG (1x1), and a Windows executable's first bytes. */
 const PNG = Buffer.from(
@@ -40,10 +39,8 @@ const Image = defineModel({
   }),
 });
 
-const dirs: string[] = [];
 afterAll(() => {
   useStorage(undefined);
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 async function imagesApp(): Promise<{ app: App; db: Database }> {
@@ -97,24 +94,9 @@ function send(app: App, method: string, path: string, body?: FormData) {
   return app.fetch(new Request(`http://localhost${path}`, { method, body: body ?? null }));
 }
 
-let s3: S3rver | undefined;
-let s3Port = 0;
-
-beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "wisent-s3rver-"));
-  dirs.push(dir);
-  s3 = new S3rver({
-    port: 0,
-    address: "127.0.0.1",
-    silent: true,
-    directory: dir,
-    configureBuckets: [{ name: "media", configs: [] }],
-  });
-  s3Port = (await s3.run()).port;
-});
-afterAll(async () => {
-  await s3?.close();
-});
+const storages = new TestStorages("media");
+beforeAll(() => storages.start());
+afterAll(() => storages.stop());
 
 function storedKeys(storage: AppStorage): Promise<string[]> {
   return (async () => {
@@ -128,29 +110,7 @@ function uploadTemporaries(): string[] {
   return readdirSync(tmpdir()).filter((name) => name.startsWith("wisent-upload-"));
 }
 
-describe.each([
-  {
-    name: "local disk",
-    storage: () => {
-      const root = mkdtempSync(join(tmpdir(), "wisent-storage-"));
-      dirs.push(root);
-      return openStorage({ driver: "fs", root });
-    },
-  },
-  {
-    name: "S3 (s3rver)",
-    storage: () => {
-      return openStorage({
-        driver: "s3",
-        bucket: "media",
-        region: "us-east-1",
-        endpoint: `http://127.0.0.1:${s3Port}`,
-        forcePathStyle: true,
-        credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
-      });
-    },
-  },
-])("attachments on $name", ({ name, storage: make }) => {
+describe.each(storages.drivers)("attachments on $name", ({ name, storage: make }) => {
   let storage: AppStorage;
   let app: App;
   const before = new Set<string>();

@@ -5,22 +5,17 @@
  * bytes sharp cannot read; `<FileLink variant>`.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Readable } from "node:stream";
-import S3rver from "s3rver";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { App } from "../app/app.js";
 import { FileLink } from "../http/file-link.js";
-import { type AppStorage, openStorage, useStorage } from "./app-storage.js";
+import { type AppStorage, useStorage } from "./app-storage.js";
 import { imageVariant, resetImageVariants } from "./image-variants.js";
 import { StoredAttachment, variantKey } from "./stored-attachment.js";
+import { TestStorages } from "./test-support/test-storages.js";
 
-const dirs: string[] = [];
-let s3: S3rver | undefined;
-let s3Port = 0;
+const storages = new TestStorages("variants");
 let photo: Buffer;
 
 beforeAll(async () => {
@@ -30,22 +25,12 @@ beforeAll(async () => {
   })
     .png()
     .toBuffer();
-  const dir = mkdtempSync(join(tmpdir(), "wisent-variants-s3rver-"));
-  dirs.push(dir);
-  s3 = new S3rver({
-    port: 0,
-    address: "127.0.0.1",
-    silent: true,
-    directory: dir,
-    configureBuckets: [{ name: "variants", configs: [] }],
-  });
-  s3Port = (await s3.run()).port;
+  await storages.start();
 });
 afterAll(async () => {
   useStorage(undefined);
   resetImageVariants();
-  await s3?.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  await storages.stop();
 });
 
 async function store(storage: AppStorage, bytes: Buffer, extension: string): Promise<string> {
@@ -54,28 +39,7 @@ async function store(storage: AppStorage, bytes: Buffer, extension: string): Pro
   return key;
 }
 
-describe.each([
-  {
-    name: "local disk",
-    storage: () => {
-      const root = mkdtempSync(join(tmpdir(), "wisent-variants-"));
-      dirs.push(root);
-      return openStorage({ driver: "fs", root });
-    },
-  },
-  {
-    name: "S3 (s3rver)",
-    storage: () =>
-      openStorage({
-        driver: "s3",
-        bucket: "variants",
-        region: "us-east-1",
-        endpoint: `http://127.0.0.1:${s3Port}`,
-        forcePathStyle: true,
-        credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
-      }),
-  },
-])("image variants on $name", ({ storage: make }) => {
+describe.each(storages.drivers)("image variants on $name", ({ storage: make }) => {
   let storage: AppStorage;
   let app: App;
   beforeAll(() => {

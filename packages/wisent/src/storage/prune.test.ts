@@ -4,12 +4,10 @@
  * every database the machine has.
  */
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { Kysely } from "kysely";
-import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTable } from "../data/create-table.js";
 import { type Database, openDatabase } from "../data/database.js";
@@ -19,32 +17,17 @@ import {
   DIALECTS,
   type TestDatabase,
 } from "../data/test-support/test-databases.js";
-import { type AppStorage, openStorage } from "./app-storage.js";
+import type { AppStorage } from "./app-storage.js";
 import { pruneStorage, referencedKeys } from "./prune.js";
 import { variantKey } from "./stored-attachment.js";
+import { TestStorages } from "./test-support/test-storages.js";
 
 const available = await availableDialects();
 const HOUR = 3_600_000;
-const dirs: string[] = [];
-let s3: S3rver | undefined;
-let s3Port = 0;
+const storages = new TestStorages("prune");
 
-beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "wisent-prune-s3rver-"));
-  dirs.push(dir);
-  s3 = new S3rver({
-    port: 0,
-    address: "127.0.0.1",
-    silent: true,
-    directory: dir,
-    configureBuckets: [{ name: "prune", configs: [] }],
-  });
-  s3Port = (await s3.run()).port;
-});
-afterAll(async () => {
-  await s3?.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+beforeAll(() => storages.start());
+afterAll(() => storages.stop());
 
 const key = () => `${randomUUID()}.png`;
 const column = (stored: string) =>
@@ -75,28 +58,7 @@ async function schema(db: Kysely<unknown>): Promise<void> {
   });
 }
 
-describe.each([
-  {
-    name: "local disk",
-    storage: () => {
-      const root = mkdtempSync(join(tmpdir(), "wisent-prune-"));
-      dirs.push(root);
-      return openStorage({ driver: "fs", root });
-    },
-  },
-  {
-    name: "S3 (s3rver)",
-    storage: () =>
-      openStorage({
-        driver: "s3",
-        bucket: "prune",
-        region: "us-east-1",
-        endpoint: `http://127.0.0.1:${s3Port}`,
-        forcePathStyle: true,
-        credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
-      }),
-  },
-])("pruneStorage on $name", ({ storage: make }) => {
+describe.each(storages.drivers)("pruneStorage on $name", ({ storage: make }) => {
   let storage: AppStorage;
   let db: Database;
   const named = { one: key(), inList: key(), inNote: key() };
