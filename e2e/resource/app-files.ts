@@ -9,8 +9,10 @@ export function appTree(dir: string): Map<string, string> {
     for (const entry of readdirSync(folder)) {
       const full = join(folder, entry);
       const path = relative(dir, full);
-      // What the app's .gitignore leaves out: dependencies, databases, the build (wisent start makes it).
-      if (path === "node_modules" || path === "dist" || /^db\/.*\.sqlite/.test(path)) continue;
+      // What the app's .gitignore leaves out: dependencies, databases, the build (wisent start
+      // makes it), tmp/ (the compile cache, the development secret) and stored uploads.
+      const ignored = ["node_modules", "dist", "tmp", "storage"];
+      if (ignored.includes(path) || /^db\/.*\.sqlite/.test(path)) continue;
       if (statSync(full).isDirectory()) walk(full);
       else files.set(path, readFileSync(full, "utf8"));
     }
