@@ -51,7 +51,7 @@ const MAX_SHAPES = 64;
 export class ModelStatements {
   readonly #byDialect = new Map<DialectName, DialectStatements>();
 
-  constructor(private readonly table: string) {}
+  constructor(readonly table: string) {}
 
   /** Rows of `select * ... where id = ?`, within `scope` if given (may throw instead of rejecting). */
   find(db: Queryable, id: string, scope?: Scope): MaybePromise<unknown[]> {

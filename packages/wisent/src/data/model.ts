@@ -242,12 +242,16 @@ function toRow(values: Record<string, unknown>): Record<string, unknown> {
  */
 class TableList<Rec> implements ListSource<Rec> {
   readonly keys = 1;
+  readonly sizeKey: string;
 
   constructor(
     private readonly statements: ModelStatements,
     private readonly db: Queryable,
     private readonly scope: Scope | undefined,
-  ) {}
+  ) {
+    this.sizeKey =
+      scope === undefined ? statements.table : `${statements.table} ${JSON.stringify(scope)}`;
+  }
 
   page(limit: number, offset: number): MaybePromise<Rec[]> {
     return this.statements.page(this.db, limit, offset, this.scope) as MaybePromise<Rec[]>;

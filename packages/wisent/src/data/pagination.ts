@@ -127,6 +127,11 @@ export interface ListSource<Row> {
   count(cap: number): MaybePromise<number>;
   /** The database's estimate of the list's rows, if it has one. */
   estimate(): MaybePromise<number | undefined>;
+  /**
+   * Names the list (its table and scope) so that one seen past the count limit asks the estimate
+   * first for a while (see `readList`); none: always counted first.
+   */
+  readonly sizeKey?: string;
   /** The cursor of a row. */
   cursorOf(row: Row): string;
 }
@@ -166,28 +171,70 @@ export function readList<Row>(
     if (shown !== undefined) {
       return { rows, paginator: paginatorOf(page, perPage, offset, rows.length, shown) };
     }
-    return chain(source.count(countLimit + 1), (counted) => {
-      if (counted <= countLimit) {
-        return { rows, paginator: paginatorOf(page, perPage, offset, rows.length, counted) };
+    const estimated = (counted: number, estimate: number | undefined): Paginated<Row> => {
+      // Never less than what was seen: statistics lag behind inserts.
+      const total =
+        estimate === undefined ? null : Math.max(estimate, counted, offset + rows.length);
+      const paginator: Paginator = {
+        ...paginatorOf(page, perPage, offset, rows.length, total ?? 0),
+        total_entries_size: total,
+        total_pages: total === null ? null : Math.ceil(total / perPage),
+        total_entries_estimated: true,
+      };
+      const last = rows.at(-1);
+      if (rows.length === perPage && last !== undefined && source.keys > 0) {
+        paginator.next_cursor = source.cursorOf(last);
       }
-      return chain(source.estimate(), (estimate) => {
-        // Never less than what was seen: statistics lag behind inserts.
-        const total =
-          estimate === undefined ? null : Math.max(estimate, counted, offset + rows.length);
-        const paginator: Paginator = {
-          ...paginatorOf(page, perPage, offset, rows.length, total ?? 0),
-          total_entries_size: total,
-          total_pages: total === null ? null : Math.ceil(total / perPage),
-          total_entries_estimated: true,
-        };
-        const last = rows.at(-1);
-        if (rows.length === perPage && last !== undefined && source.keys > 0) {
-          paginator.next_cursor = source.cursorOf(last);
+      return { rows, paginator };
+    };
+    const countFirst = (): MaybePromise<Paginated<Row>> =>
+      chain(source.count(countLimit + 1), (counted) => {
+        if (counted <= countLimit) {
+          if (source.sizeKey !== undefined) largeLists.delete(source.sizeKey);
+          return { rows, paginator: paginatorOf(page, perPage, offset, rows.length, counted) };
         }
-        return { rows, paginator };
+        if (source.sizeKey !== undefined) rememberLarge(source.sizeKey);
+        return chain(source.estimate(), (estimate) => estimated(counted, estimate));
       });
-    });
+    if (!isKnownLarge(source.sizeKey)) return countFirst();
+    // A list seen past the count limit lately skips the capped count while the database's
+    // estimate stays well above it (saves counting countLimit rows a request: bench/data-scale).
+    return chain(source.estimate(), (estimate) =>
+      estimate !== undefined && estimate > LARGE_ESTIMATE_FACTOR * countLimit
+        ? estimated(countLimit + 1, estimate)
+        : countFirst(),
+    );
   });
+}
+
+/**
+ * Lists last counted past the count limit, by `ListSource.sizeKey`, with when that stops
+ * counting for them: their totals come from the estimate alone until then, after which one
+ * request counts again (a list that shrank gets its exact count back).
+ */
+const largeLists = new Map<string, number>();
+const LARGE_LIST_MEMORY_MS = 60_000;
+const LARGE_LISTS_KEPT = 1_000;
+/** How far above the count limit an estimate must be to be trusted without counting. */
+const LARGE_ESTIMATE_FACTOR = 2;
+
+function isKnownLarge(key: string | undefined): boolean {
+  if (key === undefined) return false;
+  const until = largeLists.get(key);
+  if (until === undefined) return false;
+  if (until > Date.now()) return true;
+  largeLists.delete(key);
+  return false;
+}
+
+function rememberLarge(key: string): void {
+  if (largeLists.size >= LARGE_LISTS_KEPT && !largeLists.has(key)) largeLists.clear();
+  largeLists.set(key, Date.now() + LARGE_LIST_MEMORY_MS);
+}
+
+/** Forgets which lists were seen past the count limit (for tests that change a table's size). */
+export function forgetLargeLists(): void {
+  largeLists.clear();
 }
 
 function readCursorPage<Row>(
