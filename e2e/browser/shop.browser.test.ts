@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXE, PNG } from "../../packages/wisent/src/storage/test-support/sample-files.js";
 import { browserTestsSkipped, launchChromium, SKIP_BROWSER_ENV } from "../support/chromium.js";
 import { EXAMPLE_SHOP, type ServerProcess, startWisent, WISENT_CLI } from "../support/server.js";
 
@@ -29,19 +30,6 @@ let dataDir = "";
 let storageDir = "";
 const storedFiles = () => (existsSync(storageDir) ? readdirSync(storageDir) : []);
 
-/** The smallest valid PNG (1x1), and a Windows executable's first bytes. */
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
-  "base64",
-);
-const EXE = Buffer.concat([
-  Buffer.from("MZ"),
-  Buffer.alloc(58),
-  Buffer.from([0x80, 0, 0, 0]),
-  Buffer.alloc(64),
-  Buffer.from("PE\0\0"),
-  Buffer.alloc(200),
-]);
 const consoleProblems: string[] = [];
 
 async function page(javaScriptEnabled = true): Promise<Page> {

@@ -15,21 +15,8 @@ import "../http/bind.js";
 import { transaction } from "../middleware/transaction/transaction.js";
 import { type AppStorage, useStorage } from "./app-storage.js";
 import { attachment } from "./attachment-rule.js";
+import { EXE, PNG } from "./test-support/sample-files.js";
 import { TestStorages } from "./test-support/test-storages.js";
-
-/** The smallest valid PNG (1x1), and a Windows executable's first bytes. */
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
-  "base64",
-);
-const EXE = Buffer.concat([
-  Buffer.from("MZ"),
-  Buffer.alloc(58),
-  Buffer.from([0x80, 0, 0, 0]),
-  Buffer.alloc(64),
-  Buffer.from("PE\0\0"),
-  Buffer.alloc(200),
-]);
 
 const Image = defineModel({
   table: "images",
