@@ -40,6 +40,14 @@ export function byteRange(
   return { start, end };
 }
 
+/** A variant's download name: the original's, with the variant and its own extension (`photo-thumb.webp`). */
+function variantFileName(name: string, variant: string, variantKey: string): string {
+  const dot = name.lastIndexOf(".");
+  const base = dot > 0 ? name.slice(0, dot) : name;
+  const extension = variantKey.slice(variantKey.lastIndexOf(".") + 1);
+  return `${base}-${variant}.${extension}`;
+}
+
 /**
  * GET /files/{file_key}/{file_name}: a stored file (a record's attachment URL), or with
  * `?variant=thumb` an image's variant (made on the first request: `storedVariant`). On the local
@@ -51,12 +59,13 @@ export function byteRange(
 export function storedFilesHandler(): Handler {
   return async (c: Context) => {
     let key = c.req.param("file_key") ?? "";
-    const name = c.req.param("file_name") ?? key;
+    let name = c.req.param("file_name") ?? key;
     if (!KEY.test(key)) throw new HttpError(404, `file not found: ${key.slice(0, 100)}`);
     const storage = appStorage();
     const variant = c.req.query("variant");
     if (variant !== undefined) {
       key = await storedVariant(storage, key, contentTypeFor(key), variant);
+      name = variantFileName(name, variant, key);
     }
     const type = contentTypeFor(key);
     const disposition = contentDisposition(type, name);

@@ -77,6 +77,8 @@ describe.each(storages.drivers)("image variants on $name", ({ storage: make }) =
     expect(first.status).toBe(200);
     expect(concurrent.status).toBe(200);
     expect(first.headers.get("content-type")).toBe("image/webp");
+    // Downloaded under its own name and type, not the original's.
+    expect(first.headers.get("content-disposition")).toContain('filename="photo-thumb.webp"');
     const thumb = await sharp(Buffer.from(await first.arrayBuffer())).metadata();
     expect(thumb).toMatchObject({ format: "webp", width: 320, height: 240 });
     expect(await storage.exists(variantKey(key, "thumb", "webp"))).toBe(true);
