@@ -242,15 +242,17 @@ function toRow(values: Record<string, unknown>): Record<string, unknown> {
  */
 class TableList<Rec> implements ListSource<Rec> {
   readonly keys = 1;
-  readonly sizeKey: string;
 
   constructor(
     private readonly statements: ModelStatements,
     private readonly db: Queryable,
     private readonly scope: Scope | undefined,
-  ) {
-    this.sizeKey =
-      scope === undefined ? statements.table : `${statements.table} ${JSON.stringify(scope)}`;
+  ) {}
+
+  /** Built only when the list is long enough to need counting (most list requests never ask). */
+  get sizeKey(): string {
+    const { table } = this.statements;
+    return this.scope === undefined ? table : `${table} ${JSON.stringify(this.scope)}`;
   }
 
   page(limit: number, offset: number): MaybePromise<Rec[]> {

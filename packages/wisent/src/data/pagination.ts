@@ -187,16 +187,17 @@ export function readList<Row>(
       }
       return { rows, paginator };
     };
+    const sizeKey = source.sizeKey;
     const countFirst = (): MaybePromise<Paginated<Row>> =>
       chain(source.count(countLimit + 1), (counted) => {
         if (counted <= countLimit) {
-          if (source.sizeKey !== undefined) largeLists.delete(source.sizeKey);
+          if (sizeKey !== undefined) largeLists.delete(sizeKey);
           return { rows, paginator: paginatorOf(page, perPage, offset, rows.length, counted) };
         }
-        if (source.sizeKey !== undefined) rememberLarge(source.sizeKey);
+        if (sizeKey !== undefined) rememberLarge(sizeKey);
         return chain(source.estimate(), (estimate) => estimated(counted, estimate));
       });
-    if (!isKnownLarge(source.sizeKey)) return countFirst();
+    if (!isKnownLarge(sizeKey)) return countFirst();
     // A list seen past the count limit lately skips the capped count while the database's
     // estimate stays well above it (saves counting countLimit rows a request: bench/data-scale).
     return chain(source.estimate(), (estimate) =>
