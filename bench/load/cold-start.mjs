@@ -24,11 +24,11 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { apiApp, BIN, ROOT, SHOP, wisent } from "./lib/apps.mjs";
-import { spread } from "./lib/report.mjs";
+import { printStandalone, spread } from "./lib/report.mjs";
 import { makeWidgets, seedWidgets } from "./lib/seed.mjs";
 import { freePort } from "./lib/servers.mjs";
 
@@ -216,12 +216,4 @@ export async function coldStart() {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const load = () =>
-    loadavg()
-      .map((l) => l.toFixed(2))
-      .join(" ");
-  console.log(`${new Date().toISOString()}, node ${process.version}, load average ${load()}\n`);
-  console.log((await coldStart()).table);
-  console.log(`\nload average after: ${load()}`);
-}
+if (process.argv[1] === fileURLToPath(import.meta.url)) await printStandalone(coldStart);
