@@ -237,6 +237,15 @@ async function expectSignedOutRefused(guest: TestClient) {
   expect((await guest.get("/posts")).status).toBe(200);
 }
 
+/** The app type-checks, lints clean, migrates, and every one of its own tests passes. */
+async function expectCleanAndPassing(app: string): Promise<void> {
+  await expectTypeChecksAndLints(app);
+  const result = await migrateAndTest(app);
+  expect(result.code, result.output).toBe(0);
+  expect(result.output).not.toMatch(/failed/);
+  expect(result.output).toMatch(/Tests\s+\d+ passed/);
+}
+
 describe("resources after wisent g auth, in a web app", { timeout: SLOW }, () => {
   let app: string;
   beforeAll(async () => {
@@ -249,11 +258,7 @@ describe("resources after wisent g auth, in a web app", { timeout: SLOW }, () =>
   });
 
   it("type-checks, lints clean and passes its own tests, signed in as users A and B", async () => {
-    await expectTypeChecksAndLints(app);
-    const result = await migrateAndTest(app);
-    expect(result.code, result.output).toBe(0);
-    expect(result.output).not.toMatch(/failed/);
-    expect(result.output).toMatch(/Tests\s+\d+ passed/);
+    await expectCleanAndPassing(app);
   });
 
   it("keeps users A and B apart over HTTP in production", async () => {
@@ -308,11 +313,7 @@ describe("resources after wisent g auth, in an API app", { timeout: SLOW }, () =
   });
 
   it("type-checks, lints clean and passes its own tests, signed in with tokens", async () => {
-    await expectTypeChecksAndLints(app);
-    const result = await migrateAndTest(app);
-    expect(result.code, result.output).toBe(0);
-    expect(result.output).not.toMatch(/failed/);
-    expect(result.output).toMatch(/Tests\s+\d+ passed/);
+    await expectCleanAndPassing(app);
   });
 
   it("keeps users A and B apart over HTTP in production", async () => {
