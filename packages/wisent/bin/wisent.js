@@ -20,10 +20,10 @@ if (appCache && appCache.status === module.constants.compileCacheStatus.FAILED) 
   module.enableCompileCache?.();
 }
 
-const main = new URL("../dist/cli/main.js", import.meta.url);
+const main = new URL("../dist/bundle/cli/main.js", import.meta.url);
 if (!existsSync(main)) {
   process.stderr.write(
-    "error: wisent is not built (no dist/cli/main.js in the wisent package).\n" +
+    "error: wisent is not built (no dist/bundle/cli/main.js in the wisent package).\n" +
       "Run `npm run build` at the repository root (or `npm ci`, which builds it), then try again.\n",
   );
   process.exit(1);

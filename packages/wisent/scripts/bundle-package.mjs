@@ -4,14 +4,18 @@
  * dist/bundle/, sharing chunks, with the framework's pure-JavaScript dependencies (Kysely,
  * i18next, ...) inside. A process that imports wisent then loads a handful of files instead of
  * several hundred: about a third of the import time (bench/load/cold-start.mjs, "a process that
- * imports wisent"). Types stay tsc's (dist/*.d.ts); the CLI keeps running dist/cli/ as emitted.
+ * imports wisent"). Types stay tsc's (dist/*.d.ts).
  *
- * External (loaded from node_modules): what the app shares with the framework (hono, zod), what
- * loads only on demand (database drivers, XML, Redis), native addons and the build tools.
+ * The CLI (bin/wisent.js) runs dist/bundle/cli/main.js: tsc's dist/cli/main.js with the command
+ * table, the argument parsing and `wisent start` bundled in (a start loads 2 files instead of 23:
+ * bench/load/cold-start-phases.mjs, the "cli" step), every other command left as tsc emitted it
+ * in dist/cli/commands/ and loaded when it runs. `start --workers` forks dist/bundle/cli/worker.js,
+ * bundled beside it.
  */
 import { readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { builtinsWithoutFacade } from "../dist/cli/build/builtins-without-facade.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -82,6 +86,9 @@ const options = {
   // dropped: right, and not worth a warning. (src/package-exports.test.ts checks the list.)
   logOverride: { "ignored-bare-import": "silent" },
   legalComments: "none",
+  // Node's built-ins read with process.getBuiltinModule, not through their ES facades (whose
+  // lazy getters load undici, WebCrypto, ...): see dist/cli/build/builtins-without-facade.js.
+  plugins: [builtinsWithoutFacade()],
 };
 
 // The names each shared entry exports, from a first build that writes nothing.
@@ -131,5 +138,29 @@ await build({
   sourcemap: true,
   chunkNames: "chunks/[name]-[hash]",
   logLevel: "warning",
-  plugins: [sharedEntries],
+  plugins: [sharedEntries, ...options.plugins],
+});
+
+/** The CLI's commands other than `start`: imported from tsc's output, where they lie. */
+const commandsInPlace = {
+  name: "commands-in-place",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/commands\/[a-z-]+\.js$/ }, (args) =>
+      args.path === "./commands/start.js"
+        ? undefined
+        : { path: `../../cli/${args.path.slice(2)}`, external: true },
+    );
+  },
+};
+
+await build({
+  ...options,
+  entryPoints: { main: "dist/cli/main.js", worker: "dist/cli/start/worker.js" },
+  external: [],
+  packages: "external",
+  splitting: false,
+  outdir: "dist/bundle/cli",
+  sourcemap: true,
+  logLevel: "warning",
+  plugins: [commandsInPlace, ...options.plugins],
 });

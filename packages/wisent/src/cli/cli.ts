@@ -4,6 +4,8 @@
  * @module
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { packageRoot } from "../base/package-root.js";
 import { formatHelp, usageFailure } from "./args.js";
 import type { CliIO } from "./io.js";
 
@@ -180,7 +182,7 @@ export function mainHelp(): string {
 }
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as {
     version: string;
   };
   return pkg.version;

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { getRequestListener } from "@hono/node-server";
 import { Context, type ErrorHandler, type Hono, type NotFoundHandler } from "hono";
 
 /**
@@ -24,30 +23,50 @@ export function newContext(request: Request, parts: ContextParts): Context {
   return new Context(request, parts as ConstructorParameters<typeof Context>[1]);
 }
 
+/** Writes a Response to Node; a promise while the adapter is still being loaded. */
+export type ResponseWriter = (
+  res: Response,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+) => void | Promise<void>;
+
 /**
  * Writes any Response (a stream, Hono's own builders, a handler's `new Response`) to Node with
  * Hono's Node adapter, whose writer handles every body kind. The adapter wants a fetch function,
  * not a Response: it is given one that hands back the response being written, which relies on
  * the adapter calling it synchronously, inside `write` (@hono/node-server 1.x and 2.x do; the
  * test fails if one stops).
+ *
+ * The adapter is imported on the first such Response, not at start: importing it loads
+ * `node:http2` with TLS and, through its `global.Request` subclass, the Fetch implementation,
+ * which a start whose first answers are plain never needs (bench/load/cold-start-phases.mjs).
+ * Until it has loaded, `write` returns a promise that settles once the answer is handed over.
  */
-export function nodeResponseWriter(
-  hostname: string,
-): (res: Response, incoming: IncomingMessage, outgoing: ServerResponse) => void {
-  let handing: Response | undefined;
-  const handOver = () => handing ?? new Response(null, { status: 500 });
-  const writer = getRequestListener(handOver, {
-    hostname,
-    autoCleanupIncoming: false,
-    errorHandler: handOver,
-  });
+export function nodeResponseWriter(hostname: string): ResponseWriter {
+  let write: ResponseWriter | undefined;
+  let loading: Promise<ResponseWriter> | undefined;
+  const load = async (): Promise<ResponseWriter> => {
+    const { getRequestListener } = await import("@hono/node-server");
+    let handing: Response | undefined;
+    const handOver = () => handing ?? new Response(null, { status: 500 });
+    const writer = getRequestListener(handOver, {
+      hostname,
+      autoCleanupIncoming: false,
+      errorHandler: handOver,
+    });
+    return (res, incoming, outgoing) => {
+      handing = res;
+      try {
+        void writer(incoming, outgoing);
+      } finally {
+        handing = undefined;
+      }
+    };
+  };
   return (res, incoming, outgoing) => {
-    handing = res;
-    try {
-      void writer(incoming, outgoing);
-    } finally {
-      handing = undefined;
-    }
+    if (write) return write(res, incoming, outgoing);
+    loading ??= load().then((loaded) => (write = loaded));
+    return loading.then((loaded) => loaded(res, incoming, outgoing));
   };
 }
 

@@ -100,7 +100,6 @@ for (const name of ["append", "delete", "set", "getSetCookie", "keys", "values",
     },
   });
 }
-Object.setPrototypeOf(prototype, Headers.prototype);
 
 /**
  * The request headers of `incoming` as a Fetch `Headers` (`instanceof Headers` holds) that reads
@@ -110,6 +109,11 @@ Object.setPrototypeOf(prototype, Headers.prototype);
  * @example nodeRequestHeaders(incoming).get("accept")
  */
 export function nodeRequestHeaders(incoming: IncomingMessage): Headers {
+  // Chained on first use, not when this module loads: reading the global Headers loads Node's
+  // Fetch implementation (undici), which a start does not need before its first request.
+  if (Object.getPrototypeOf(prototype) !== Headers.prototype) {
+    Object.setPrototypeOf(prototype, Headers.prototype);
+  }
   const headers = Object.create(prototype) as Light;
   headers[INCOMING] = incoming;
   headers[FULL] = undefined;

@@ -43,7 +43,10 @@ export function nodeListener(
   const writeOther = nodeResponseWriter(hostname);
   const send = (res: Response, incoming: IncomingMessage, outgoing: ServerResponse) => {
     try {
-      if (!writePlainResponse(res, outgoing)) writeOther(res, incoming, outgoing);
+      if (!writePlainResponse(res, outgoing)) {
+        const written = writeOther(res, incoming, outgoing);
+        if (written) written.catch((error: unknown) => fail(error, outgoing));
+      }
     } catch (error) {
       fail(error, outgoing);
     }

@@ -189,6 +189,24 @@ describe("wisent start and migrate from the build", { timeout: SLOW }, () => {
     );
   });
 
+  it("a started app has not loaded Node's fetch (undici) nor HTTP/2; its first request works", async () => {
+    // Each costs a start milliseconds it needs no earlier than its first request: undici through
+    // a built-in's ES facade (node:http's WebSocket getter), a global Headers read when a module
+    // loads, or @hono/node-server imported at start (bench/load/cold-start-phases.mjs).
+    wisent(app, ["build"]);
+    const probe = join(REPO, "packages/wisent/src/cli/test-support/listen-probe.cjs");
+    const { child, base, output } = await start(app, { NODE_OPTIONS: `--require ${probe}` });
+    try {
+      expect(output.text).toContain("[listen-probe] loaded at listen: undici=false http2=false");
+      const res = await fetch(`${base}/posts.json`);
+      expect(res.status).toBe(200);
+      const page = await fetch(`${base}/posts`);
+      expect([page.status, await page.text()]).toEqual([200, expect.stringContaining("<html")]);
+    } finally {
+      await stop(child);
+    }
+  });
+
   it("start on a fresh build does not build again", async () => {
     wisent(app, ["build"]);
     const { child, output } = await start(app);

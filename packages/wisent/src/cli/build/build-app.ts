@@ -18,6 +18,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { BUILD_DIR, BUILD_MIGRATIONS, BUILD_STAMP, frameworkIdentity } from "./build-state.js";
+import { builtinsWithoutFacade } from "./builtins-without-facade.js";
 
 /** Packages never bundled: native addons, optional drivers, and what they load dynamically. */
 export const EXTERNAL_PACKAGES = [
@@ -96,6 +97,7 @@ export async function buildApp(cwd: string): Promise<BuildResult> {
     lineLimit: 160,
     external: EXTERNAL_PACKAGES,
     banner: { js: REQUIRE_SHIM },
+    plugins: [builtinsWithoutFacade()],
   });
 
   const migrations = migrationFiles(cwd);
