@@ -159,4 +159,34 @@ describe.each(DIALECTS)("referencedKeys on %s", (dialect) => {
     },
     60_000,
   );
+
+  it.skipIf(!available[dialect])(
+    "reads every row of a table whose id repeats across a page's end or is missing",
+    async () => {
+      const db = t!.db.kysely;
+      await db.schema
+        .createTable("copies")
+        .addColumn("id", "varchar(20)")
+        .addColumn("file", "text")
+        .execute();
+      // 1,010 rows: the last 15 by id share "m-shared", across the end of the first page (1,000);
+      // two have no id. Each row names its own file.
+      const rows = Array.from({ length: 1010 }, (_, i) => ({
+        id: i < 995 ? `a-${String(i).padStart(4, "0")}` : "m-shared",
+        file: column(key()),
+      }));
+      rows.push({ id: null as unknown as string, file: column(key()) });
+      rows.push({ id: null as unknown as string, file: column(key()) });
+      for (let i = 0; i < rows.length; i += 200) {
+        await db
+          .insertInto("copies" as never)
+          .values(rows.slice(i, i + 200) as never)
+          .execute();
+      }
+      const keys = await referencedKeys(db);
+      const expected = rows.map((row) => JSON.parse(row.file).key as string);
+      expect(expected.filter((k) => !keys.has(k))).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -64,19 +64,21 @@ export async function referencedKeys(db: Kysely<unknown>): Promise<Set<string>> 
       collect(await any.selectFrom(name).select(columns).execute());
       continue;
     }
-    // Page by id, so a large table is never read whole into memory.
+    // Page by id, so a large table is never read whole into memory. The id need not be unique
+    // nor set (a table of the app's own may have any `id`): the rows sharing a full page's last
+    // id are read whole before going past it, and the rows without one on their own, so that no
+    // row is skipped (a key in a skipped row would have its file deleted).
+    const page = () => any.selectFrom(name).select(["id", ...columns]);
+    collect(await page().where("id", "is", null).execute());
     let last: unknown;
     for (;;) {
-      let query = any
-        .selectFrom(name)
-        .select(["id", ...columns])
-        .orderBy("id")
-        .limit(PAGE);
+      let query = page().where("id", "is not", null).orderBy("id").limit(PAGE);
       if (last !== undefined) query = query.where("id", ">", last);
       const rows = await query.execute();
       collect(rows);
       if (rows.length < PAGE) break;
       last = rows[rows.length - 1]?.id;
+      collect(await page().where("id", "=", last).execute());
     }
   }
   return found;
