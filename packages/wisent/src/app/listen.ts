@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { envValue } from "../config/env.js";
 import { listenHost, listenPort } from "../config/settings.js";
-import { type NodeFetch, nodeListener } from "../kernel/node-listener.js";
+import { loadNodeAdapter, type NodeFetch, nodeListener } from "../kernel/node-listener.js";
 import { trackConnections } from "./connection-drain.js";
 import { createGuardedServer } from "./guarded-server.js";
 import { findPortHolder, isAddressInUse, PortInUseError } from "./port-in-use.js";
@@ -50,12 +50,13 @@ export interface RunningServer {
 export type AnswersWithoutBody = (method: string, target: string, contentType?: string) => boolean;
 
 /** Starts `fetch` on Node's HTTP server. See `App.listen`. */
-export function listen(
+export async function listen(
   fetch: NodeFetch,
   options: ListenOptions,
   onClosed: () => Promise<void>,
   answersWithoutBody?: AnswersWithoutBody,
 ): Promise<RunningServer> {
+  await loadNodeAdapter();
   const port = options.port ?? listenPort();
   const host = options.host ?? listenHost();
   const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;

@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import {
   honoErrorHandler,
+  loadNodeAdapter,
   newContext,
   nodeResponseWriter,
   watchNotFound,
@@ -74,6 +75,7 @@ describe("the Hono internals App.fetch relies on", () => {
   });
 
   it("@hono/node-server writes the Response nodeResponseWriter hands it (it calls fetch at once)", async () => {
+    await loadNodeAdapter();
     const write = nodeResponseWriter("127.0.0.1");
     const server = createServer((incoming, outgoing) => {
       const body = new ReadableStream({

@@ -23,50 +23,45 @@ export function newContext(request: Request, parts: ContextParts): Context {
   return new Context(request, parts as ConstructorParameters<typeof Context>[1]);
 }
 
-/** Writes a Response to Node; a promise while the adapter is still being loaded. */
-export type ResponseWriter = (
-  res: Response,
-  incoming: IncomingMessage,
-  outgoing: ServerResponse,
-) => void | Promise<void>;
+let adapter: typeof import("@hono/node-server") | undefined;
+
+/**
+ * Loads Hono's Node adapter, once, before a server serves: importing it also puts its lighter
+ * `Request` and `Response` in place of Node's globals (a plain answer made from its `Response`
+ * costs about 30 us less than one made from Node's own: bench/load/ab.mjs, JSON show). Not at
+ * import time: the adapter reads the global `Request`, which loads Node's Fetch implementation
+ * (undici), and the commands that load an app without serving it (`wisent routes`, `openapi`,
+ * `console`) need neither.
+ */
+export async function loadNodeAdapter(): Promise<void> {
+  adapter ??= await import("@hono/node-server");
+}
 
 /**
  * Writes any Response (a stream, Hono's own builders, a handler's `new Response`) to Node with
- * Hono's Node adapter, whose writer handles every body kind. The adapter wants a fetch function,
- * not a Response: it is given one that hands back the response being written, which relies on
- * the adapter calling it synchronously, inside `write` (@hono/node-server 1.x and 2.x do; the
- * test fails if one stops).
- *
- * The adapter is imported on the first such Response, not at start: importing it loads
- * `node:http2` with TLS and, through its `global.Request` subclass, the Fetch implementation,
- * which a start whose first answers are plain never needs (bench/load/cold-start-phases.mjs).
- * Until it has loaded, `write` returns a promise that settles once the answer is handed over.
+ * Hono's Node adapter ({@link loadNodeAdapter} first), whose writer handles every body kind. The
+ * adapter wants a fetch function, not a Response: it is given one that hands back the response
+ * being written, which relies on the adapter calling it synchronously, inside `write`
+ * (@hono/node-server 1.x and 2.x do; the test fails if one stops).
  */
-export function nodeResponseWriter(hostname: string): ResponseWriter {
-  let write: ResponseWriter | undefined;
-  let loading: Promise<ResponseWriter> | undefined;
-  const load = async (): Promise<ResponseWriter> => {
-    const { getRequestListener } = await import("@hono/node-server");
-    let handing: Response | undefined;
-    const handOver = () => handing ?? new Response(null, { status: 500 });
-    const writer = getRequestListener(handOver, {
-      hostname,
-      autoCleanupIncoming: false,
-      errorHandler: handOver,
-    });
-    return (res, incoming, outgoing) => {
-      handing = res;
-      try {
-        void writer(incoming, outgoing);
-      } finally {
-        handing = undefined;
-      }
-    };
-  };
+export function nodeResponseWriter(
+  hostname: string,
+): (res: Response, incoming: IncomingMessage, outgoing: ServerResponse) => void {
+  if (adapter === undefined) throw new Error("nodeResponseWriter: call loadNodeAdapter() first");
+  let handing: Response | undefined;
+  const handOver = () => handing ?? new Response(null, { status: 500 });
+  const writer = adapter.getRequestListener(handOver, {
+    hostname,
+    autoCleanupIncoming: false,
+    errorHandler: handOver,
+  });
   return (res, incoming, outgoing) => {
-    if (write) return write(res, incoming, outgoing);
-    loading ??= load().then((loaded) => (write = loaded));
-    return loading.then((loaded) => loaded(res, incoming, outgoing));
+    handing = res;
+    try {
+      void writer(incoming, outgoing);
+    } finally {
+      handing = undefined;
+    }
   };
 }
 

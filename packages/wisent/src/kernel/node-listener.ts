@@ -3,6 +3,8 @@ import { nodeResponseWriter } from "./hono-internals.js";
 import { lazyRequest, requestUrl } from "./node-request.js";
 import { writePlainResponse } from "./plain-response.js";
 
+export { loadNodeAdapter } from "./hono-internals.js";
+
 const BAD_TARGET = "the request target is not a valid URL path\n";
 
 /** The 400 for a target no URL can be made of (as the request guard words its refusals). */
@@ -33,7 +35,10 @@ export type NodeFetch = (request: Request, env: NodeBindings) => Response | Prom
  * Hono's Node adapter, whose writer handles every body kind. Saves the adapter's promise path
  * (a `close` listener, two async functions, two turns a request; bench/load JSON show).
  *
+ * Hono's Node adapter must be loaded first ({@link loadNodeAdapter}).
+ *
  * @example
+ * await loadNodeAdapter();
  * const server = http.createServer(nodeListener(app.fetch, "127.0.0.1"));
  */
 export function nodeListener(
@@ -43,10 +48,7 @@ export function nodeListener(
   const writeOther = nodeResponseWriter(hostname);
   const send = (res: Response, incoming: IncomingMessage, outgoing: ServerResponse) => {
     try {
-      if (!writePlainResponse(res, outgoing)) {
-        const written = writeOther(res, incoming, outgoing);
-        if (written) written.catch((error: unknown) => fail(error, outgoing));
-      }
+      if (!writePlainResponse(res, outgoing)) writeOther(res, incoming, outgoing);
     } catch (error) {
       fail(error, outgoing);
     }
