@@ -13,7 +13,8 @@
  * Each export is a `/* @__PURE__ *\/` read, so esbuild drops the ones nothing imports; a default
  * import is the module itself, as with the facade. The names offered are the module's enumerable
  * keys on the Node running the build (what the facade offers too), so importing a name the
- * module does not have still fails at build time.
+ * module does not have still fails at build time. `process.getBuiltinModule` came with Node 22.3,
+ * hence the package's `engines`.
  */
 import { builtinModules, createRequire } from "node:module";
 import type { Plugin } from "esbuild";
