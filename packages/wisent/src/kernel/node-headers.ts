@@ -110,7 +110,8 @@ for (const name of ["append", "delete", "set", "getSetCookie", "keys", "values",
  */
 export function nodeRequestHeaders(incoming: IncomingMessage): Headers {
   // Chained on first use, not when this module loads: reading the global Headers loads Node's
-  // Fetch implementation (undici), which a start does not need before its first request.
+  // Fetch implementation (undici), which a command that loads the app and serves nothing
+  // (`wisent routes`) does not need.
   if (Object.getPrototypeOf(prototype) !== Headers.prototype) {
     Object.setPrototypeOf(prototype, Headers.prototype);
   }
