@@ -28,7 +28,7 @@ export class ImagesResource extends Resource<"image_id"> {
   /** GET /widgets/{widget_id}/images: one page (`page`, `per_page`), with pagination headers. */
   override async list(c: RouteContext): Promise<Response> {
     const tx = await c.tx();
-    const widget = await Widget.find(tx, c.req.param("widget_id"));
+    const widget = await this.findParent(c, tx, Widget, "widget_id");
     const query = Image.query(tx).where("widget_id", "=", widget.id);
     const { rows: images, paginator } = await paginate(query.orderBy("id"), c.req.query());
     return c.respond(200, {
@@ -42,7 +42,7 @@ export class ImagesResource extends Resource<"image_id"> {
   /** GET /widgets/{widget_id}/images/{image_id}: one image, 404 when missing. */
   override async show(c: RouteContext): Promise<Response> {
     const tx = await c.tx();
-    const widget = await Widget.find(tx, c.req.param("widget_id"));
+    const widget = await this.findParent(c, tx, Widget, "widget_id");
     const image = await findImage(tx, widget, c.req.param("image_id"));
     return c.respond(200, {
       html: () => <Show widget={widget} image={image} />,
@@ -53,7 +53,7 @@ export class ImagesResource extends Resource<"image_id"> {
 
   /** GET /widgets/{widget_id}/images/new: the form for a new image (HTML only). */
   async new(c: RouteContext): Promise<Response> {
-    const widget = await Widget.find(await c.tx(), c.req.param("widget_id"));
+    const widget = await this.findParent(c, await c.tx(), Widget, "widget_id");
     return c.respond(200, { html: () => <New widget={widget} values={{}} /> });
   }
 
@@ -61,7 +61,7 @@ export class ImagesResource extends Resource<"image_id"> {
   override async create(c: RouteContext): Promise<Response> {
     const input = await c.bind();
     const tx = await c.tx();
-    const widget = await Widget.find(tx, c.req.param("widget_id"));
+    const widget = await this.findParent(c, tx, Widget, "widget_id");
     const result = await Image.tryCreate(tx, { ...input, widget_id: widget.id });
     if (!result.ok) {
       return c.respond(422, {
@@ -85,7 +85,7 @@ export class ImagesResource extends Resource<"image_id"> {
   /** GET /widgets/{widget_id}/images/{image_id}/edit: the form filled with the image (HTML only). */
   async edit(c: RouteContext): Promise<Response> {
     const tx = await c.tx();
-    const widget = await Widget.find(tx, c.req.param("widget_id"));
+    const widget = await this.findParent(c, tx, Widget, "widget_id");
     const image = await findImage(tx, widget, c.req.param("image_id"));
     return c.respond(200, {
       html: () => <Edit widget={widget} image={image} values={{ ...image }} />,
@@ -97,7 +97,7 @@ export class ImagesResource extends Resource<"image_id"> {
     // The body is read before the transaction begins, so a slow upload holds no connection.
     const input = await c.bind();
     const tx = await c.tx();
-    const widget = await Widget.find(tx, c.req.param("widget_id"));
+    const widget = await this.findParent(c, tx, Widget, "widget_id");
     const image = await findImage(tx, widget, c.req.param("image_id"));
     const values = { ...image, ...input, widget_id: widget.id };
     const result = await Image.tryUpdate(tx, image, values);
@@ -123,7 +123,7 @@ export class ImagesResource extends Resource<"image_id"> {
    */
   override async destroy(c: RouteContext): Promise<Response> {
     const tx = await c.tx();
-    const widget = await Widget.find(tx, c.req.param("widget_id"));
+    const widget = await this.findParent(c, tx, Widget, "widget_id");
     const found = await findImage(tx, widget, c.req.param("image_id"));
     if (negotiateFormat(c) === "html") {
       try {

@@ -243,3 +243,96 @@ describe("resources nested in an owned resource", () => {
     expect((await (await as(undefined)).get(books)).status).toBe(401);
   });
 });
+
+describe("findParent in a nested handler", () => {
+  // Models of their own, whose finds are counted: the guard and the handler meet on the model.
+  const CountedAuthor = defineModel({
+    table: "authors",
+    schema: z.object({ user_id: z.uuid(), name: z.string() }),
+  });
+  const CountedShelf = defineModel({ table: "shelves", schema: z.object({ name: z.string() }) });
+  const finds = { author: 0, shelf: 0 };
+  for (const [name, model] of [
+    ["author", CountedAuthor],
+    ["shelf", CountedShelf],
+  ] as const) {
+    const find = model.find.bind(model);
+    model.find = ((...args: Parameters<typeof find>) => {
+      finds[name]++;
+      return find(...args);
+    }) as typeof model.find;
+  }
+
+  class CountedAuthorsResource extends Resource<"author_id"> {
+    static override paramKey = "author_id";
+    override readonly model = CountedAuthor;
+    override async create(c: Context) {
+      return c.json(await CountedAuthor.create(await c.tx(), (await c.bind()) as never), 201);
+    }
+  }
+  class CountedShelvesResource extends Resource<"shelf_id"> {
+    static override paramKey = "shelf_id";
+    override readonly model = CountedShelf;
+  }
+  const chaptersOf = (Parent: typeof CountedAuthor | typeof CountedShelf, key: string) =>
+    new (class ChaptersResource extends Resource<"chapter_id"> {
+      override async list(c: Context) {
+        const parent = await this.findParent(c, await c.tx(), Parent, key);
+        return c.json({ parent: parent.id });
+      }
+    })();
+
+  function countedApp() {
+    const app = new App({ name: "library" });
+    app.use(session({ secret: SECRET }));
+    app.use(transaction(db));
+    app.use(authentication({ load: (_c, id) => USERS.get(id) }));
+    app
+      .resource("/authors", new CountedAuthorsResource(), { ownedBy: "user_id", only: ["create"] })
+      .resource("/chapters", chaptersOf(CountedAuthor, "author_id"), { only: ["list"] });
+    app
+      .resource("/shelves", new CountedShelvesResource(), { only: [] })
+      .resource("/chapters", chaptersOf(CountedShelf, "shelf_id"), { only: ["list"] });
+    return app;
+  }
+
+  it("takes the parent its guard found: one query for the parent a request", async () => {
+    const ada = testClient(countedApp(), {
+      sessionSecret: SECRET,
+      headers: { accept: "application/json" },
+    });
+    await signIn(ada, ADA);
+    const author = await created<{ id: string }>(ada, "/authors", { name: "Counted" });
+    finds.author = 0;
+    const res = await ada.get(`/authors/${author.id}/chapters`);
+    expect([res.status, await res.json()]).toEqual([200, { parent: author.id }]);
+    expect(finds.author).toBe(1);
+    // Another user's author: the guard's 404, before the handler.
+    const bob = testClient(countedApp(), {
+      sessionSecret: SECRET,
+      headers: { accept: "application/json" },
+    });
+    await signIn(bob, BOB);
+    expect((await bob.get(`/authors/${author.id}/chapters`)).status).toBe(404);
+  });
+
+  it("finds the parent itself under a parent no guard checks (404 when it is missing)", async () => {
+    const client = testClient(countedApp(), { headers: { accept: "application/json" } });
+    const [shelf] = await db.kysely
+      .insertInto("shelves")
+      .values({
+        id: "0190f5a2-7b1c-7cde-8f00-0000000000c1",
+        name: "Open",
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      })
+      .returning("id")
+      .execute();
+    finds.shelf = 0;
+    const res = await client.get(`/shelves/${shelf!.id}/chapters`);
+    expect([res.status, await res.json()]).toEqual([200, { parent: shelf!.id }]);
+    expect(finds.shelf).toBe(1);
+    const missing = await client.get("/shelves/0190f5a2-7b1c-7cde-8f00-0000000000c2/chapters");
+    expect(missing.status).toBe(404);
+  });
+});

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { Model } from "../data/model.js";
+import { rememberParent } from "../resources/found-parents.js";
 import type { ResourcePolicy } from "../resources/policy.js";
 import type { ResourceModel } from "../resources/resource.js";
 import { checkRule } from "./policy.js";
@@ -47,6 +48,8 @@ export function parentGuard(options: ParentGuardOptions): MiddlewareHandler[] {
       const scope = ownedBy !== undefined ? { [ownedBy]: user.id } : {};
       const parent = await find(await c.tx(), id, scope);
       if (showRule) await checkRule(c, showRule, "show", parent);
+      // The handler's findParent takes it from here: one query for the parent a request.
+      rememberParent(c, paramKey, options.model as object, parent);
     }
     await next();
   };

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import { HttpError } from "../http/http-error.js";
 import { paramKeyFromClassName } from "../naming/index.js";
+import { rememberedParent } from "./found-parents.js";
 import type { OperationDoc } from "./operation-doc.js";
 
 /** What a resource operation returns. */
@@ -56,6 +57,28 @@ export abstract class ResourceBase<K extends string = string> {
   get paramKey(): K {
     const ctor = this.constructor as typeof ResourceBase;
     return (ctor.paramKey ?? paramKeyFromClassName(ctor.name)) as K;
+  }
+
+  /**
+   * The parent record of a nested route (`/authors/{author_id}/books`), Rails'
+   * `before_action :set_author`: the one the route's guard found already when the parent is owned
+   * (`ownedBy`) or has a policy with a `show` rule, else `model.find(tx, id)` (404 when missing).
+   * One query for the parent a request, not one in the guard and another here.
+   *
+   * @example
+   * const author = await this.findParent(c, tx, Author, "author_id");
+   */
+  protected async findParent<T, R>(
+    c: Context,
+    tx: T,
+    model: { find(tx: T, id: string): Promise<R> },
+    paramKey: string,
+  ): Promise<R> {
+    const remembered = rememberedParent(c, paramKey, model);
+    if (remembered) return remembered.record as R;
+    const id = c.req.param(paramKey);
+    if (id === undefined) throw new HttpError(404, `no ${paramKey} in this route's path`);
+    return model.find(tx, id);
   }
 
   /** The class name shown in the routes table's HANDLER column: `WidgetsResource`. */
