@@ -49,7 +49,7 @@ export function parentGuard(options: ParentGuardOptions): MiddlewareHandler[] {
       const parent = await find(await c.tx(), id, scope);
       if (showRule) await checkRule(c, showRule, "show", parent);
       // The handler's findParent takes it from here: one query for the parent a request.
-      rememberParent(c, paramKey, options.model as object, parent);
+      rememberParent(c, paramKey, model, parent);
     }
     await next();
   };

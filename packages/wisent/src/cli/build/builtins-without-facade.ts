@@ -25,7 +25,7 @@ const NAMESPACE = "wisent-builtin";
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /** The module text standing for built-in `name` (`"http"`, `"fs/promises"`). */
-export function builtinModuleSource(name: string): string {
+function builtinModuleSource(name: string): string {
   const specifier = `node:${name}`;
   const names = Object.keys(require(specifier) as object).filter(
     (key) => key !== "default" && IDENTIFIER.test(key),
