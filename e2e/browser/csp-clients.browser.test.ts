@@ -15,7 +15,6 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { App } from "../../packages/wisent/src/app/app.js";
-import type { RunningServer } from "../../packages/wisent/src/app/listen.js";
 import { CspNonceMeta, CsrfMeta } from "../../packages/wisent/src/http/components.js";
 import { cspNonce } from "../../packages/wisent/src/http/csp-nonce.js";
 import { type Layout, layout } from "../../packages/wisent/src/http/respond.js";
@@ -24,6 +23,7 @@ import { h } from "../../packages/wisent/src/jsx/jsx-runtime.js";
 import { csrf } from "../../packages/wisent/src/middleware/csrf/csrf.js";
 import { securityHeaders } from "../../packages/wisent/src/middleware/security-headers/security-headers.js";
 import { session } from "../../packages/wisent/src/middleware/session/session.js";
+import type { RunningServer } from "../../packages/wisent/src/server/listen.js";
 import { browserTestsSkipped, launchChromium, SKIP_BROWSER_ENV } from "../support/chromium.js";
 
 const require = createRequire(import.meta.url);

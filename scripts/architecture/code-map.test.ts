@@ -45,7 +45,7 @@ describe("ARCHITECTURE.md", () => {
   it("finds the paths it checks (the check itself works)", () => {
     expect(srcFolders()).toContain("src/middleware/csrf/");
     expect(srcFolders()).not.toContain("src/cli/generate/fixtures/");
-    expect(writtenPaths()).toContain("src/app/listen.ts");
+    expect(writtenPaths()).toContain("src/server/listen.ts");
     expect(onDisk("src/no-such-folder/")).toBe(false);
   });
 });

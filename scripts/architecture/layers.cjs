@@ -1,21 +1,13 @@
 /**
  * Layers of packages/wisent/src, lowest first: a file may import its own layer and the layers
  * below it, never above (.dependency-cruiser.cjs turns this into rules; ARCHITECTURE.md explains
- * it). A layer is a list of folders, plus a few files that live in a higher folder but are
- * imported from below (PINNED, each with why; moving them waits until the files importing them,
- * app.ts among them, are not being rewritten elsewhere).
+ * it). A layer is a list of folders; PINNED can place one file in another layer than its folder's,
+ * with why, and is kept empty: a file that belongs lower moves to a folder of that layer.
  */
 const SRC = "^packages/wisent/src/";
 
-/** Files whose layer is not their folder's: [file under src, layer name, why]. */
-const PINNED = [
-  ["http/http-error.ts", "foundation", "the error class every layer throws, imports nothing"],
-  ["app/route-registry.ts", "routes", "the route records (routes data); openapi reads them"],
-  ["app/environment.ts", "http-data", "NODE_ENV, read by the logger, the database, middleware"],
-  ["app/path-format.ts", "http-data", "the `.json` suffix of a path, read by format negotiation"],
-  ["app/no-route.ts", "http-data", "the 404 every middleware and error answer share"],
-  ["app/health-check.ts", "http-data", "the health route, which logging middleware skip"],
-];
+/** Files whose layer is not their folder's: [file under src, layer name, why]. Empty: every file lives in its layer's folder. */
+const PINNED = [];
 
 /** Lowest first: [name, folders under src]. src/index.ts and src/entries/ (the package's entry points) are above all. */
 const LAYERS = [
@@ -23,8 +15,12 @@ const LAYERS = [
   // The request lifecycle Wisent owns (listener, lazy request, plain response and its headers,
   // compose, dispatch, Context extensions) and the only code that touches Hono's internals.
   ["kernel", ["kernel"]],
+  // The Node edge: the server, its guards before any route runs, listening and draining.
+  ["server", ["server"]],
   ["resources", ["resources"]],
   ["routes", ["routes"]],
+  // What a field's value must be, shared by request binding (http/) and models (data/).
+  ["validation", ["validation"]],
   ["http-data", ["http", "data"]],
   ["client-openapi", ["client", "openapi"]],
   ["middleware", ["middleware"]],

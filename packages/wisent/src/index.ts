@@ -14,14 +14,12 @@
 
 export { App, type AppOptions, type CorsOptions } from "./app/app.js";
 export { Group, type ParamsOf, ResourceGroup } from "./app/group.js";
-export type { HealthCheckOptions } from "./app/health-check.js";
-export type { ListenOptions, RunningServer } from "./app/listen.js";
 export type { RouteBuilder } from "./app/route-builder.js";
 export type { WisentRuntime } from "./app/runtime.js";
 export type { StaticFilesOptions } from "./app/static-files.js";
 export type { ErrorCode, ErrorCodeInfo } from "./base/error-codes.js";
+export { HttpError, isHttpError } from "./base/http-error.js";
 export { isWisentError, WisentError } from "./base/wisent-error.js";
-export { decimalScale } from "./data/decimal-scale.js";
 export { DependentRecordsError } from "./data/dependents.js";
 export type { ModelColumns, ModelOptions } from "./data/model.js";
 export {
@@ -36,14 +34,12 @@ export {
   type WithParent,
 } from "./data/model.js";
 export type { Queryable } from "./data/queryable.js";
-export { type Validated, validate } from "./data/validation.js";
 export { appOrigin } from "./http/app-url.js";
 export { type Format, negotiateFormat } from "./http/format.js";
-export { HttpError, isHttpError } from "./http/http-error.js";
+export type { HealthCheckOptions } from "./http/health-check.js";
 export type { ParamLimits } from "./http/nested-params.js";
 export type { OwnerScope } from "./http/owner-scope.js";
 export type { RedirectStatus, Register, RouteName } from "./http/redirect.js";
-export { ValidationErrors } from "./http/validation-errors.js";
 export { parseXml, toXml } from "./http/xml.js";
 export type { Names, ResourceRouteNames, RouteNameOptions } from "./naming/index.js";
 export type {
@@ -80,9 +76,13 @@ export type { ParamRequest, ResourceContext } from "./resources/resource-context
 export type { ParamValue, PathParams } from "./routes/build-path.js";
 export type { RouteInfo } from "./routes/route-info.js";
 export type { PathHelper, ResourcePaths, SingletonPaths } from "./routes/typed-names.js";
+export type { ListenOptions, RunningServer } from "./server/listen.js";
 export { attachment, attachments } from "./storage/attachment-rule.js";
 export { StoredAttachment } from "./storage/stored-attachment.js";
 export { UploadedFile } from "./storage/uploaded-file.js";
+export { decimalScale } from "./validation/decimal-scale.js";
+export { type Validated, validate } from "./validation/validation.js";
+export { ValidationErrors } from "./validation/validation-errors.js";
 
 // Their \`declare module "hono"\` blocks type c.bind, c.ownerScope and c.redirectTo (the App installs
 // the methods; importing these modules changes nothing at run time).

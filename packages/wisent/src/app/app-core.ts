@@ -4,8 +4,8 @@ import { composeRoute, phased } from "../kernel/compose.js";
 import { installMiddlewareExtensions } from "../kernel/context-extensions.js";
 import { checkMiddlewareNeeds } from "../kernel/middleware-needs.js";
 import { trackHonoHeaders } from "../kernel/response-headers.js";
+import type { RouteRegistry } from "../routes/route-registry.js";
 import { checkingParams } from "./param-check.js";
-import type { RouteRegistry } from "./route-registry.js";
 import type { WisentRuntime } from "./runtime.js";
 
 /** What every group of one App shares: the Hono instance routes go to, the registry, the runtime. */

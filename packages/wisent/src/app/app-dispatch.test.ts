@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { describe, expect, it } from "vitest";
-import { HttpError } from "../http/http-error.js";
+import { HttpError } from "../base/http-error.js";
 import type { Logger } from "../http/logger.js";
 import { phased } from "../kernel/compose.js";
 import { App } from "./app.js";

@@ -2,8 +2,8 @@ import type { Context, MiddlewareHandler } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
 import { describe, expect, it } from "vitest";
 import { Resource } from "../resources/resource.js";
+import { FirstMatchRouter } from "../routes/first-match-router.js";
 import { App, type AppOptions } from "./app.js";
-import { FirstMatchRouter } from "./first-match-router.js";
 import {
   GadgetsResource,
   HomeHandler,

@@ -1,10 +1,13 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler, type Next } from "hono";
 import { cors } from "hono/cors";
 import type { Router } from "hono/router";
+import { HttpError } from "../base/http-error.js";
+import { currentEnv } from "../config/settings.js";
 import { configuredAppUrl } from "../http/app-url.js";
 import { errorResponse } from "../http/error-response.js";
-import { HttpError } from "../http/http-error.js";
 import { mediaTypeOf } from "../http/media-types.js";
+import { markNoRoute, NoRouteError, noRouteAnswer } from "../http/no-route.js";
+import { pathFormatOf, rememberPathFormat, splitPathFormat } from "../http/path-format.js";
 import { nodeHeaders } from "../http/request-header.js";
 import { installMiddlewareExtensions } from "../kernel/context-extensions.js";
 import { Dispatch } from "../kernel/dispatch.js";
@@ -15,20 +18,17 @@ import { isFormType, overrideMethod } from "../middleware/method-override/method
 import { type OpenApiDocument, openApiDocument } from "../openapi/document.js";
 import { packageInfo } from "../openapi/package-info.js";
 import type { PathParams } from "../routes/build-path.js";
+import { FirstMatchRouter } from "../routes/first-match-router.js";
 import { defaultHost, type RouteInfo } from "../routes/route-info.js";
+import { RouteRegistry, type UntypedPathHelper } from "../routes/route-registry.js";
 import { shadowedRoutesError } from "../routes/shadowing-message.js";
+import { type ListenOptions, listen, type RunningServer } from "../server/listen.js";
 import { DEFAULT_UPLOAD_LIMIT, withUploadScope } from "../storage/upload-scope.js";
 import { composeWithRuntime } from "./app-core.js";
 import { installAppContextMethods } from "./context-methods.js";
 import { devErrorPage } from "./dev-error-page.js";
-import { currentEnv } from "./environment.js";
-import { FirstMatchRouter } from "./first-match-router.js";
 import { Group } from "./group.js";
-import { type ListenOptions, listen, type RunningServer } from "./listen.js";
-import { markNoRoute, NoRouteError, noRouteAnswer } from "./no-route.js";
-import { pathFormatOf, rememberPathFormat, splitPathFormat } from "./path-format.js";
 import type { RouteBuilder } from "./route-builder.js";
-import { RouteRegistry, type UntypedPathHelper } from "./route-registry.js";
 import type { WisentRuntime } from "./runtime.js";
 import { announceStartupNotices } from "./startup-notices.js";
 

@@ -4,6 +4,11 @@ import { requireAuthentication, requiresAuthentication } from "../auth/require-a
 import { resourceGuard } from "../auth/resource-guard.js";
 import { WisentError } from "../base/wisent-error.js";
 import type { ResourceSpec } from "../client/resource-spec.js";
+import {
+  type HealthCheckOptions,
+  healthCheckHandler,
+  healthCheckStack,
+} from "../http/health-check.js";
 import { routeNameForPath } from "../naming/index.js";
 import {
   type OptionalOperations,
@@ -22,7 +27,13 @@ import type {
 } from "../resources/options.js";
 import { resourceParamKey } from "../resources/param-key.js";
 import { type OperationHandler, Resource, type ResourceBase } from "../resources/resource.js";
+import { declarationSite } from "../routes/declaration-site.js";
 import { joinPaths, parsePathTemplate } from "../routes/path-template.js";
+import type {
+  ResourceRouteMeta,
+  RouteRecord,
+  UntypedPathHelper,
+} from "../routes/route-registry.js";
 import type {
   MemberBase,
   ResourcePaths,
@@ -32,10 +43,7 @@ import type {
 } from "../routes/typed-names.js";
 import { FILES_PATH } from "../storage/stored-attachment.js";
 import { type AppCore, addHonoRoute } from "./app-core.js";
-import { declarationSite } from "./declaration-site.js";
-import { type HealthCheckOptions, healthCheckHandler, healthCheckStack } from "./health-check.js";
 import { RouteBuilder } from "./route-builder.js";
-import type { ResourceRouteMeta, RouteRecord, UntypedPathHelper } from "./route-registry.js";
 import { type StaticFilesOptions, staticFiles } from "./static-files.js";
 import { storedFilesHandler } from "./stored-files.js";
 

@@ -2,8 +2,8 @@ import type { Handler, MiddlewareHandler } from "hono";
 import { pathName } from "../naming/index.js";
 import { parsePathTemplate } from "../routes/path-template.js";
 import type { RouteInfo } from "../routes/route-info.js";
+import type { RouteRecord } from "../routes/route-registry.js";
 import { type AppCore, addHonoRoute } from "./app-core.js";
-import type { RouteRecord } from "./route-registry.js";
 
 /**
  * Returned by `app.get(...)` and friends: rename the route or give it aliases.

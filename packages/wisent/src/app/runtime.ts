@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { RouteInfo } from "../routes/route-info.js";
-import type { UntypedPathHelper } from "./route-registry.js";
+import type { UntypedPathHelper } from "../routes/route-registry.js";
 
 /**
  * What every request can know about the app that serves it. `App` sets it on each request as

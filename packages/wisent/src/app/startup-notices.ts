@@ -1,7 +1,7 @@
 import { envValue } from "../config/env.js";
 import type { EnvironmentVariableName } from "../config/environment-variables.js";
+import { unknownEnvironmentNotice } from "../config/settings.js";
 import { sharedLogger } from "../http/logger.js";
-import { unknownEnvironmentNotice } from "./environment.js";
 
 /**
  * The environment variable that tells a process which start-up notices its process tree has

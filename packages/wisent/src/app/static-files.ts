@@ -3,10 +3,10 @@ import { realpath, stat } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import type { MiddlewareHandler } from "hono";
+import { HttpError } from "../base/http-error.js";
 import { envValue } from "../config/env.js";
-import { HttpError } from "../http/http-error.js";
+import { pathFormatOf } from "../http/path-format.js";
 import { contentTypeFor } from "./mime-types.js";
-import { pathFormatOf } from "./path-format.js";
 
 /** Options of `serveFiles`. */
 export interface StaticFilesOptions {

@@ -1,5 +1,5 @@
 import type { Context, Handler } from "hono";
-import { HttpError } from "../http/http-error.js";
+import { HttpError } from "../base/http-error.js";
 import { appStorage } from "../storage/app-storage.js";
 import { storedVariant } from "../storage/image-variants.js";
 import { INLINE_TYPES } from "../storage/stored-attachment.js";

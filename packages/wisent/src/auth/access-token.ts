@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
-import { HttpError } from "../http/http-error.js";
+import { HttpError } from "../base/http-error.js";
 import { type CurrentUser, setCurrentUser } from "./current-user.js";
 import { testSignInRequest, testSignInUnknownUser, testSignInUserId } from "./test-sign-in.js";
 

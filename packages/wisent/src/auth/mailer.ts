@@ -1,8 +1,8 @@
 import type { Transporter } from "nodemailer";
-import { currentEnv, isProductionLike } from "../app/environment.js";
 import { MissingDependencyError, requireDependency } from "../base/require-dependency.js";
 import { WisentError } from "../base/wisent-error.js";
 import { envValue } from "../config/env.js";
+import { currentEnv, isProductionLike } from "../config/settings.js";
 import { type Logger, sharedLogger } from "../http/logger.js";
 
 /** One mail to send. */

@@ -1,6 +1,6 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from "node:crypto";
-import { currentEnv } from "../app/environment.js";
 import { envValue } from "../config/env.js";
+import { currentEnv } from "../config/settings.js";
 
 /**
  * Password hashing with scrypt from `node:crypto`.

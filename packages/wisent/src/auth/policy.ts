@@ -1,6 +1,6 @@
 import type { Context } from "hono";
+import { HttpError } from "../base/http-error.js";
 import { WisentError } from "../base/wisent-error.js";
-import { HttpError } from "../http/http-error.js";
 import type { ResourcePolicy } from "../resources/policy.js";
 import type { CurrentUser } from "./current-user.js";
 import { authenticationRequired } from "./require-authentication.js";

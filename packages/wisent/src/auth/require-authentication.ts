@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { HttpError } from "../base/http-error.js";
 import { WisentError } from "../base/wisent-error.js";
 import { negotiateFormat } from "../http/format.js";
-import { HttpError } from "../http/http-error.js";
 import { resolveLocation } from "../http/redirect.js";
 import { usesBearerTokens } from "./access-token.js";
 import { authenticationRan } from "./current-user.js";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { afterAll, describe, expect, it } from "vitest";
-import { isHttpError } from "../http/http-error.js";
+import { isHttpError } from "../base/http-error.js";
 import { redisStore } from "../middleware/rate-limit/redis-store.js";
 import { SignInLimits } from "./sign-in-limits.js";
 

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import { currentEnv } from "../app/environment.js";
-import { HttpError } from "../http/http-error.js";
+import { HttpError } from "../base/http-error.js";
+import { currentEnv } from "../config/settings.js";
 
 /**
  * The path `wisent/testing`'s `signIn(client, user)` posts to (`?id=<user id>`). Answered by

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { PortInUseError } from "../app/port-in-use.js";
 import { ConfigError } from "../config/env.js";
 import { DependentRecordsError } from "../data/dependents.js";
 import { ValidationFailedError } from "../data/model.js";
-import { HttpError } from "../http/http-error.js";
-import { ValidationErrors } from "../http/validation-errors.js";
+import { PortInUseError } from "../server/port-in-use.js";
 import { StorageUrlError } from "../storage/storage-url.js";
+import { ValidationErrors } from "../validation/validation-errors.js";
 import { ERROR_CODES } from "./error-codes.js";
+import { HttpError } from "./http-error.js";
 import { MissingDependencyError, NativeBinaryError } from "./require-dependency.js";
 import { isWisentError, WisentError } from "./wisent-error.js";
 

@@ -11,7 +11,6 @@ import {
 } from "kysely";
 import type { TypeCastField, TypeCastNext } from "mysql2";
 import type pgModule from "pg";
-import { currentEnv } from "../app/environment.js";
 import {
   MissingDependencyError,
   NativeBinaryError,
@@ -19,6 +18,7 @@ import {
 } from "../base/require-dependency.js";
 import { WisentError } from "../base/wisent-error.js";
 import { ConfigError, envValue, integerSetting } from "../config/env.js";
+import { currentEnv } from "../config/settings.js";
 import type { AnyDB } from "./any-db.js";
 import {
   type DialectName,

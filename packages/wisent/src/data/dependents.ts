@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { HttpError } from "../http/http-error.js";
+import { HttpError } from "../base/http-error.js";
 import { pluralize, singularize } from "../naming/index.js";
 import { dialectOf } from "./dialect-of.js";
 import type { Queryable } from "./queryable.js";

@@ -1,9 +1,9 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { isHttpError } from "../http/http-error.js";
+import { isHttpError } from "../base/http-error.js";
+import { paginationHeaders } from "../http/pagination-headers.js";
 import { encodeCursor } from "./page-cursor.js";
 import { forgetLargeLists, type PageParams, type Paginated, paginate } from "./pagination.js";
-import { paginationHeaders } from "./pagination-headers.js";
 import { configurePagination, type PaginationSettings } from "./pagination-settings.js";
 import type { Queryable } from "./queryable.js";
 import {

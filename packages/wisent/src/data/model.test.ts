@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isHttpError } from "../http/http-error.js";
+import { isHttpError } from "../base/http-error.js";
 import { ValidationFailedError } from "./model.js";
 import { StoredDate } from "./stored-date.js";
 import {

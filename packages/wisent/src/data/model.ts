@@ -1,8 +1,9 @@
 import type { KyselyPlugin, SelectQueryBuilder } from "kysely";
 import type { z } from "zod";
-import { HttpError } from "../http/http-error.js";
-import { ValidationErrors } from "../http/validation-errors.js";
+import { HttpError } from "../base/http-error.js";
 import { singularize } from "../naming/inflection.js";
+import { humanizeField, type Validated, validate } from "../validation/validation.js";
+import { ValidationErrors } from "../validation/validation-errors.js";
 import type { AnyDB } from "./any-db.js";
 import { constraintViolation } from "./constraint-violation.js";
 import { DependentRecordsError, dependentsOf, missingParentColumns } from "./dependents.js";
@@ -26,7 +27,6 @@ import type { Queryable } from "./queryable.js";
 import { StoredDate } from "./stored-date.js";
 import { checkUnpermitted, type UnpermittedFields, unpermittedFields } from "./unpermitted.js";
 import { uuidKey, uuidv7 } from "./uuid.js";
-import { humanizeField, type Validated, validate } from "./validation.js";
 import { inWriteSavepoint } from "./write-savepoint.js";
 
 /** The columns every model row has besides its own fields. */

@@ -1,4 +1,4 @@
-import { HttpError } from "../http/http-error.js";
+import { HttpError } from "../base/http-error.js";
 
 /** The query parameters of keyset pagination: rows after a cursor, or before it. */
 export type CursorParam = "after" | "before";

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { isHttpError } from "../http/http-error.js";
+import { isHttpError } from "../base/http-error.js";
+import { cursorUrl, pageUrl, pageUrlsOf, paginationHeaders } from "../http/pagination-headers.js";
 import { listRequest, pageRequest } from "./pagination.js";
-import { cursorUrl, pageUrl, pageUrlsOf, paginationHeaders } from "./pagination-headers.js";
 
 describe("pageRequest", () => {
   it.each([

@@ -1,5 +1,5 @@
 import type { SelectQueryBuilder } from "kysely";
-import { HttpError } from "../http/http-error.js";
+import { HttpError } from "../base/http-error.js";
 import type { DialectName } from "./database-url.js";
 import { keysetWhere, listOrder, type OrderKey, reversedOrder } from "./list-order.js";
 import { cappedCount, estimatedCount, isDataException } from "./list-total.js";

@@ -1,9 +1,10 @@
 /** @jsxRuntime classic */
 /** @jsx h */
 // biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
+
+import { cursorUrl, pageUrlsOf } from "../http/pagination-headers.js";
 import { h } from "../jsx/jsx-runtime.js";
 import type { Paginator as PaginatorData } from "./pagination.js";
-import { cursorUrl, pageUrlsOf } from "./pagination-headers.js";
 import { paginationSettings } from "./pagination-settings.js";
 
 /** A numbered page, or a gap shown as an ellipsis. */

@@ -1,7 +1,7 @@
-import { currentEnv } from "../app/environment.js";
+import { currentEnv } from "../config/settings.js";
 import { sharedLogger } from "../http/logger.js";
-import { ValidationErrors } from "../http/validation-errors.js";
-import { humanizeField } from "./validation.js";
+import { humanizeField } from "../validation/validation.js";
+import { ValidationErrors } from "../validation/validation-errors.js";
 
 /**
  * What a model's `validate` does with a field its schema does not know (Rails' "Unpermitted

@@ -29,7 +29,6 @@ export {
 // (connects and checks now). `Database` is the type both return, not a third way (type-only).
 export { type Database, type DatabaseOptions, database, openDatabase } from "../data/database.js";
 export type { DialectName } from "../data/database-url.js";
-export { decimalPlaces } from "../data/decimal-scale.js";
 export { type Dependents, dependentsOf } from "../data/dependents.js";
 export { dialectOf } from "../data/dialect-of.js";
 export {
@@ -48,7 +47,6 @@ export {
   pageRequest,
   paginate,
 } from "../data/pagination.js";
-export { paginationHeaders } from "../data/pagination-headers.js";
 export {
   configurePagination,
   type PaginationSettings,
@@ -59,4 +57,6 @@ export { formatIso, StoredDate, storedDateFrom } from "../data/stored-date.js";
 export { afterCommit, afterRollback } from "../data/transaction-hooks.js";
 export type { UnpermittedFields } from "../data/unpermitted.js";
 export { isUuid, uuidv7 } from "../data/uuid.js";
-export { humanizeField } from "../data/validation.js";
+export { paginationHeaders } from "../http/pagination-headers.js";
+export { decimalPlaces } from "../validation/decimal-scale.js";
+export { humanizeField } from "../validation/validation.js";

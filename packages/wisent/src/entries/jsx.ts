@@ -8,7 +8,6 @@
  * @module
  */
 
-export { pageUrlsOf } from "../data/pagination-headers.js";
 export { type PageSlot, Paginator, type PaginatorProps, pageSlots } from "../data/paginator.js";
 export {
   ButtonTo,
@@ -20,6 +19,7 @@ export {
 } from "../http/components.js";
 export { FileLink } from "../http/file-link.js";
 export { type FlashByKind, type Page, pageOf, usePage, withPage } from "../http/page.js";
+export { pageUrlsOf } from "../http/pagination-headers.js";
 export { type Layout, layout, type RespondOptions } from "../http/respond.js";
 export { escapeHtml } from "../jsx/escape.js";
 export { type Child, type FC, type Html, rawHtml } from "../jsx/html.js";

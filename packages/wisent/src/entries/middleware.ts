@@ -9,8 +9,7 @@
  * app.use(transaction(db));
  * @module
  */
-export { noRouteMatched } from "../app/no-route.js";
-export { type PathFormat, pathFormatOf } from "../app/path-format.js";
+
 export { bodyLimit, DEFAULT_BODY_LIMIT } from "../http/body.js";
 export { cspNonce } from "../http/csp-nonce.js";
 export { errorResponse } from "../http/error-response.js";
@@ -22,6 +21,8 @@ export {
   type Logger,
   silentLogger,
 } from "../http/logger.js";
+export { noRouteMatched } from "../http/no-route.js";
+export { type PathFormat, pathFormatOf } from "../http/path-format.js";
 export { CSRF_FIELD, CSRF_HEADER, csrf } from "../middleware/csrf/index.js";
 export { type FlashKind, flashMessages } from "../middleware/flash/index.js";
 export { type ForceSSLOptions, forceSSL, isSecureRequest } from "../middleware/force-ssl/index.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { App } from "../app/app.js";
-import { paginationHeaders } from "../data/pagination-headers.js";
 import { isValidHost } from "./app-url.js";
+import { paginationHeaders } from "./pagination-headers.js";
 
 const paginator = {
   page: 1,

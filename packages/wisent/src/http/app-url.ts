@@ -5,10 +5,10 @@
  * @module
  */
 import type { Context } from "hono";
-import { pathFormatOf } from "../app/path-format.js";
+import { BoundedMemo } from "../base/bounded-memo.js";
 import { WisentError } from "../base/wisent-error.js";
 import { type Env, envValue } from "../config/env.js";
-import { BoundedMemo } from "./bounded-memo.js";
+import { pathFormatOf } from "./path-format.js";
 import { requestHeader } from "./request-header.js";
 
 /** `name`, `name:port`, `1.2.3.4:port` or `[v6]:port`: RFC 3986's host, conservatively. */

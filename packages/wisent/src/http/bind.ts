@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import { validate } from "../data/validation.js";
 import { contextExtension } from "../kernel/context-extensions.js";
+import { validate } from "../validation/validation.js";
 import { bodyParamsOf } from "./body.js";
 import { ownerScopeOf } from "./owner-scope.js";
 

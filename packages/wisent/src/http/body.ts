@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { HttpError } from "./http-error.js";
+import { HttpError } from "../base/http-error.js";
 import { formatOfMediaType, mediaTypeOf } from "./media-types.js";
 import { type MultipartEntry, readMultipart } from "./multipart.js";
 import { DEFAULT_PARAM_LIMITS, nestParams } from "./nested-params.js";

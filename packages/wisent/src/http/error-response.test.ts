@@ -2,11 +2,11 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { describe, expect, it, vi } from "vitest";
 import type { WisentRuntime } from "../app/runtime.js";
+import { HttpError } from "../base/http-error.js";
 import { ValidationFailedError } from "../data/model.js";
+import { ValidationErrors } from "../validation/validation-errors.js";
 import { errorResponse } from "./error-response.js";
-import { HttpError } from "./http-error.js";
 import type { Logger } from "./logger.js";
-import { ValidationErrors } from "./validation-errors.js";
 
 function appThrowing(error: unknown, env: string, logger?: Logger) {
   const app = new Hono();

@@ -1,22 +1,22 @@
 import type { Context } from "hono";
 import { html } from "hono/html";
 import { HTTPException } from "hono/http-exception";
-import { currentEnv } from "../app/environment.js";
-import { NoRouteError } from "../app/no-route.js";
+import { currentEnv } from "../config/settings.js";
 import { type ConstraintViolation, constraintViolation } from "../data/constraint-violation.js";
 import { isDatabaseUnavailable } from "../data/database-unavailable.js";
 import { isInvalidDatabaseValue } from "../data/invalid-value.js";
-import { humanizeField } from "../data/validation.js";
+import { humanizeField } from "../validation/validation.js";
+import { NoRouteError } from "./no-route.js";
 import "./context-vars.js";
+import { HttpError } from "../base/http-error.js";
+import { ValidationErrors } from "../validation/validation-errors.js";
 import { cspNonce } from "./csp-nonce.js";
 import { formatVariesOnAccept, negotiateFormat } from "./format.js";
-import { HttpError } from "./http-error.js";
 import { sharedLogger } from "./logger.js";
 import type { Format } from "./media-types.js";
 import { PROBLEM_JSON, problemDetails, wantsProblemDetails } from "./problem-details.js";
 import { noRoutePage } from "./routes-page.js";
 import { statusText } from "./status-text.js";
-import { ValidationErrors } from "./validation-errors.js";
 import { toXml, xmlDocument } from "./xml.js";
 
 export { statusText };

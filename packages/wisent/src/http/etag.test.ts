@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { describe, expect, it } from "vitest";
 import { App } from "../app/app.js";
 import "./respond.js";
-import { ValidationErrors } from "./validation-errors.js";
+import { ValidationErrors } from "../validation/validation-errors.js";
 
 /** An app whose routes answer through c.respond, as generated actions do. */
 function makeApp() {

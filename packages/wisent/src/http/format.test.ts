@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { rememberPathFormat } from "../app/path-format.js";
 import type { WisentRuntime } from "../app/runtime.js";
 import { type Format, negotiateFormat } from "./format.js";
+import { rememberPathFormat } from "./path-format.js";
 
 function appFor(api: boolean, offered: Format[] | undefined) {
   const app = new Hono();

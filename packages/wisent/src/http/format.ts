@@ -1,9 +1,9 @@
 import type { Context } from "hono";
-import { pathFormatOf } from "../app/path-format.js";
+import { BoundedMemo } from "../base/bounded-memo.js";
+import { HttpError } from "../base/http-error.js";
 import { headerPart, setHeaders } from "../kernel/response-headers.js";
-import { BoundedMemo } from "./bounded-memo.js";
-import { HttpError } from "./http-error.js";
 import { type Format, formatOfMediaType, MEDIA_TYPES } from "./media-types.js";
+import { pathFormatOf } from "./path-format.js";
 import { requestHeader } from "./request-header.js";
 
 export type { Format } from "./media-types.js";

@@ -1,4 +1,4 @@
-import { currentEnv } from "../app/environment.js";
+import { currentEnv } from "../config/settings.js";
 import { formatIso } from "../data/stored-date.js";
 import { devLogger } from "./dev-logger.js";
 import type { LineSink, LogEntry, Logger } from "./log-types.js";

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { HttpError } from "../base/http-error.js";
 import { requireDependency } from "../base/require-dependency.js";
 import {
   currentUploadScope,
@@ -12,7 +13,6 @@ import {
   discardTemporaryFiles,
 } from "../storage/upload-scope.js";
 import { UploadedFile } from "../storage/uploaded-file.js";
-import { HttpError } from "./http-error.js";
 
 /** A multipart body's entries in order: text fields and uploaded files. */
 export type MultipartEntry = [string, string | UploadedFile];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isHttpError } from "./http-error.js";
+import { isHttpError } from "../base/http-error.js";
 import { nestParams, splitParamName } from "./nested-params.js";
 
 const bind = (query: string, limits?: { depth: number; count: number }) =>

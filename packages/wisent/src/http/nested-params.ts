@@ -8,8 +8,9 @@
  * beyond them (or a generic error with `throwOnLimitExceeded`), while a client here gets a 400
  * naming the parameter. The rules are `qs`'s, the parser is this small file.
  */
+
+import { HttpError } from "../base/http-error.js";
 import { UploadedFile } from "../storage/uploaded-file.js";
-import { HttpError } from "./http-error.js";
 
 /** Limits of nested parameters; beyond them a request is answered 400 naming the parameter. */
 export interface ParamLimits {

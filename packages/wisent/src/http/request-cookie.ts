@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { parse as parseCookies } from "hono/utils/cookie";
-import { BoundedMemo } from "./bounded-memo.js";
+import { BoundedMemo } from "../base/bounded-memo.js";
 import { requestHeader } from "./request-header.js";
 
 // A returning browser sends the same Cookie header on every request: each named cookie's value

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { StatusCode } from "hono/utils/http-status";
+import { HttpError } from "../base/http-error.js";
 import type { Child, FC } from "../jsx/html.js";
 import { renderToString } from "../jsx/render.js";
 import { phased } from "../kernel/compose.js";
@@ -7,15 +8,14 @@ import { contextExtension } from "../kernel/context-extensions.js";
 import { plainResponse } from "../kernel/plain-response.js";
 import { markComplete, plainResponseHeaders } from "../kernel/response-headers.js";
 import { singularize } from "../naming/index.js";
+import { ValidationErrors } from "../validation/validation-errors.js";
 import { etagApplies, notModified, weakETag } from "./etag.js";
 import { FORMATS, formatVariesOnAccept, negotiateFormat } from "./format.js";
-import { HttpError } from "./http-error.js";
 import type { Format } from "./media-types.js";
 import { type Page, pageOf, withPage } from "./page.js";
 import { PROBLEM_JSON, problemDetails, wantsProblemDetails } from "./problem-details.js";
 import { type RouteName, resolveLocation } from "./redirect.js";
 import { statusText } from "./status-text.js";
-import { ValidationErrors } from "./validation-errors.js";
 import { toXml } from "./xml.js";
 
 /** What `c.respond` can answer with, per format; formats left out answer 406. */

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { describe, expect, it } from "vitest";
 import { App } from "../app/app.js";
+import { HttpError } from "../base/http-error.js";
 import { paramLogger } from "../middleware/param-logger/index.js";
-import { HttpError } from "./http-error.js";
 import { silentLogger } from "./logger.js";
 
 function appIn(env: string, api = false): App {

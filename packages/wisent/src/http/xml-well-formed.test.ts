@@ -1,6 +1,6 @@
 import { XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import { ValidationErrors } from "./validation-errors.js";
+import { ValidationErrors } from "../validation/validation-errors.js";
 import { parseXml, toXml, xmlSafeText } from "./xml.js";
 
 /** XML 1.0's Char production: what a well-formed document may hold, and nothing else. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { HttpError } from "./http-error.js";
-import { ValidationErrors } from "./validation-errors.js";
+import { HttpError } from "../base/http-error.js";
+import { ValidationErrors } from "../validation/validation-errors.js";
 import { parseXml, toXml } from "./xml.js";
 
 describe("toXml", () => {

@@ -1,8 +1,8 @@
 import type { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
+import { HttpError } from "../base/http-error.js";
 import { requireDependency } from "../base/require-dependency.js";
 import { pluralize, singularize } from "../naming/index.js";
-import { HttpError } from "./http-error.js";
-import { ValidationErrors } from "./validation-errors.js";
+import { ValidationErrors } from "../validation/validation-errors.js";
 
 interface XmlTools {
   readonly builder: XMLBuilder;

@@ -2,8 +2,8 @@ import { Context, type Handler, type MiddlewareHandler } from "hono";
 import { describe, expect, it } from "vitest";
 import { App } from "../app/app.js";
 import { microtaskTurns } from "../app/test-support/microtask-turns.js";
+import { HttpError } from "../base/http-error.js";
 import { errorResponse } from "../http/error-response.js";
-import { HttpError } from "../http/http-error.js";
 import { composeRoute, passThrough, phased } from "./compose.js";
 
 describe("route middleware composition", () => {

@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Resource } from "../resources/resource.js";
 import "../http/respond.js";
 import { App } from "../app/app.js";
-import type { RunningServer } from "../app/listen.js";
 import { securityHeaders } from "../middleware/security-headers/security-headers.js";
 import { session } from "../middleware/session/session.js";
 import { unsealSession } from "../middleware/session/session-codec.js";
 import { resolveSessionPasswords } from "../middleware/session/session-secrets.js";
+import type { RunningServer } from "../server/listen.js";
 import { realRequestBuilt } from "./node-request.js";
 import { hasAllResponseHeaders } from "./response-headers.js";
 

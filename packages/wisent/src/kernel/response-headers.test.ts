@@ -1,7 +1,7 @@
 import { Context } from "hono";
 import { describe, expect, it } from "vitest";
 import { App } from "../app/app.js";
-import { HttpError } from "../http/http-error.js";
+import { HttpError } from "../base/http-error.js";
 import { silentLogger } from "../http/logger.js";
 import { forceSSL } from "../middleware/force-ssl/force-ssl.js";
 import { paramLogger } from "../middleware/param-logger/param-logger.js";

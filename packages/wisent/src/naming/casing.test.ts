@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isAcronym } from "./acronyms.js";
-import { CASING_CASES, WORD_CASES } from "./cases.js";
 import { camelize, pascalize, titleize, underscore } from "./casing.js";
+import { CASING_CASES, WORD_CASES } from "./test-support/cases.js";
 import { splitWords, wordSpans } from "./words.js";
 
 describe("splitWords", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { INFLECTION_CASES } from "./cases.js";
 import { isUncountable, pluralize, singularize } from "./inflection.js";
+import { INFLECTION_CASES } from "./test-support/cases.js";
 
 describe("pluralize / singularize", () => {
   it.each(INFLECTION_CASES)("%s <-> %s", (singular, plural) => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { NAMES_CASES } from "./cases.js";
 import { names, singularNames } from "./names.js";
 import { paramKeyFromClassName } from "./param-key.js";
 import { routeNameForPath } from "./route-name.js";
+import { NAMES_CASES } from "./test-support/cases.js";
 
 describe("names", () => {
   it.each(NAMES_CASES)("$input", (c) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PARAM_KEY_CASES } from "./cases.js";
 import { paramKeyFromClassName } from "./param-key.js";
+import { PARAM_KEY_CASES } from "./test-support/cases.js";
 
 describe("paramKeyFromClassName", () => {
   // MenusResource gives menu_id, not Buffalo's menus_id: see the note in cases.ts.

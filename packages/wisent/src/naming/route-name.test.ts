@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PATH_NAME_CASES, ROUTE_NAME_CASES } from "./cases.js";
 import { pathName, routeNameForPath } from "./route-name.js";
+import { PATH_NAME_CASES, ROUTE_NAME_CASES } from "./test-support/cases.js";
 
 describe("routeNameForPath", () => {
   it.each(ROUTE_NAME_CASES)("%s -> %s", (path, name) => {

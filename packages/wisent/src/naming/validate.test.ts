@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NAMES_CASES } from "./cases.js";
+import { NAMES_CASES } from "./test-support/cases.js";
 import { validateResourceName } from "./validate.js";
 
 describe("validateResourceName", () => {

@@ -1,9 +1,9 @@
-import type { RouteRecord } from "../app/route-registry.js";
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "../data/pagination.js";
 import { pascalize, sessionCookieName } from "../naming/index.js";
 import type { Operation } from "../resources/mapping.js";
 import type { AnswerDoc, OperationDoc } from "../resources/operation-doc.js";
 import type { ResourceModel } from "../resources/resource.js";
+import type { RouteRecord } from "../routes/route-registry.js";
 import { ERROR_STATUSES, errorResponseName, sharedComponents } from "./error-components.js";
 import {
   createBodySchema,

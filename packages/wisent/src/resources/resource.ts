@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
-import { HttpError } from "../http/http-error.js";
+import { HttpError } from "../base/http-error.js";
 import { paramKeyFromClassName } from "../naming/index.js";
 import { rememberedParent } from "./found-parents.js";
 import type { OperationDoc } from "./operation-doc.js";

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import type createSharp from "sharp";
 import type { Sharp } from "sharp";
-import { HttpError } from "../http/http-error.js";
+import { HttpError } from "../base/http-error.js";
 import type { AppStorage } from "./app-storage.js";
 import { optionalDependency } from "./optional-dependency.js";
 import { INLINE_IMAGES, variantKey } from "./stored-attachment.js";

@@ -10,8 +10,8 @@ import { type Database, openDatabase } from "../data/database.js";
 // biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
 import { h } from "../jsx/jsx-runtime.js";
 import "../http/bind.js";
+import { HttpError } from "../base/http-error.js";
 import { CsrfField, CsrfMeta, FlashMessages } from "../http/components.js";
-import { HttpError } from "../http/http-error.js";
 import type { LogEntry, Logger } from "../http/logger.js";
 import "../http/redirect.js";
 import { type Layout, layout } from "../http/respond.js";

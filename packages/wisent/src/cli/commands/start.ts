@@ -82,4 +82,4 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 // Loaded only on the paths that need them (a taken port, several workers): node:child_process,
 // node:cluster and the workers' logging are no part of a single process's start-up
 // (bench/load/cold-start.mjs).
-const loadPortInUse = () => import("../../app/port-in-use.js");
+const loadPortInUse = () => import("../../server/port-in-use.js");

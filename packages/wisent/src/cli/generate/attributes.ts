@@ -1,5 +1,5 @@
-import { humanizeField } from "../../data/validation.js";
 import { didYouMean, names, underscore } from "../../naming/index.js";
+import { humanizeField } from "../../validation/validation.js";
 import {
   type AttributeType,
   AttributeTypeError,

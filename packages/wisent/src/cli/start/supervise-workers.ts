@@ -1,7 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import { fileURLToPath } from "node:url";
-import { currentEnv } from "../../app/environment.js";
 import { announceStartupNotices } from "../../app/startup-notices.js";
+import { currentEnv } from "../../config/settings.js";
 import type { Output } from "../output.js";
 
 /**

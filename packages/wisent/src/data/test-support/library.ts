@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decimalScale } from "../decimal-scale.js";
+import { decimalScale } from "../../validation/decimal-scale.js";
 import { defineModel, type RecordOf } from "../model.js";
 
 /** An author (test-support/library-migrations/20240103000000_create_library.ts). */

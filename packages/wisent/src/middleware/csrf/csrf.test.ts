@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { markNoRoute, noRouteAnswer } from "../../app/no-route.js";
 import { installAllContextMethods } from "../../app/test-support/context-methods.js";
+import { HttpError } from "../../base/http-error.js";
 import { errorResponse } from "../../http/error-response.js";
-import { HttpError } from "../../http/http-error.js";
+import { markNoRoute, noRouteAnswer } from "../../http/no-route.js";
 import { session } from "../session/session.js";
 import { csrf } from "./csrf.js";
 import { maskCsrfToken, newCsrfSecret, verifyCsrfToken } from "./csrf-token.js";

@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { noRouteMatched } from "../../app/no-route.js";
+import { HttpError } from "../../base/http-error.js";
 import { configuredAppUrl, isValidHost, requestHost, requestScheme } from "../../http/app-url.js";
 import { rawFormField } from "../../http/body.js";
 import { preferNoStore } from "../../http/cache-control.js";
-import { HttpError } from "../../http/http-error.js";
+import { noRouteMatched } from "../../http/no-route.js";
 import { addPageHooks, type PageHooks } from "../../http/page.js";
 import { requestHeader } from "../../http/request-header.js";
 import { phased } from "../../kernel/compose.js";

@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { isProduction } from "../../app/environment.js";
-import { outsideHealthChecks } from "../../app/health-check.js";
+import { HttpError } from "../../base/http-error.js";
+import { isProduction } from "../../config/settings.js";
 import { configuredAppUrl, requestHost, requestScheme, requestTarget } from "../../http/app-url.js";
-import { HttpError } from "../../http/http-error.js";
+import { outsideHealthChecks } from "../../http/health-check.js";
 import { passThrough, phased } from "../../kernel/compose.js";
 import { headerPart, setHeaders } from "../../kernel/response-headers.js";
 

@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { isProduction } from "../../app/environment.js";
+import { HttpError } from "../../base/http-error.js";
 import { envValue } from "../../config/env.js";
+import { isProduction } from "../../config/settings.js";
 import { configuredAppUrl, requestHost } from "../../http/app-url.js";
-import { HttpError } from "../../http/http-error.js";
 import { passThrough, phased } from "../../kernel/compose.js";
 
 /** Options of {@link hostAuthorization}. */

@@ -6,7 +6,7 @@ import "../../http/context-vars.js";
 import { type Logger, sharedLogger } from "../../http/logger.js";
 import { addPageHooks, type PageHooks } from "../../http/page.js";
 import "../session/session.js";
-import { BoundedMemo } from "../../http/bounded-memo.js";
+import { BoundedMemo } from "../../base/bounded-memo.js";
 import { requestCookie } from "../../http/request-cookie.js";
 import { requestHeader } from "../../http/request-header.js";
 import { matchLanguage, parseAcceptLanguage } from "./language.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { HttpError } from "../../base/http-error.js";
 import { multipartEntriesOf } from "../../http/body.js";
-import { HttpError } from "../../http/http-error.js";
 import { overrideMethod } from "./method-override.js";
 
 const form = (body: string, headers: Record<string, string> = {}) =>

@@ -1,3 +1,4 @@
+import { HttpError } from "../../base/http-error.js";
 import {
   DEFAULT_BODY_LIMIT,
   formFieldFromBytes,
@@ -5,7 +6,6 @@ import {
   readBodyBytes,
   shareMultipartRead,
 } from "../../http/body.js";
-import { HttpError } from "../../http/http-error.js";
 import { mediaTypeOf } from "../../http/media-types.js";
 
 const OVERRIDABLE = new Set(["PUT", "PATCH", "DELETE"]);

@@ -1,4 +1,4 @@
-import { BoundedMemo } from "../../http/bounded-memo.js";
+import { BoundedMemo } from "../../base/bounded-memo.js";
 import { jsonString, jsonStringContent } from "../../http/json-text.js";
 
 /**

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { outsideHealthChecks } from "../../app/health-check.js";
 import { parsedBodyIfRead } from "../../http/body.js";
 import { clientAddress } from "../../http/client-address.js";
+import { outsideHealthChecks } from "../../http/health-check.js";
 import { requestHeader } from "../../http/request-header.js";
 import { phased } from "../../kernel/compose.js";
 import { setHeader } from "../../kernel/response-headers.js";

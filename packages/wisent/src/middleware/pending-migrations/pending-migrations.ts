@@ -2,7 +2,7 @@ import { watch } from "node:fs";
 import { resolve } from "node:path";
 import type { Context, MiddlewareHandler } from "hono";
 import { html } from "hono/html";
-import { currentEnv } from "../../app/environment.js";
+import { currentEnv } from "../../config/settings.js";
 import type { Database } from "../../data/database.js";
 import { pendingMigrationNames } from "../../data/migrations.js";
 import { negotiateFormat } from "../../http/format.js";

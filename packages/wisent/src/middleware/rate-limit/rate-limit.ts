@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { HttpError } from "../../base/http-error.js";
 import { WisentError } from "../../base/wisent-error.js";
 import { clientAddress } from "../../http/client-address.js";
-import { HttpError } from "../../http/http-error.js";
 import { phased } from "../../kernel/compose.js";
 import { setHeaders } from "../../kernel/response-headers.js";
 import { memoryStore, type RateLimitStore } from "./store.js";

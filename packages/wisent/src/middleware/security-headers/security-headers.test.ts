@@ -2,8 +2,8 @@ import { Hono } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { describe, expect, it } from "vitest";
 import { App } from "../../app/app.js";
+import { HttpError } from "../../base/http-error.js";
 import { cspNonce } from "../../http/csp-nonce.js";
-import { HttpError } from "../../http/http-error.js";
 import "../../http/respond.js";
 import {
   DEFAULT_CONTENT_SECURITY_POLICY,

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { currentEnv } from "../../app/environment.js";
 import { WisentError } from "../../base/wisent-error.js";
 import { envValue } from "../../config/env.js";
+import { currentEnv } from "../../config/settings.js";
 
 /** One sealing password with a stable id, so a cookie sealed with an old secret stays readable. */
 export interface SessionPassword {

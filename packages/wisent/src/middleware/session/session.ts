@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { setCookie } from "hono/cookie";
-import { currentEnv, isProductionLike } from "../../app/environment.js";
+import { currentEnv, isProductionLike } from "../../config/settings.js";
 import { preferNoStore } from "../../http/cache-control.js";
 import { sharedLogger } from "../../http/logger.js";
 import { requestCookie } from "../../http/request-cookie.js";

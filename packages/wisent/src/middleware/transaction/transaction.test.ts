@@ -4,6 +4,7 @@ import { PostgresDriver, sql } from "kysely";
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { installAllContextMethods } from "../../app/test-support/context-methods.js";
+import { isHttpError } from "../../base/http-error.js";
 import type { Database } from "../../data/database.js";
 import {
   availableDialects,
@@ -11,7 +12,6 @@ import {
   migratedTestDatabase,
 } from "../../data/test-support/test-databases.js";
 import { Widget } from "../../data/test-support/widget.js";
-import { isHttpError } from "../../http/http-error.js";
 import type { RequestTransaction } from "./request-transaction.js";
 import { readBeforeTransaction, transaction } from "./transaction.js";
 

@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { Transaction } from "kysely";
+import { HttpError } from "../../base/http-error.js";
 import type { AnyDB } from "../../data/any-db.js";
 import type { Database } from "../../data/database.js";
 import { isDatabaseUnavailable } from "../../data/database-unavailable.js";
-import { HttpError } from "../../http/http-error.js";
 import { phased } from "../../kernel/compose.js";
 import { bringsContextMethods, contextExtension } from "../../kernel/context-extensions.js";
 import { sessionFitsBeforeCommit } from "../session/session.js";

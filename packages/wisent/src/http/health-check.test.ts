@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { App } from "../app/app.js";
 import { database, openDatabase } from "../data/database.js";
-import type { LogEntry, Logger } from "../http/logger.js";
 import { forceSSL } from "../middleware/force-ssl/force-ssl.js";
 import { paramLogger } from "../middleware/param-logger/param-logger.js";
 import { securityHeaders } from "../middleware/security-headers/security-headers.js";
-import { App } from "./app.js";
 import type { HealthCheckOptions } from "./health-check.js";
+import type { LogEntry, Logger } from "./logger.js";
 
 const dir = mkdtempSync(join(tmpdir(), "wisent-health-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
-import type { ErrorCode } from "../base/error-codes.js";
-import { WisentError } from "../base/wisent-error.js";
+import type { ErrorCode } from "./error-codes.js";
+import { WisentError } from "./wisent-error.js";
 
 /**
  * An HTTP status with a message meant for the client (a {@link WisentError}, code `E_HTTP`

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
+import { App } from "../app/app.js";
 import { sharedLogger } from "../http/logger.js";
-import { App } from "./app.js";
-import { isProduction, isProductionLike, unknownEnvironmentNotice } from "./environment.js";
+import { isProduction, isProductionLike, unknownEnvironmentNotice } from "./settings.js";
 
 describe("environments", () => {
   it.each([

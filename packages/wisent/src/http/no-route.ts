@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { HttpError } from "../http/http-error.js";
+import { HttpError } from "../base/http-error.js";
 
 /**
  * The 404 of a request no route matched (not a handler's own 404, such as a missing record):

@@ -5,8 +5,8 @@
  * @module
  */
 import type { Handler, MiddlewareHandler } from "hono";
-import { negotiateFormat } from "../http/format.js";
-import { defaultLogger, type Logger } from "../http/logger.js";
+import { negotiateFormat } from "./format.js";
+import { defaultLogger, type Logger } from "./logger.js";
 
 /** Options of `Group.healthCheck`. */
 export interface HealthCheckOptions {

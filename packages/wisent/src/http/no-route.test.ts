@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Context } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { App } from "../app/app.js";
+import { HttpError } from "../base/http-error.js";
 import { type Database, openDatabase } from "../data/database.js";
-import { HttpError } from "../http/http-error.js";
-import type { LogEntry, Logger } from "../http/logger.js";
 import { csrf } from "../middleware/csrf/csrf.js";
 import { flashMessages } from "../middleware/flash/flash.js";
 import { paramLogger } from "../middleware/param-logger/param-logger.js";
@@ -13,7 +13,7 @@ import { securityHeaders } from "../middleware/security-headers/security-headers
 import { session } from "../middleware/session/session.js";
 import { transaction } from "../middleware/transaction/transaction.js";
 import { Resource } from "../resources/resource.js";
-import { App } from "./app.js";
+import type { LogEntry, Logger } from "./logger.js";
 import { noRouteMatched } from "./no-route.js";
 
 class WidgetsResource extends Resource {

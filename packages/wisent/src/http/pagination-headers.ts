@@ -1,8 +1,8 @@
 import type { Context } from "hono";
-import { absoluteRequestUrl } from "../http/app-url.js";
-import { BoundedMemo } from "../http/bounded-memo.js";
-import type { CursorParam } from "./page-cursor.js";
-import type { Paginator } from "./pagination.js";
+import { BoundedMemo } from "../base/bounded-memo.js";
+import type { CursorParam } from "../data/page-cursor.js";
+import type { Paginator } from "../data/pagination.js";
+import { absoluteRequestUrl } from "./app-url.js";
 
 const BASE = "http://wisent.invalid";
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { ValidationErrors } from "../http/validation-errors.js";
 import { decimalPlaces } from "./decimal-scale.js";
+import { ValidationErrors } from "./validation-errors.js";
 
 /** The outcome of `validate`: the parsed data, or Buffalo-style errors keyed by field. */
 export type Validated<T> =

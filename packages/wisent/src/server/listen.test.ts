@@ -1,7 +1,7 @@
 import { Agent, request } from "node:http";
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
-import { App } from "./app.js";
+import { App } from "../app/app.js";
 
 function get(url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

@@ -3,10 +3,10 @@ import { didYouMean } from "../naming/did-you-mean.js";
 import type { Operation } from "../resources/mapping.js";
 import type { OperationDoc } from "../resources/operation-doc.js";
 import type { ResourceModel } from "../resources/resource.js";
-import { buildPath, type PathParams } from "../routes/build-path.js";
-import type { PathTemplate } from "../routes/path-template.js";
-import type { RouteInfo } from "../routes/route-info.js";
-import { type ShadowedRoute, shadowedRoutes } from "../routes/shadowing.js";
+import { buildPath, type PathParams } from "./build-path.js";
+import type { PathTemplate } from "./path-template.js";
+import type { RouteInfo } from "./route-info.js";
+import { type ShadowedRoute, shadowedRoutes } from "./shadowing.js";
 
 /** What a resource route knows of its resource: read by OpenAPI, the client and `routes --unused`. */
 export interface ResourceRouteMeta {
