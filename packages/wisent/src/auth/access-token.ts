@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError } from "../base/http-error.js";
+import { ACCESS_TOKEN_DIGEST_KEY, BEARER_TOKENS_KEY } from "../base/symbols.js";
 import { type CurrentUser, setCurrentUser } from "./current-user.js";
 import { testSignInRequest, testSignInUnknownUser, testSignInUserId } from "./test-sign-in.js";
 
@@ -31,8 +32,8 @@ export function bearerToken(c: Context): string | undefined {
   return match?.[1];
 }
 
-const DIGEST = Symbol("wisent.accessTokenDigest");
-const BEARER = Symbol("wisent.bearerTokens");
+const DIGEST: typeof ACCESS_TOKEN_DIGEST_KEY = ACCESS_TOKEN_DIGEST_KEY;
+const BEARER: typeof BEARER_TOKENS_KEY = BEARER_TOKENS_KEY;
 type Marked = Context & { [DIGEST]?: string; [BEARER]?: true };
 
 /** Whether this request's app authenticates with bearer tokens (`tokenAuthentication()` ran). */

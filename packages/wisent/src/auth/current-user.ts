@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { AUTHENTICATION_RAN_KEY, CURRENT_USER_KEY } from "../base/symbols.js";
 import type { Register } from "../http/redirect.js";
 import { contextExtension } from "../kernel/context-extensions.js";
 import { testSignInRequest, testSignInUnknownUser, testSignInUserId } from "./test-sign-in.js";
@@ -32,8 +33,8 @@ declare module "hono" {
 /** Session key of the signed-in user's id. */
 export const USER_ID_SESSION_KEY = "user_id";
 
-const USER = Symbol("wisent.currentUser");
-const LOADED = Symbol("wisent.authenticationRan");
+const USER: typeof CURRENT_USER_KEY = CURRENT_USER_KEY;
+const LOADED: typeof AUTHENTICATION_RAN_KEY = AUTHENTICATION_RAN_KEY;
 type Marked = Context & { [USER]?: CurrentUser; [LOADED]?: true };
 
 /** `c.currentUser` (installed by the App, see kernel/context-extensions.ts). */

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { HttpError } from "../base/http-error.js";
+import { ROUTE_POLICY_KEY } from "../base/symbols.js";
 import { WisentError } from "../base/wisent-error.js";
 import type { ResourcePolicy } from "../resources/policy.js";
 import type { CurrentUser } from "./current-user.js";
@@ -78,7 +79,7 @@ export function forbidden(action: string): HttpError {
   return new HttpError(403, `not allowed to ${action} this record`);
 }
 
-const POLICY = Symbol("wisent.routePolicy");
+const POLICY: typeof ROUTE_POLICY_KEY = ROUTE_POLICY_KEY;
 type Marked = Context & { [POLICY]?: ResourcePolicy };
 
 /** Records the policy of the request's resource (the framework does, for `authorize`). */

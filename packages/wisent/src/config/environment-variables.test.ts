@@ -1,27 +1,12 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../base/error-codes.js";
+import { ownSources, SRC } from "../base/test-support/own-sources.js";
 import { isWisentError } from "../base/wisent-error.js";
 import { envValue, integerSetting } from "./env.js";
 import { ENVIRONMENT_VARIABLES } from "./environment-variables.js";
 import { currentEnv, listenHost, listenPort } from "./settings.js";
-
-const src = fileURLToPath(new URL("../", import.meta.url));
-
-/** The framework's own source files (no tests, test support or fixtures), relative to src/. */
-function sources(dir = src): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      return entry.name === "test-support" || entry.name === "fixtures" ? [] : sources(path);
-    }
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)
-      ? [relative(src, path)]
-      : [];
-  });
-}
 
 /** A read of a variable by name (`process.env.PORT`, `env.HOST`, `process.env[name]`), not a write. */
 const DIRECT_READ =
@@ -30,10 +15,10 @@ const DIRECT_READ =
 
 describe("the environment variables", () => {
   it("are read by name only in src/config/ (everything else asks envValue or a setting)", () => {
-    const offenders = sources()
+    const offenders = ownSources()
       .filter((file) => !file.startsWith("config/"))
       .flatMap((file) =>
-        readFileSync(join(src, file), "utf8")
+        readFileSync(join(SRC, file), "utf8")
           .split("\n")
           .filter((line) => !/^\s*(\*|\/\/)/.test(line) && DIRECT_READ.test(line))
           .map((line) => `${file}: ${line.trim()}`),
@@ -42,9 +27,9 @@ describe("the environment variables", () => {
   });
 
   it("in the table are each read somewhere, and each once in the table", () => {
-    const text = sources()
+    const text = ownSources()
       .filter((file) => file !== "config/environment-variables.ts")
-      .map((file) => readFileSync(join(src, file), "utf8"))
+      .map((file) => readFileSync(join(SRC, file), "utf8"))
       .join("\n");
     const names = ENVIRONMENT_VARIABLES.map((v) => v.name);
     expect(names.filter((name) => !text.includes(`"${name}"`))).toEqual([]);
@@ -77,9 +62,9 @@ describe("the environment variables", () => {
 
 describe("the error codes", () => {
   it("in the table are each thrown somewhere", () => {
-    const text = sources()
+    const text = ownSources()
       .filter((file) => file !== "base/error-codes.ts")
-      .map((file) => readFileSync(join(src, file), "utf8"))
+      .map((file) => readFileSync(join(SRC, file), "utf8"))
       .join("\n");
     expect(Object.keys(ERROR_CODES).filter((code) => !text.includes(`"${code}"`))).toEqual([]);
   });

@@ -9,6 +9,7 @@ import {
   Migrator,
   NO_MIGRATIONS,
 } from "kysely";
+import { MISSING_MIGRATION_KEY } from "../base/symbols.js";
 import { WisentError } from "../base/wisent-error.js";
 import type { AnyDB } from "./any-db.js";
 import { Database } from "./database.js";
@@ -114,7 +115,7 @@ export class FolderMigrationProvider implements MigrationProvider {
   }
 }
 
-const MISSING = Symbol("wisent.missingMigration");
+const MISSING: typeof MISSING_MIGRATION_KEY = MISSING_MIGRATION_KEY;
 
 /** A recorded migration whose file is gone, as a `Migration` that says so when run. */
 function missingMigration(name: string, folder: string): Migration {

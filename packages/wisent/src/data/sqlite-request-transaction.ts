@@ -1,4 +1,5 @@
 import { type ConnectionProvider, type DatabaseConnection, type Kysely, Transaction } from "kysely";
+import { DIRECT_SQLITE_KEY } from "../base/symbols.js";
 import type { Queryable } from "./queryable.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
 import type { WisentSqliteDialect } from "./sqlite-dialect.js";
@@ -19,7 +20,7 @@ export interface DirectSqlite {
 // Transactions whose queries may skip Kysely's executor (those without plugins, whose results
 // Kysely would hand over untouched) carry their runner under this symbol. A property rather than
 // a WeakMap: a WeakMap entry per request is an ephemeron the garbage collector must trace.
-const DIRECT = Symbol("wisent.directSqlite");
+const DIRECT: typeof DIRECT_SQLITE_KEY = DIRECT_SQLITE_KEY;
 type WithDirect = { [DIRECT]?: DirectSqlite };
 
 /**

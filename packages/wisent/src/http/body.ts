@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError } from "../base/http-error.js";
+import { BODY_BYTES_KEY, BODY_PARAMS_KEY, MULTIPART_KEY } from "../base/symbols.js";
 import { formatOfMediaType, mediaTypeOf } from "./media-types.js";
 import { type MultipartEntry, readMultipart } from "./multipart.js";
 import { DEFAULT_PARAM_LIMITS, nestParams } from "./nested-params.js";
@@ -21,9 +22,9 @@ declare module "hono" {
 
 // What was read from a request rides on the request itself, under symbols: a WeakMap entry per
 // request is an ephemeron the garbage collector must trace, which shows under load.
-const BYTES = Symbol("wisent.bodyBytes");
-const PARAMS = Symbol("wisent.bodyParams");
-const MULTIPART = Symbol("wisent.multipart");
+const BYTES: typeof BODY_BYTES_KEY = BODY_BYTES_KEY;
+const PARAMS: typeof BODY_PARAMS_KEY = BODY_PARAMS_KEY;
+const MULTIPART: typeof MULTIPART_KEY = MULTIPART_KEY;
 type ReadRequest = Request & {
   [BYTES]?: Promise<Uint8Array<ArrayBuffer>>;
   [PARAMS]?: Promise<Record<string, unknown>>;

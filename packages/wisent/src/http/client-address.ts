@@ -1,6 +1,7 @@
 import { BlockList, isIP } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
+import { CLIENT_ADDRESS_KEY } from "../base/symbols.js";
 import { WisentError } from "../base/wisent-error.js";
 import { envValue } from "../config/env.js";
 
@@ -82,7 +83,7 @@ function peerAddress(c: Context): string | undefined {
   }
 }
 
-const ADDRESS = Symbol("wisent.clientAddress");
+const ADDRESS: typeof CLIENT_ADDRESS_KEY = CLIENT_ADDRESS_KEY;
 type Marked = Context & { [ADDRESS]?: string };
 
 /**

@@ -1,8 +1,9 @@
 import type { Context } from "hono";
+import { CSP_NONCE_KEY } from "../base/symbols.js";
 import { fillRandom } from "../crypto/random-bytes.js";
 
 /** Where a request's nonce is kept (a symbol property, as the response-header parts are). */
-const NONCE = Symbol("wisent.cspNonce");
+const NONCE: typeof CSP_NONCE_KEY = CSP_NONCE_KEY;
 type WithNonce = Context & { [NONCE]?: string };
 
 const bytes = new Uint8Array(16);

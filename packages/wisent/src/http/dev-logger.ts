@@ -6,6 +6,7 @@
  * @module
  */
 import { colorize, type PaintStyle } from "../base/colorize.js";
+import { DEV_LOGGER_REQUEST_KEY } from "../base/symbols.js";
 import { colorWanted } from "./color-wanted.js";
 import type { LineSink, LogEntry, Logger } from "./log-types.js";
 import { statusText } from "./status-text.js";
@@ -26,7 +27,7 @@ export interface RequestLine {
   readonly form?: unknown;
 }
 
-const REQUEST = Symbol("wisent.devLogger.request");
+const REQUEST: typeof DEV_LOGGER_REQUEST_KEY = DEV_LOGGER_REQUEST_KEY;
 
 /** A logger that can write request lines of its own (see {@link devRequestLines}). */
 type DevLogger = Logger & { readonly [REQUEST]?: (line: RequestLine) => void };

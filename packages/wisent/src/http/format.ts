@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { BoundedMemo } from "../base/bounded-memo.js";
 import { HttpError } from "../base/http-error.js";
+import { FORMAT_KEY, FORMAT_VARIES_ON_ACCEPT_KEY } from "../base/symbols.js";
 import { headerPart, setHeaders } from "../kernel/response-headers.js";
 import { type Format, formatOfMediaType, MEDIA_TYPES } from "./media-types.js";
 import { pathFormatOf } from "./path-format.js";
@@ -86,7 +87,7 @@ const parsed = new BoundedMemo<string, MediaRange[]>(200);
 const rangesOf = (accept: string): MediaRange[] => parsed.get(accept, parseAccept);
 
 /** Where a request's negotiated format is kept (a private key among the context's variables). */
-const NEGOTIATED = Symbol("wisent.format") as unknown as "wisent";
+const NEGOTIATED = FORMAT_KEY as unknown as "wisent";
 
 /**
  * Picks the response format of a request, in the order docs/guides/api-and-openapi.md gives:
@@ -121,7 +122,7 @@ export function negotiateFormat(c: Context, offered: readonly Format[] = FORMATS
 }
 
 /** Set when the request's format followed its headers (Accept, Content-Type). */
-const VARIES = Symbol("wisent.formatVariesOnAccept");
+const VARIES: typeof FORMAT_VARIES_ON_ACCEPT_KEY = FORMAT_VARIES_ON_ACCEPT_KEY;
 type Varied = Context & { [VARIES]?: boolean };
 // A Vary the answer chose itself stays (redirects and error answers set this one themselves).
 const VARY_ACCEPT = headerPart({ vary: "Accept" }, { keep: () => true });

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Handler, MiddlewareHandler } from "hono";
+import { OUTSIDE_HEALTH_CHECKS_KEY } from "../base/symbols.js";
 import { negotiateFormat } from "./format.js";
 import { defaultLogger, type Logger } from "./logger.js";
 
@@ -22,7 +23,7 @@ export interface HealthCheckOptions {
   readonly logger?: Logger;
 }
 
-const OUTSIDE_HEALTH_CHECKS = Symbol("wisent.outsideHealthChecks");
+const OUTSIDE_HEALTH_CHECKS: typeof OUTSIDE_HEALTH_CHECKS_KEY = OUTSIDE_HEALTH_CHECKS_KEY;
 type Marked = MiddlewareHandler & { [OUTSIDE_HEALTH_CHECKS]?: true };
 
 /**

@@ -1,3 +1,4 @@
+import { JSON_LOGGER_LINES_KEY } from "../base/symbols.js";
 import { currentEnv } from "../config/settings.js";
 import { formatIso } from "../data/stored-date.js";
 import { devLogger } from "./dev-logger.js";
@@ -50,7 +51,7 @@ export interface JsonLines {
   readonly err: LineSink;
 }
 
-const LINES = Symbol("wisent.jsonLogger.lines");
+const LINES: typeof JSON_LOGGER_LINES_KEY = JSON_LOGGER_LINES_KEY;
 type JsonLogger = Logger & {
   readonly [LINES]?: JsonLines & { readonly info: Logger["info"]; readonly error: Logger["error"] };
 };

@@ -10,6 +10,7 @@
  */
 
 import { HttpError } from "../base/http-error.js";
+import { INDEXED_PARAMS_KEY } from "../base/symbols.js";
 import { UploadedFile } from "../storage/uploaded-file.js";
 
 /** Limits of nested parameters; beyond them a request is answered 400 naming the parameter. */
@@ -27,7 +28,7 @@ export const DEFAULT_PARAM_LIMITS: ParamLimits = { depth: 10, count: 1000 };
 const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
 /** An object made by `[0]`-style segments: an array once every parameter is in. */
-const INDEXED = Symbol("wisent.indexedParams");
+const INDEXED: typeof INDEXED_PARAMS_KEY = INDEXED_PARAMS_KEY;
 type Container = Record<string, unknown> & { [INDEXED]?: true };
 
 const INDEX = /^\d{1,9}$/;

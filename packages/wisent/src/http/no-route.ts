@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { HttpError } from "../base/http-error.js";
+import { NO_ROUTE_KEY } from "../base/symbols.js";
 
 /**
  * The 404 of a request no route matched (not a handler's own 404, such as a missing record):
@@ -17,7 +18,7 @@ export class NoRouteError extends HttpError {
  * id and are logged like any other. Under a symbol property, as the response-header parts are:
  * a request that matched a route never carries it.
  */
-const NO_ROUTE = Symbol("wisent.noRoute");
+const NO_ROUTE: typeof NO_ROUTE_KEY = NO_ROUTE_KEY;
 
 type Marked = Context & { [NO_ROUTE]?: Error };
 

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { OWNER_SCOPE_KEY, OWNER_SCOPE_READ_KEY } from "../base/symbols.js";
 import { contextExtension } from "../kernel/context-extensions.js";
 
 /** The column that holds a record's owner and the owner's id: `{ user_id: "0190…" }`. */
@@ -19,8 +20,8 @@ declare module "hono" {
   }
 }
 
-const SCOPE = Symbol("wisent.ownerScope");
-const READ = Symbol("wisent.ownerScopeRead");
+const SCOPE: typeof OWNER_SCOPE_KEY = OWNER_SCOPE_KEY;
+const READ: typeof OWNER_SCOPE_READ_KEY = OWNER_SCOPE_READ_KEY;
 type Marked = Context & { [SCOPE]?: OwnerScope; [READ]?: true };
 const NONE: OwnerScope = Object.freeze({});
 

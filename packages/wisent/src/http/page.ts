@@ -1,4 +1,10 @@
 import type { Context } from "hono";
+import {
+  PAGE_CSRF_TOKEN_KEY,
+  PAGE_LANG_KEY,
+  PAGE_READ_FLASH_KEY,
+  PAGE_T_KEY,
+} from "../base/symbols.js";
 import { WisentError } from "../base/wisent-error.js";
 
 /** Flash messages by kind, e.g. `{ success: ["Widget was successfully created."] }`. */
@@ -34,10 +40,10 @@ export interface PageHooks {
 
 /** Each kind of hook under its own private key among the context's variables (no merging). */
 const HOOK_KEYS = {
-  readFlash: Symbol("wisent.page.readFlash"),
-  csrfToken: Symbol("wisent.page.csrfToken"),
-  lang: Symbol("wisent.page.lang"),
-  t: Symbol("wisent.page.t"),
+  readFlash: PAGE_READ_FLASH_KEY,
+  csrfToken: PAGE_CSRF_TOKEN_KEY,
+  lang: PAGE_LANG_KEY,
+  t: PAGE_T_KEY,
 } as const;
 
 type HookKey = keyof typeof HOOK_KEYS;

@@ -1,4 +1,5 @@
 import type { Context, ErrorHandler, Handler, MiddlewareHandler, Next } from "hono";
+import { DEFERRED_KEY, MIDDLEWARE_PHASES_KEY, SETTLED_ROUTE_KEY } from "../base/symbols.js";
 import { applyResponseHeaders, editResponseHeaders } from "./response-headers.js";
 
 /**
@@ -13,7 +14,7 @@ export interface MiddlewarePhases {
   after?: (c: Context) => undefined | void | Promise<void>;
 }
 
-const PHASES = Symbol("wisent.middlewarePhases");
+const PHASES: typeof MIDDLEWARE_PHASES_KEY = MIDDLEWARE_PHASES_KEY;
 type Phased = MiddlewareHandler & { [PHASES]?: MiddlewarePhases };
 
 /**
@@ -49,7 +50,7 @@ const RESOLVED: Promise<void> = Promise.resolve();
  * What a step of a {@link RouteRun} returns when the route's answer waits on a promise the run
  * holds but has not chained anything to yet (see `RouteRun.#defer`).
  */
-const DEFERRED: unique symbol = Symbol("wisent.deferred");
+const DEFERRED: typeof DEFERRED_KEY = DEFERRED_KEY;
 
 /** What a step of a route returns: done (undefined), a promise, or {@link DEFERRED}. */
 type Pending = Promise<unknown> | typeof DEFERRED | undefined;
@@ -123,7 +124,7 @@ export function composeRoute(
  */
 export type Below = (c: Context) => Promise<void>;
 
-const SETTLED = Symbol("wisent.settledRoute");
+const SETTLED: typeof SETTLED_ROUTE_KEY = SETTLED_ROUTE_KEY;
 type Composed = ((c: Context, last: Next | Below) => Response | Promise<Response>) & {
   [SETTLED]?: true;
 };

@@ -1,4 +1,5 @@
 import { Context, type MiddlewareHandler } from "hono";
+import { CONTEXT_EXTENSIONS_KEY } from "../base/symbols.js";
 
 /**
  * The methods Wisent adds to Hono's Context (`c.respond`, `c.tx`, `c.flash`...), installed in
@@ -92,7 +93,7 @@ export function needsMiddleware(
   return { name, method };
 }
 
-const EXTENSIONS = Symbol("wisent.contextExtensions");
+const EXTENSIONS: typeof CONTEXT_EXTENSIONS_KEY = CONTEXT_EXTENSIONS_KEY;
 type Tagged = MiddlewareHandler & { [EXTENSIONS]?: readonly ContextExtension[] };
 
 /**

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { MIDDLEWARE_NEEDS_KEY, MIDDLEWARE_PROVIDES_KEY } from "../base/symbols.js";
 
 /**
  * What a middleware needs before it in its route's stack (`csrf()` needs `session()`), checked
@@ -6,8 +7,8 @@ import type { MiddlewareHandler } from "hono";
  * every request fails at start-up instead, naming the missing middleware.
  */
 
-const PROVIDES = Symbol("wisent.middlewareProvides");
-const NEEDS = Symbol("wisent.middlewareNeeds");
+const PROVIDES: typeof MIDDLEWARE_PROVIDES_KEY = MIDDLEWARE_PROVIDES_KEY;
+const NEEDS: typeof MIDDLEWARE_NEEDS_KEY = MIDDLEWARE_NEEDS_KEY;
 type Tagged = MiddlewareHandler & {
   [PROVIDES]?: string;
   [NEEDS]?: { readonly name: string; readonly needs: string; readonly fix: string };

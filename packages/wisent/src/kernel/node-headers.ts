@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { FULL_HEADERS_KEY, HEADERS_INCOMING_KEY } from "../base/symbols.js";
 
 /**
  * Headers Node joins or keeps once in `incoming.headers` in ways the Fetch `Headers` would not
@@ -38,8 +39,8 @@ export function fetchHeaders(incoming: IncomingMessage): Headers {
   return headers;
 }
 
-const INCOMING = Symbol("wisent.incoming");
-const FULL = Symbol("wisent.fullHeaders");
+const INCOMING: typeof HEADERS_INCOMING_KEY = HEADERS_INCOMING_KEY;
+const FULL: typeof FULL_HEADERS_KEY = FULL_HEADERS_KEY;
 
 interface Light {
   [INCOMING]: IncomingMessage;

@@ -1,5 +1,13 @@
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
+import {
+  ABORT_KEY,
+  HEADERS_KEY,
+  REAL_REQUEST_KEY,
+  REQUEST_BODY_KEY,
+  REQUEST_INCOMING_KEY,
+  REQUEST_URL_KEY,
+} from "../base/symbols.js";
 import { nodeRequestHeaders } from "./node-headers.js";
 
 /**
@@ -19,12 +27,12 @@ interface LazyRequest extends Request {
   [BUFFER]: Promise<Buffer> | undefined;
 }
 
-const INCOMING = Symbol("wisent.incoming");
-const URL_KEY = Symbol("wisent.url");
-const HEADERS = Symbol("wisent.headers");
-const REAL = Symbol("wisent.realRequest");
-const ABORT = Symbol("wisent.abort");
-const BUFFER = Symbol("wisent.body");
+const INCOMING: typeof REQUEST_INCOMING_KEY = REQUEST_INCOMING_KEY;
+const URL_KEY: typeof REQUEST_URL_KEY = REQUEST_URL_KEY;
+const HEADERS: typeof HEADERS_KEY = HEADERS_KEY;
+const REAL: typeof REAL_REQUEST_KEY = REAL_REQUEST_KEY;
+const ABORT: typeof ABORT_KEY = ABORT_KEY;
+const BUFFER: typeof REQUEST_BODY_KEY = REQUEST_BODY_KEY;
 
 /** Methods the Fetch `Request` refuses a body for, or refuses outright (TRACE). */
 const NO_BODY = new Set(["GET", "HEAD", "TRACE"]);

@@ -1,4 +1,11 @@
 import type { ServerResponse } from "node:http";
+import {
+  ADDED_FIELDS_KEY,
+  FIELDS_KEY,
+  HEADERS_TOUCHED_KEY,
+  RESPONSE_BODY_KEY,
+  STATUS_KEY,
+} from "../base/symbols.js";
 
 /**
  * The Response `c.respond` makes: an ordinary Response (of the global class of the time: Hono's
@@ -17,11 +24,11 @@ interface Plain extends Response {
   [ADDED]?: Set<string>;
 }
 
-const STATUS = Symbol("wisent.status");
-const BODY = Symbol("wisent.body");
-const FIELDS = Symbol("wisent.fields");
-const TOUCHED = Symbol("wisent.headersTouched");
-const ADDED = Symbol("wisent.addedFields");
+const STATUS: typeof STATUS_KEY = STATUS_KEY;
+const BODY: typeof RESPONSE_BODY_KEY = RESPONSE_BODY_KEY;
+const FIELDS: typeof FIELDS_KEY = FIELDS_KEY;
+const TOUCHED: typeof HEADERS_TOUCHED_KEY = HEADERS_TOUCHED_KEY;
+const ADDED: typeof ADDED_FIELDS_KEY = ADDED_FIELDS_KEY;
 
 type PlainClass = new (body: string | null, init: ResponseInit) => Plain;
 

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { DATA_PART_KEY, KEEP_FIELDS_KEY, RESPONSE_HEADERS_KEY } from "../base/symbols.js";
 import { addPlainField, plainFieldOf, removePlainField } from "./plain-response.js";
 
 /**
@@ -36,7 +37,7 @@ interface HeaderState {
   applied: number;
 }
 
-const STATE = Symbol("wisent.responseHeaders");
+const STATE: typeof RESPONSE_HEADERS_KEY = RESPONSE_HEADERS_KEY;
 type Tracked = Context & { [STATE]?: HeaderState };
 
 function stateOf(c: Context): HeaderState {
@@ -58,8 +59,8 @@ function stateOf(c: Context): HeaderState {
   return state;
 }
 
-const DATA_PART = Symbol("wisent.dataPart");
-const KEEP = Symbol("wisent.keepFields");
+const DATA_PART: typeof DATA_PART_KEY = DATA_PART_KEY;
+const KEEP: typeof KEEP_FIELDS_KEY = KEEP_FIELDS_KEY;
 
 /** Whether an answer's own value of field `name` stays (the part's value is not set over it). */
 export type KeepField = (name: string, current: string) => boolean;

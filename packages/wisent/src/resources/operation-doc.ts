@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { OPERATION_DOC_KEY } from "../base/symbols.js";
 
 /** One answer of an operation, as its OpenAPI document shows it. */
 export interface AnswerDoc {
@@ -23,7 +24,7 @@ export interface OperationDoc {
   readonly responses: Readonly<Record<number, string | AnswerDoc>>;
 }
 
-const DOC = Symbol.for("wisent.operationDoc");
+const DOC: typeof OPERATION_DOC_KEY = OPERATION_DOC_KEY;
 
 /**
  * Attaches an {@link OperationDoc} to a plain route's handler, so the OpenAPI document (and every

@@ -7,6 +7,7 @@ import { type Logger, sharedLogger } from "../../http/logger.js";
 import { addPageHooks, type PageHooks } from "../../http/page.js";
 import "../session/session.js";
 import { BoundedMemo } from "../../base/bounded-memo.js";
+import { TRANSLATIONS_KEY } from "../../base/symbols.js";
 import { requestCookie } from "../../http/request-cookie.js";
 import { requestHeader } from "../../http/request-header.js";
 import { matchLanguage, parseAcceptLanguage } from "./language.js";
@@ -48,7 +49,7 @@ interface Translations {
 }
 
 /** Where a request's {@link Translations} are kept (a private key among the context's variables). */
-const TRANSLATIONS = Symbol("wisent.translations") as unknown as "language";
+const TRANSLATIONS = TRANSLATIONS_KEY as unknown as "language";
 
 function t(this: Context, key: string, vars?: Record<string, unknown>): string {
   const translations = this.get(TRANSLATIONS) as unknown as Translations | undefined;

@@ -6,6 +6,7 @@ import { requestHeader } from "../../http/request-header.js";
 import { phased } from "../../kernel/compose.js";
 import { setHeader } from "../../kernel/response-headers.js";
 import "../../http/context-vars.js";
+import { PARAM_LOGGER_REQUEST_ID_KEY, PARAM_LOGGER_STARTED_KEY } from "../../base/symbols.js";
 import { devRequestLines } from "../../http/dev-logger.js";
 import { jsonMilliseconds, jsonNumber, jsonStringContent } from "../../http/json-text.js";
 import {
@@ -67,8 +68,8 @@ export function requestParams(
 
 // When the request began, and the id it was given (which needs no escaping in JSON), on the
 // context under keys of their own: not public context variables (Hono keeps those in a Map).
-const STARTED = Symbol("wisent.paramLogger.started");
-const GIVEN_ID = Symbol("wisent.paramLogger.requestId");
+const STARTED: typeof PARAM_LOGGER_STARTED_KEY = PARAM_LOGGER_STARTED_KEY;
+const GIVEN_ID: typeof PARAM_LOGGER_REQUEST_ID_KEY = PARAM_LOGGER_REQUEST_ID_KEY;
 type Timed = Context & { [STARTED]?: number; [GIVEN_ID]?: string };
 
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;

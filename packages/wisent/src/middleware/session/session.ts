@@ -12,6 +12,11 @@ import { sessionCookieName } from "../../naming/session-cookie-name.js";
 export { sessionCookieName };
 
 import {
+  CAME_WITH_SESSION_COOKIE_KEY,
+  OPENED_SESSION_KEY,
+  SESSION_WRITER_KEY,
+} from "../../base/symbols.js";
+import {
   openedSessionJson,
   type SessionData,
   sealSessionNow,
@@ -251,8 +256,8 @@ interface SessionWriter {
   sealed: { value: string; version: number } | undefined;
 }
 
-const WRITER = Symbol("wisent.sessionWriter");
-const CAME_WITH_COOKIE = Symbol("wisent.cameWithSessionCookie");
+const WRITER: typeof SESSION_WRITER_KEY = SESSION_WRITER_KEY;
+const CAME_WITH_COOKIE: typeof CAME_WITH_SESSION_COOKIE_KEY = CAME_WITH_SESSION_COOKIE_KEY;
 type Writable = Context & { [WRITER]?: SessionWriter; [CAME_WITH_COOKIE]?: boolean };
 
 /**
@@ -267,7 +272,7 @@ export function hasSessionCookie(c: Context): boolean {
  * The session this middleware opened, under a private key: the one written back, even if a
  * handler sets another `session` variable.
  */
-const OPENED = Symbol("wisent.openedSession") as unknown as "session";
+const OPENED = OPENED_SESSION_KEY as unknown as "session";
 
 function start(c: Context, current: Session): undefined {
   c.set("session", current);
