@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ModelColumns } from "../data/model.js";
+import type { PaginationJson } from "../data/pagination.js";
 import type { StoredAttachment } from "../storage/stored-attachment.js";
 import type { ResourceSpec } from "./resource-spec.js";
 
@@ -72,19 +73,11 @@ export interface PageQuery {
 }
 
 /**
- * The paginator of a list answer (its `X-Pagination` header). Totals are the database's
- * estimate when `total_entries_estimated` (null when it has none); a page read by cursor has
- * null page, offset and totals.
+ * The paginator of a list answer (its `X-Pagination` header): the server's own type. Totals are
+ * the database's estimate when `total_entries_estimated` (null when it has none); a page read by
+ * cursor has null page, offset and totals.
  */
-export interface Pagination {
-  page: number | null;
-  per_page: number;
-  offset: number | null;
-  total_entries_size: number | null;
-  current_entries_size: number;
-  total_pages: number | null;
-  total_entries_estimated?: boolean;
-}
+export type Pagination = PaginationJson;
 
 /** The cursors of a list answer's `rel="next"` and `rel="prev"` Links, for `after`/`before`. */
 export interface PageCursors {

@@ -19,12 +19,13 @@ export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
 
 /**
- * Buffalo's paginator, with its JSON names (sent as `X-Pagination`). A list longer than the
- * count limit ({@link configurePagination}) carries the database's estimate of its total, marked
- * `total_entries_estimated: true` (`null` totals when the database has none); a page read with
- * a cursor (`after`/`before`) has no page number, offset or total (`null`).
+ * Buffalo's paginator as a list answer sends it (the `X-Pagination` header, the typed client's
+ * `pagination`). A list longer than the count limit ({@link configurePagination}) carries the
+ * database's estimate of its total, marked `total_entries_estimated: true` (`null` totals when
+ * the database has none); a page read with a cursor (`after`/`before`) has no page number, offset
+ * or total (`null`).
  */
-export interface Paginator {
+export interface PaginationJson {
   page: number | null;
   per_page: number;
   offset: number | null;
@@ -32,6 +33,11 @@ export interface Paginator {
   current_entries_size: number;
   total_pages: number | null;
   /** The total is the database's estimate (the list is longer than the count limit). */
+  total_entries_estimated?: boolean;
+}
+
+/** The paginator of a page the server read: {@link PaginationJson} and where the page's cursors lead. */
+export interface Paginator extends PaginationJson {
   total_entries_estimated?: true;
   /** The cursor of this page's last row, when rows follow that page numbers do not reach. */
   next_cursor?: string;

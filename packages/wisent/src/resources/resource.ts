@@ -92,6 +92,29 @@ export abstract class ResourceBase<K extends string = string> {
 }
 
 /**
+ * The four operations on one record that {@link Resource} and {@link SingletonResource} share,
+ * each answering 404 `resource not implemented` until overridden.
+ */
+export abstract class RecordOperations<K extends string = string> extends ResourceBase<K> {
+  /** GET /widgets/{widget_id} (a singleton: GET /profile) */
+  show(_c: Context): HandlerResult {
+    throw new HttpError(404, NOT_IMPLEMENTED);
+  }
+  /** POST /widgets (a singleton: POST /profile) */
+  create(_c: Context): HandlerResult {
+    throw new HttpError(404, NOT_IMPLEMENTED);
+  }
+  /** PUT /widgets/{widget_id} (a singleton: PUT /profile) */
+  update(_c: Context): HandlerResult {
+    throw new HttpError(404, NOT_IMPLEMENTED);
+  }
+  /** DELETE /widgets/{widget_id} (a singleton: DELETE /profile) */
+  destroy(_c: Context): HandlerResult {
+    throw new HttpError(404, NOT_IMPLEMENTED);
+  }
+}
+
+/**
  * The base of every resource: a default for each of the five required operations (List, Show,
  * Create, Update, Destroy), each answering 404 `resource not implemented`. Override the ones you
  * serve; add `new(c)` and `edit(c)` to get the optional New and Edit routes.
@@ -109,25 +132,9 @@ export abstract class ResourceBase<K extends string = string> {
  * Name the model the resource serves with `override readonly model = Widget;`: its schemas then
  * describe the JSON operations in `wisent openapi` and type them in `wisent/client`.
  */
-export abstract class Resource<K extends string = string> extends ResourceBase<K> {
+export abstract class Resource<K extends string = string> extends RecordOperations<K> {
   /** GET /widgets */
   list(_c: Context): HandlerResult {
-    throw new HttpError(404, NOT_IMPLEMENTED);
-  }
-  /** GET /widgets/{widget_id} */
-  show(_c: Context): HandlerResult {
-    throw new HttpError(404, NOT_IMPLEMENTED);
-  }
-  /** POST /widgets */
-  create(_c: Context): HandlerResult {
-    throw new HttpError(404, NOT_IMPLEMENTED);
-  }
-  /** PUT /widgets/{widget_id} */
-  update(_c: Context): HandlerResult {
-    throw new HttpError(404, NOT_IMPLEMENTED);
-  }
-  /** DELETE /widgets/{widget_id} */
-  destroy(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
   }
 }
@@ -143,24 +150,7 @@ export abstract class Resource<K extends string = string> extends ResourceBase<K
  * }
  * app.singleton("/profile", new ProfileResource()); // profilePath, editProfilePath when edit(c)
  */
-export abstract class SingletonResource extends ResourceBase<never> {
-  /** GET /profile */
-  show(_c: Context): HandlerResult {
-    throw new HttpError(404, NOT_IMPLEMENTED);
-  }
-  /** POST /profile */
-  create(_c: Context): HandlerResult {
-    throw new HttpError(404, NOT_IMPLEMENTED);
-  }
-  /** PUT /profile */
-  update(_c: Context): HandlerResult {
-    throw new HttpError(404, NOT_IMPLEMENTED);
-  }
-  /** DELETE /profile */
-  destroy(_c: Context): HandlerResult {
-    throw new HttpError(404, NOT_IMPLEMENTED);
-  }
-}
+export abstract class SingletonResource extends RecordOperations<never> {}
 
 /** A resource operation or declared route: answers a request. */
 export type OperationHandler = (c: Context) => HandlerResult;
