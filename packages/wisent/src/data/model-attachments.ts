@@ -3,13 +3,48 @@ import { createReadStream } from "node:fs";
 import type { z } from "zod";
 import { appStorage } from "../storage/app-storage.js";
 import { attachmentRuleOf } from "../storage/attachment-rule.js";
-import { StoredAttachment } from "../storage/stored-attachment.js";
+import { PRIVATE_FOLDER, StoredAttachment } from "../storage/stored-attachment.js";
 import { UploadedFile } from "../storage/uploaded-file.js";
 import type { Queryable } from "./queryable.js";
 import { afterCommit, afterRollback } from "./transaction-hooks.js";
 
 /** A model's attachment fields: name and whether it holds several files. */
 export type AttachmentFields = ReadonlyArray<readonly [string, boolean]>;
+
+/**
+ * How a model keeps its files: its table, its attachment fields, and whether new files go to the
+ * private folder (served only by signed URLs that expire).
+ */
+export interface ModelFiles {
+  readonly table: string;
+  readonly fields: AttachmentFields;
+  /** The model's own word (`defineModel({ files })`), which a resource's declaration never overrides. */
+  readonly declared: "private" | "public" | undefined;
+  /** Whether files it stores from now on are private: declared so, or marked by {@link keepFilesPrivate}. */
+  private: boolean;
+}
+
+const MODEL_FILES = new WeakMap<object, ModelFiles>();
+
+/** Records how `model` keeps its files (defineModel does, for a model with attachment fields). */
+export function registerModelFiles(model: object, files: ModelFiles): void {
+  MODEL_FILES.set(model, files);
+}
+
+/**
+ * Makes the files `model` stores from now on private, unless the model declares them public:
+ * the App does so for the model of a resource whose records only signed-in users may see.
+ * Returns whether the model's files are private (false for a model without attachments).
+ *
+ * @example
+ * keepFilesPrivate(Photo); // true: Photo has an attachment field
+ */
+export function keepFilesPrivate(model: unknown): boolean {
+  const files = typeof model === "object" && model !== null ? MODEL_FILES.get(model) : undefined;
+  if (!files || files.declared === "public") return false;
+  files.private = true;
+  return true;
+}
 
 /** The attachment fields of a model's schema (empty for most models: then nothing here runs). */
 export function attachmentFieldsOf(schema: z.ZodObject): AttachmentFields {
@@ -52,9 +87,12 @@ function keysOf(value: unknown): string[] {
   return list.filter((item) => item instanceof StoredAttachment).map((item) => item.key);
 }
 
-/** Stores one upload under a new key, named by its type's extension (from its bytes). */
-async function store(file: UploadedFile): Promise<StoredAttachment> {
-  const key = `${randomUUID()}.${file.extension}`;
+/**
+ * Stores one upload under a new key, named by its type's extension (from its bytes), in the
+ * private folder for a model whose files are private.
+ */
+async function store(file: UploadedFile, files: ModelFiles): Promise<StoredAttachment> {
+  const key = `${files.private ? PRIVATE_FOLDER : ""}${randomUUID()}.${file.extension}`;
   await appStorage().put(key, createReadStream(file.path), {
     contentType: file.type,
     size: file.size,
@@ -75,18 +113,20 @@ async function deleteKeys(keys: readonly string[]): Promise<void> {
 }
 
 /**
- * Saves a record with its uploads: stores each uploaded file, then runs `write` with the column
- * values; a failed write deletes what was stored at once, a rolled-back transaction afterwards;
- * after the commit, the files the record no longer holds (`previous`) are deleted. Returns the
- * data with {@link StoredAttachment}s in place of the uploads.
+ * Saves the record `id` with its uploads: stores each uploaded file, then runs `write` with the
+ * column values; a failed write deletes what was stored at once, a rolled-back transaction
+ * afterwards; after the commit, the files the record no longer holds (`previous`) are deleted.
+ * Returns the data with {@link StoredAttachment}s in place of the uploads.
  */
 export async function saveWithAttachments<T extends Record<string, unknown>>(
   db: Queryable,
-  fields: AttachmentFields,
+  files: ModelFiles,
+  id: string,
   data: T,
   previous: Record<string, unknown> | undefined,
   write: (columns: Record<string, unknown>) => Promise<unknown>,
 ): Promise<T> {
+  const { fields } = files;
   const stored: string[] = [];
   const saved: Record<string, unknown> = { ...data };
   const columns: Record<string, unknown> = {};
@@ -98,7 +138,7 @@ export async function saveWithAttachments<T extends Record<string, unknown>>(
       const made: (StoredAttachment | null)[] = [];
       for (const item of list) {
         if (item instanceof UploadedFile) {
-          const attachment = await store(item);
+          const attachment = await store(item, files);
           stored.push(attachment.key);
           made.push(attachment);
         } else made.push(item instanceof StoredAttachment ? item : null);
@@ -129,9 +169,9 @@ export async function saveWithAttachments<T extends Record<string, unknown>>(
 /** After a record is destroyed: its files are deleted once the transaction commits. */
 export async function deleteAttachmentsOf(
   db: Queryable,
-  fields: AttachmentFields,
-  record: Record<string, unknown>,
+  files: ModelFiles,
+  record: Record<string, unknown> & { id: string },
 ): Promise<void> {
-  const keys = fields.flatMap(([name]) => keysOf(record[name]));
+  const keys = files.fields.flatMap(([name]) => keysOf(record[name]));
   if (keys.length > 0) await afterCommit(db, () => deleteKeys(keys));
 }
