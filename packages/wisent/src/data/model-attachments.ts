@@ -112,11 +112,53 @@ async function deleteKeys(keys: readonly string[]): Promise<void> {
   );
 }
 
+/** The keys the attachment columns of `row` (as read from the database) name. */
+function keysInRow(
+  row: Record<string, unknown> | undefined,
+  fields: AttachmentFields,
+): Set<string> {
+  const keys = new Set<string>();
+  if (!row) return keys;
+  readAttachments(row, fields);
+  for (const [name] of fields) for (const key of keysOf(row[name])) keys.add(key);
+  return keys;
+}
+
+/**
+ * Deletes those of `keys` that the committed row `id` no longer names (all of them when it is
+ * gone), read outside the transaction that replaced them: a concurrent write that committed
+ * after it (or a later write in the same transaction) may have put a file back.
+ */
+async function deleteUnlessNamed(
+  database: Queryable | undefined,
+  files: ModelFiles,
+  id: string,
+  keys: readonly string[],
+): Promise<void> {
+  let named = new Set<string>();
+  if (database) {
+    const row = await database
+      .selectFrom(files.table)
+      .select(files.fields.map(([name]) => name))
+      .where("id", "=", id)
+      .executeTakeFirst();
+    named = keysInRow(row as Record<string, unknown> | undefined, files.fields);
+  }
+  await deleteKeys(keys.filter((key) => !named.has(key)));
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((key, i) => key === b[i]);
+}
+
 /**
  * Saves the record `id` with its uploads: stores each uploaded file, then runs `write` with the
  * column values; a failed write deletes what was stored at once, a rolled-back transaction
- * afterwards; after the commit, the files the record no longer holds (`previous`) are deleted.
- * Returns the data with {@link StoredAttachment}s in place of the uploads.
+ * afterwards. On an update (`previous`, the record as read), only the attachment columns whose
+ * files change are written, so that a write that did not touch a file never puts back the one
+ * a concurrent request replaced; after the commit, the files the record no longer holds are
+ * deleted if the committed row does not name them. Returns the data with
+ * {@link StoredAttachment}s in place of the uploads.
  */
 export async function saveWithAttachments<T extends Record<string, unknown>>(
   db: Queryable,
@@ -144,6 +186,7 @@ export async function saveWithAttachments<T extends Record<string, unknown>>(
         } else made.push(item instanceof StoredAttachment ? item : null);
       }
       saved[name] = many ? made.filter((item) => item !== null) : made[0];
+      if (previous && sameKeys(keysOf(saved[name]), keysOf(previous[name]))) continue;
       columns[name] = many
         ? JSON.stringify(made.flatMap((item) => (item ? [item.toColumn()] : [])))
         : made[0]
@@ -161,17 +204,24 @@ export async function saveWithAttachments<T extends Record<string, unknown>>(
     const replaced = fields
       .flatMap(([name]) => keysOf(previous[name]))
       .filter((key) => !kept.has(key));
-    if (replaced.length > 0) await afterCommit(db, () => deleteKeys(replaced));
+    if (replaced.length > 0) {
+      await afterCommit(db, (database) => deleteUnlessNamed(database, files, id, replaced));
+    }
   }
   return saved as T;
 }
 
-/** After a record is destroyed: its files are deleted once the transaction commits. */
+/**
+ * After a record is destroyed: its files are deleted once the transaction commits, those the
+ * committed row (if any: a rolled-back savepoint, a concurrent write) does not name.
+ */
 export async function deleteAttachmentsOf(
   db: Queryable,
   files: ModelFiles,
   record: Record<string, unknown> & { id: string },
 ): Promise<void> {
   const keys = files.fields.flatMap(([name]) => keysOf(record[name]));
-  if (keys.length > 0) await afterCommit(db, () => deleteKeys(keys));
+  if (keys.length > 0) {
+    await afterCommit(db, (database) => deleteUnlessNamed(database, files, record.id, keys));
+  }
 }

@@ -322,7 +322,12 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     declared: options.files,
     private: options.files === "private",
   };
-
+  // The row of a write without its attachment fields: saveWithAttachments gives their columns.
+  const rowWithoutFiles = (values: Record<string, unknown>) => {
+    const row = toRow(values);
+    for (const [field] of files) delete row[field];
+    return row;
+  };
   const filesPlugin: KyselyPlugin = {
     transformQuery: (args) => args.node,
     transformResult: async (args) => {
@@ -454,7 +459,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
         else {
           // Stores the uploads, then inserts with their columns; a failed insert removes them.
           saved = await saveWithAttachments(db, modelFiles, record.id, record, undefined, (c) =>
-            statements.insert(db, { ...toRow(record), ...c }),
+            statements.insert(db, { ...rowWithoutFiles(record), ...c }),
           );
         }
       });
@@ -487,7 +492,8 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
             record.id,
             changes,
             currentFields(record),
-            (columns) => statements.update(db, record.id, { ...toRow(changes), ...columns }),
+            (columns) =>
+              statements.update(db, record.id, { ...rowWithoutFiles(changes), ...columns }),
           );
         }
       });
