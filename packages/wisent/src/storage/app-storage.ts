@@ -8,7 +8,7 @@ import { envValue } from "../config/env.js";
 import { optionalDependency } from "./optional-dependency.js";
 import { appStorageNamespace, type StorageNamespace } from "./storage-namespace.js";
 import { type StorageLocation, storageLocation } from "./storage-url.js";
-import { STORED_KEY, variantsFolder } from "./stored-attachment.js";
+import { STORED_KEY, uploadKeyOf, variantsFolder } from "./stored-attachment.js";
 
 /** One stored file as a listing gives it; its modification time is read when asked for. */
 export interface ListedObject {
@@ -165,7 +165,10 @@ export async function* listLegacyFiles(storage: AppStorage): AsyncGenerator<List
   for await (const object of listFiles(storage, "", false)) {
     if (STORED_KEY.test(object.key)) yield object;
   }
-  for await (const object of listFiles(storage, "variants/", true)) yield object;
+  // Only a variant's own key: an app named "variants" keeps its namespace there.
+  for await (const object of listFiles(storage, "variants/", true)) {
+    if (uploadKeyOf(object.key) !== undefined) yield object;
+  }
 }
 
 /**
