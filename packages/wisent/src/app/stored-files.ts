@@ -1,11 +1,15 @@
 import type { Context, Handler } from "hono";
 import { HttpError } from "../base/http-error.js";
-import { WisentError } from "../base/wisent-error.js";
+import { isWisentError, WisentError } from "../base/wisent-error.js";
 import { isProductionLike } from "../config/settings.js";
 import { keepFilesPrivate } from "../data/model-attachments.js";
 import { resolveSessionPasswords } from "../middleware/session/session-secrets.js";
 import { appStorage } from "../storage/app-storage.js";
-import { useFileUrlSecrets, verifyFileSignature } from "../storage/file-url-signature.js";
+import {
+  type FileSignatureCheck,
+  useFileUrlSecrets,
+  verifyFileSignature,
+} from "../storage/file-url-signature.js";
 import { storedVariant } from "../storage/image-variants.js";
 import { FILE_ID, INLINE_TYPES, PRIVATE_FOLDER } from "../storage/stored-attachment.js";
 import { contentTypeFor } from "./mime-types.js";
@@ -82,6 +86,23 @@ function variantFileName(name: string, variant: string, variantKey: string): str
 }
 
 /**
+ * {@link verifyFileSignature}, where an app without the secret (no private files: a production
+ * app with them does not start without it) finds every signature invalid, never a 500.
+ */
+function checkSignature(
+  key: string,
+  expires: string | undefined,
+  signature: string | undefined,
+): FileSignatureCheck {
+  try {
+    return verifyFileSignature(key, expires, signature);
+  } catch (error) {
+    if (!isWisentError(error)) throw error;
+    return { ok: false, reason: "invalid" };
+  }
+}
+
+/**
  * Which stored file a request names: a public one by its id alone, a private one (in the
  * private folder) by its id and a signature that has not expired, valid until `until` (unix
  * seconds). A forged or expired signature is a 403 saying which.
@@ -91,7 +112,7 @@ function requestedFile(c: Context, id: string): { key: string; until?: number } 
   const signature = c.req.query("signature");
   if (expires === undefined && signature === undefined) return { key: id };
   const key = `${PRIVATE_FOLDER}${id}`;
-  const check = verifyFileSignature(key, expires, signature);
+  const check = checkSignature(key, expires, signature);
   if (check.ok) return { key, until: check.expires };
   throw new HttpError(
     403,

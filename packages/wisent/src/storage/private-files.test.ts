@@ -228,7 +228,7 @@ describe.each(storages.drivers)(
 );
 
 describe("private files in production", () => {
-  it("refuses to start without the secret their URLs are signed with, naming the resource", () => {
+  it("refuses to start without the secret their URLs are signed with, naming the resource", async () => {
     const saved = process.env.SESSION_SECRET;
     delete process.env.SESSION_SECRET;
     try {
@@ -238,10 +238,17 @@ describe("private files in production", () => {
       ).toThrow(
         /: its records' files are private \(the resource needs a sign-in\), served by URLs signed with SESSION_SECRET: SESSION_SECRET is not set/,
       );
-      // A public resource's files need no secret.
-      expect(() =>
-        app.resource("/posters", resourceOf(Poster, "poster_id"), { only: ["show"] }),
-      ).not.toThrow();
+      // A public resource's files need no secret, and a made-up signature is refused, not a 500.
+      const open = new App({ name: "posters", env: "production" });
+      expect(() => {
+        open.storedFiles();
+        open.resource("/posters", resourceOf(Poster, "poster_id"), { only: ["show"] });
+      }).not.toThrow();
+      const id = "0190f5a2-7b1c-7cde-8f00-000000000001.png";
+      const res = await open.fetch(
+        new Request(`http://localhost/files/${id}/a.png?expires=1&signature=${"a".repeat(43)}`),
+      );
+      expect(res.status).toBe(403);
     } finally {
       if (saved !== undefined) process.env.SESSION_SECRET = saved;
     }
