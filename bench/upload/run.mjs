@@ -9,7 +9,7 @@
  * a route that reads it whole (`arrayBuffer()`) shows what holding it looks like.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -114,9 +114,13 @@ const max = (values) => Math.max(...values);
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 async function startServer(dir) {
+  // Run in `dir` as an app's folder: its files go to storage/upload-bench/test/.
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "upload-bench" }));
   const child = spawn(process.execPath, [join(here, "server.mjs")], {
+    cwd: dir,
     env: {
       ...process.env,
+      GO_ENV: "test",
       DATABASE_URL: `sqlite:${join(dir, "bench.sqlite")}`,
       STORAGE_URL: `file:${join(dir, "storage")}`,
       TMPDIR: join(dir),
@@ -153,11 +157,15 @@ try {
     throw new Error(`upload: ${streamed.result.status} ${streamed.result.text}`);
   }
   const file = JSON.parse(streamed.result.text).file;
-  const storedSize = statSync(join(dir, "storage", file.url.split("/")[2])).size;
+  const storedSize = statSync(
+    join(dir, "storage", "upload-bench", "test", file.url.split("/")[2]),
+  ).size;
   if (file.size !== FILE_SIZE || storedSize !== FILE_SIZE) {
     throw new Error(`stored ${storedSize} bytes (answered ${file.size}), sent ${FILE_SIZE}`);
   }
-  const leftovers = readdirSync(dir).filter((name) => !/^(bench\.sqlite.*|storage)$/.test(name));
+  const leftovers = readdirSync(dir).filter(
+    (name) => !/^(bench\.sqlite.*|storage|package\.json)$/.test(name),
+  );
 
   const control = await sampled(child.pid, url, () => upload(url, "/buffered", FILE_SIZE, "PUT"));
   if (control.result.status !== 200) throw new Error(`control: ${control.result.status}`);

@@ -6,7 +6,9 @@
  * `GET /memory` answers this process's `process.memoryUsage()`; `PUT /buffered` reads a whole
  * body into memory, the control showing the bench sees a body held in memory.
  */
-import { App, attachment, createTable, defineModel, openDatabase, transaction } from "wisent";
+import { App, attachment, defineModel } from "wisent";
+import { createTable, openDatabase } from "wisent/db";
+import { transaction } from "wisent/middleware";
 import { z } from "zod";
 
 const MiB = 1024 * 1024;

@@ -56,12 +56,13 @@ if (browserTestsSkipped()) console.warn(`skipping the browser tests: ${SKIP_BROW
 run("the example shop in Chromium", () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "shop-browser-"));
-    storageDir = join(dataDir, "storage");
+    // The shop's files in development: <app>/<environment>/ of the storage folder.
+    storageDir = join(dataDir, "storage", "shop", "development");
     const env = {
       ...process.env,
       GO_ENV: "development",
       DATABASE_URL: `sqlite:${join(dataDir, "shop.sqlite")}`,
-      STORAGE_URL: `file:${storageDir}`,
+      STORAGE_URL: `file:${join(dataDir, "storage")}`,
     };
     const migrated = spawnSync(process.execPath, [cli, "migrate"], {
       cwd: shop,

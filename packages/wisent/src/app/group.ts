@@ -45,7 +45,11 @@ import { FILES_PATH } from "../storage/stored-attachment.js";
 import { type AppCore, addHonoRoute } from "./app-core.js";
 import { RouteBuilder } from "./route-builder.js";
 import { type StaticFilesOptions, staticFiles } from "./static-files.js";
-import { storedFilesHandler } from "./stored-files.js";
+import {
+  keepResourceFilesPrivate,
+  signFileUrlsWithSessionSecrets,
+  storedFilesHandler,
+} from "./stored-files.js";
 
 /** Path parameter names in a path pattern: `/a/{x}/b/{y:[0-9]+}` -> `"x" | "y"`. */
 export type ParamsOf<P extends string> = P extends `${string}{${infer Inner}}${infer Rest}`
@@ -186,12 +190,15 @@ export class Group<
 
   /**
    * GET /files/{file_key}/{file_name}: the files stored for records' attachments (their `url`),
-   * from the storage `STORAGE_URL` names (see `storedFilesHandler`). Behind this group's middleware.
+   * from the storage `STORAGE_URL` names (see `storedFilesHandler`). Behind this group's
+   * middleware. The files of records only signed-in users may see are private: their URLs are
+   * signed with the app's secret and expire.
    *
    * @example
    * app.storedFiles();
    */
   storedFiles(): RouteBuilder {
+    signFileUrlsWithSessionSecrets(this.core.runtime.env);
     return this.#add(
       "GET",
       joinPaths(this.prefix, `${FILES_PATH}/{file_key}/{file_name}`),
@@ -380,6 +387,8 @@ export class Group<
         authenticate.includes(route.operation));
     const defaults = Resource.prototype as unknown as Record<string, unknown>;
     const paths: Record<string, UntypedPathHelper> = {};
+    // The records' files are private when reading a record needs a sign-in.
+    let readsNeedSignIn = guard.ownedBy !== undefined;
     for (const route of routes) {
       const fn = handlers[route.handlerMethod];
       if (typeof fn !== "function") {
@@ -402,6 +411,12 @@ export class Group<
         member: route.member,
       });
       const routeStack = secured(route) ? guarded : stack;
+      if (
+        (route.operation === "show" || route.operation === "list") &&
+        requiresAuthentication(routeStack)
+      ) {
+        readsNeedSignIn = true;
+      }
       this.#add(route.method, full, handler, {
         display: `${resource.handlerName}.${route.action}`,
         stack: recordGuard ? [...routeStack, recordGuard] : routeStack,
@@ -421,6 +436,9 @@ export class Group<
         },
       });
       paths[name] = this.core.registry.helpers[name]!;
+    }
+    if (readsNeedSignIn) {
+      keepResourceFilesPrivate(resource.model, resource.handlerName, this.core.runtime.env);
     }
     return paths;
   }

@@ -72,6 +72,11 @@ export const ERROR_CODES = {
     meaning: "`STORAGE_URL` is not a storage location Wisent knows.",
     fix: "Use `file:storage` (a folder) or `s3://bucket?region=eu-west-1`.",
   },
+  E_STORAGE_NAMESPACE: {
+    meaning:
+      "Stored files are kept under `<app>/<environment>/`, and the app's name (its package.json `name`) or the environment (`GO_ENV`) cannot be read or used as a folder name.",
+    fix: "Run the app and `wisent storage` in the app's folder, with a package.json `name` and a `GO_ENV` of letters, digits, `.`, `_` and `-`.",
+  },
   E_MIGRATION: {
     meaning: "A migration could not be found, loaded or run (the message names it).",
     fix: "Check the file in migrations/ exports `up` (and `down`), then run `wisent migrate` again.",

@@ -122,7 +122,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     words: ["storage"],
     aliases: [],
-    summary: "prune stored files no record names (left by a crash mid-upload)",
+    summary: "prune stored files no record names; migrate-keys moves old files into <app>/<env>/",
     load: async () => (await import("./commands/storage.js")).run,
   },
   {

@@ -3,13 +3,48 @@ import { createReadStream } from "node:fs";
 import type { z } from "zod";
 import { appStorage } from "../storage/app-storage.js";
 import { attachmentRuleOf } from "../storage/attachment-rule.js";
-import { StoredAttachment } from "../storage/stored-attachment.js";
+import { PRIVATE_FOLDER, StoredAttachment } from "../storage/stored-attachment.js";
 import { UploadedFile } from "../storage/uploaded-file.js";
 import type { Queryable } from "./queryable.js";
 import { afterCommit, afterRollback } from "./transaction-hooks.js";
 
 /** A model's attachment fields: name and whether it holds several files. */
 export type AttachmentFields = ReadonlyArray<readonly [string, boolean]>;
+
+/**
+ * How a model keeps its files: its table, its attachment fields, and whether new files go to the
+ * private folder (served only by signed URLs that expire).
+ */
+export interface ModelFiles {
+  readonly table: string;
+  readonly fields: AttachmentFields;
+  /** The model's own word (`defineModel({ files })`), which a resource's declaration never overrides. */
+  readonly declared: "private" | "public" | undefined;
+  /** Whether files it stores from now on are private: declared so, or marked by {@link keepFilesPrivate}. */
+  private: boolean;
+}
+
+const MODEL_FILES = new WeakMap<object, ModelFiles>();
+
+/** Records how `model` keeps its files (defineModel does, for a model with attachment fields). */
+export function registerModelFiles(model: object, files: ModelFiles): void {
+  MODEL_FILES.set(model, files);
+}
+
+/**
+ * Makes the files `model` stores from now on private, unless the model declares them public:
+ * the App does so for the model of a resource whose records only signed-in users may see.
+ * Returns whether the model's files are private (false for a model without attachments).
+ *
+ * @example
+ * keepFilesPrivate(Photo); // true: Photo has an attachment field
+ */
+export function keepFilesPrivate(model: unknown): boolean {
+  const files = typeof model === "object" && model !== null ? MODEL_FILES.get(model) : undefined;
+  if (!files || files.declared === "public") return false;
+  files.private = true;
+  return true;
+}
 
 /** The attachment fields of a model's schema (empty for most models: then nothing here runs). */
 export function attachmentFieldsOf(schema: z.ZodObject): AttachmentFields {
@@ -52,9 +87,12 @@ function keysOf(value: unknown): string[] {
   return list.filter((item) => item instanceof StoredAttachment).map((item) => item.key);
 }
 
-/** Stores one upload under a new key, named by its type's extension (from its bytes). */
-async function store(file: UploadedFile): Promise<StoredAttachment> {
-  const key = `${randomUUID()}.${file.extension}`;
+/**
+ * Stores one upload under a new key, named by its type's extension (from its bytes), in the
+ * private folder for a model whose files are private.
+ */
+async function store(file: UploadedFile, files: ModelFiles): Promise<StoredAttachment> {
+  const key = `${files.private ? PRIVATE_FOLDER : ""}${randomUUID()}.${file.extension}`;
   await appStorage().put(key, createReadStream(file.path), {
     contentType: file.type,
     size: file.size,
@@ -74,19 +112,63 @@ async function deleteKeys(keys: readonly string[]): Promise<void> {
   );
 }
 
+/** The keys the attachment columns of `row` (as read from the database) name. */
+function keysInRow(
+  row: Record<string, unknown> | undefined,
+  fields: AttachmentFields,
+): Set<string> {
+  const keys = new Set<string>();
+  if (!row) return keys;
+  readAttachments(row, fields);
+  for (const [name] of fields) for (const key of keysOf(row[name])) keys.add(key);
+  return keys;
+}
+
 /**
- * Saves a record with its uploads: stores each uploaded file, then runs `write` with the column
- * values; a failed write deletes what was stored at once, a rolled-back transaction afterwards;
- * after the commit, the files the record no longer holds (`previous`) are deleted. Returns the
- * data with {@link StoredAttachment}s in place of the uploads.
+ * Deletes those of `keys` that the committed row `id` no longer names (all of them when it is
+ * gone), read outside the transaction that replaced them: a concurrent write that committed
+ * after it (or a later write in the same transaction) may have put a file back.
+ */
+async function deleteUnlessNamed(
+  database: Queryable | undefined,
+  files: ModelFiles,
+  id: string,
+  keys: readonly string[],
+): Promise<void> {
+  let named = new Set<string>();
+  if (database) {
+    const row = await database
+      .selectFrom(files.table)
+      .select(files.fields.map(([name]) => name))
+      .where("id", "=", id)
+      .executeTakeFirst();
+    named = keysInRow(row as Record<string, unknown> | undefined, files.fields);
+  }
+  await deleteKeys(keys.filter((key) => !named.has(key)));
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((key, i) => key === b[i]);
+}
+
+/**
+ * Saves the record `id` with its uploads: stores each uploaded file, then runs `write` with the
+ * column values; a failed write deletes what was stored at once, a rolled-back transaction
+ * afterwards. On an update (`previous`, the record as read), only the attachment columns whose
+ * files change are written, so that a write that did not touch a file never puts back the one
+ * a concurrent request replaced; after the commit, the files the record no longer holds are
+ * deleted if the committed row does not name them. Returns the data with
+ * {@link StoredAttachment}s in place of the uploads.
  */
 export async function saveWithAttachments<T extends Record<string, unknown>>(
   db: Queryable,
-  fields: AttachmentFields,
+  files: ModelFiles,
+  id: string,
   data: T,
   previous: Record<string, unknown> | undefined,
   write: (columns: Record<string, unknown>) => Promise<unknown>,
 ): Promise<T> {
+  const { fields } = files;
   const stored: string[] = [];
   const saved: Record<string, unknown> = { ...data };
   const columns: Record<string, unknown> = {};
@@ -98,12 +180,13 @@ export async function saveWithAttachments<T extends Record<string, unknown>>(
       const made: (StoredAttachment | null)[] = [];
       for (const item of list) {
         if (item instanceof UploadedFile) {
-          const attachment = await store(item);
+          const attachment = await store(item, files);
           stored.push(attachment.key);
           made.push(attachment);
         } else made.push(item instanceof StoredAttachment ? item : null);
       }
       saved[name] = many ? made.filter((item) => item !== null) : made[0];
+      if (previous && sameKeys(keysOf(saved[name]), keysOf(previous[name]))) continue;
       columns[name] = many
         ? JSON.stringify(made.flatMap((item) => (item ? [item.toColumn()] : [])))
         : made[0]
@@ -121,17 +204,24 @@ export async function saveWithAttachments<T extends Record<string, unknown>>(
     const replaced = fields
       .flatMap(([name]) => keysOf(previous[name]))
       .filter((key) => !kept.has(key));
-    if (replaced.length > 0) await afterCommit(db, () => deleteKeys(replaced));
+    if (replaced.length > 0) {
+      await afterCommit(db, (database) => deleteUnlessNamed(database, files, id, replaced));
+    }
   }
   return saved as T;
 }
 
-/** After a record is destroyed: its files are deleted once the transaction commits. */
+/**
+ * After a record is destroyed: its files are deleted once the transaction commits, those the
+ * committed row (if any: a rolled-back savepoint, a concurrent write) does not name.
+ */
 export async function deleteAttachmentsOf(
   db: Queryable,
-  fields: AttachmentFields,
-  record: Record<string, unknown>,
+  files: ModelFiles,
+  record: Record<string, unknown> & { id: string },
 ): Promise<void> {
-  const keys = fields.flatMap(([name]) => keysOf(record[name]));
-  if (keys.length > 0) await afterCommit(db, () => deleteKeys(keys));
+  const keys = files.fields.flatMap(([name]) => keysOf(record[name]));
+  if (keys.length > 0) {
+    await afterCommit(db, (database) => deleteUnlessNamed(database, files, record.id, keys));
+  }
 }

@@ -1,6 +1,13 @@
 import type { Queryable } from "./queryable.js";
 
-type Hook = () => Promise<void>;
+/**
+ * Run once the transaction has ended, given the database it ran on (outside the transaction,
+ * to read what was committed), when known.
+ */
+type Hook = (database: Queryable | undefined) => Promise<void>;
+
+/** The database a request transaction ran on: the `Database` the middleware was given. */
+export type HookDatabase = { readonly kysely: unknown } | Promise<{ readonly kysely: unknown }>;
 interface Hooks {
   committed: Hook[];
   rolledBack: Hook[];
@@ -23,15 +30,16 @@ function hooksOf(db: Queryable): Hooks {
 
 /**
  * Runs `hook` once `db`'s request transaction has committed (at once when `db` is not a
- * transaction). Its failure is logged, never thrown: the write stands. Wisent deletes replaced
- * and destroyed files this way.
+ * transaction). It is given the database outside the transaction, to read what was committed
+ * (undefined when the transaction's owner did not say). Its failure is logged, never thrown:
+ * the write stands. Wisent deletes replaced and destroyed files this way.
  *
  * @example
  * await afterCommit(tx, () => appStorage().delete(old.key));
  */
 export async function afterCommit(db: Queryable, hook: Hook): Promise<void> {
   if (inTransaction(db)) hooksOf(db).committed.push(hook);
-  else await runLogged(hook);
+  else await runLogged(hook, db);
 }
 
 /** Runs `hook` if `db`'s request transaction rolls back (never when `db` is not a transaction). */
@@ -41,19 +49,27 @@ export function afterRollback(db: Queryable, hook: Hook): void {
 
 /**
  * Runs the hooks of a transaction that has just ended, committed or not (the `transaction`
- * middleware calls it); undefined when it has none.
+ * middleware calls it, with the database it began the transaction on); undefined when it has
+ * none.
  */
-export function runTransactionHooks(trx: object, committed: boolean): Promise<void> | undefined {
+export function runTransactionHooks(
+  trx: object,
+  committed: boolean,
+  database?: HookDatabase,
+): Promise<void> | undefined {
   const hooks = HOOKS.get(trx);
   if (!hooks) return undefined;
   HOOKS.delete(trx);
   const run = committed ? hooks.committed : hooks.rolledBack;
-  return Promise.all(run.map(runLogged)).then(() => undefined);
+  return Promise.resolve(database).then((found) => {
+    const root = found?.kysely as Queryable | undefined;
+    return Promise.all(run.map((hook) => runLogged(hook, root))).then(() => undefined);
+  });
 }
 
-async function runLogged(hook: Hook): Promise<void> {
+async function runLogged(hook: Hook, database: Queryable | undefined): Promise<void> {
   try {
-    await hook();
+    await hook(database);
   } catch (error) {
     console.error("error in a hook after the transaction ended:", error);
   }

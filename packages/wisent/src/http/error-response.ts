@@ -12,6 +12,7 @@ import { HttpError } from "../base/http-error.js";
 import { ValidationErrors } from "../validation/validation-errors.js";
 import { cspNonce } from "./csp-nonce.js";
 import { formatVariesOnAccept, negotiateFormat } from "./format.js";
+import { loggedPath } from "./logged-path.js";
 import { sharedLogger } from "./logger.js";
 import type { Format } from "./media-types.js";
 import { PROBLEM_JSON, problemDetails, wantsProblemDetails } from "./problem-details.js";
@@ -155,7 +156,7 @@ export function errorResponse(err: unknown, c: Context): Response | Promise<Resp
       msg: "database unavailable",
       request_id: c.get("requestId"),
       method: c.req.method,
-      path: c.req.path,
+      path: loggedPath(c),
       error: err instanceof Error ? err.message || String(err) : String(err),
     });
   }
@@ -165,7 +166,7 @@ export function errorResponse(err: unknown, c: Context): Response | Promise<Resp
       msg: "unhandled error",
       request_id: c.get("requestId"),
       method: c.req.method,
-      path: c.req.path,
+      path: loggedPath(c),
       error: err instanceof Error ? err.message : String(err),
       trace: traceOf(err),
     });

@@ -6,7 +6,15 @@ import type { Disk } from "flydrive";
 import { requireDependency } from "../base/require-dependency.js";
 import { envValue } from "../config/env.js";
 import { optionalDependency } from "./optional-dependency.js";
+import { appStorageNamespace, type StorageNamespace } from "./storage-namespace.js";
 import { type StorageLocation, storageLocation } from "./storage-url.js";
+import { STORED_KEY, uploadKeyOf, variantsFolder } from "./stored-attachment.js";
+
+/** One stored file as a listing gives it; its modification time is read when asked for. */
+export interface ListedObject {
+  readonly key: string;
+  readonly lastModified: () => Promise<Date>;
+}
 
 /** What a stored file is, as the storage reports it. */
 export interface StoredObjectInfo {
@@ -17,17 +25,32 @@ export interface StoredObjectInfo {
 
 /**
  * The app's file storage: a flydrive `Disk` (the same calls on the local disk and on S3) plus what
- * serving needs that flydrive leaves to the driver (a byte range of a local file).
+ * serving needs that flydrive leaves to the driver (a byte range of a local file). Every key is
+ * the app's own: it is stored under the namespace's prefix (`shop/production/<key>`), so that the
+ * apps and environments sharing one folder or bucket never see each other's files.
  */
 export class AppStorage {
+  /** `<app>/<env>/`: what every key is stored under. */
+  readonly #prefix: string;
+
   constructor(
     readonly location: StorageLocation,
     readonly disk: Disk,
-  ) {}
+    readonly namespace: StorageNamespace,
+  ) {
+    this.#prefix = `${namespace.prefix}/`;
+  }
+
+  /** Where the app's files are, for messages: `/srv/shop/storage/shop/production`, `s3://media/shop/production/`. */
+  get description(): string {
+    return this.location.driver === "fs"
+      ? join(this.location.root, this.namespace.prefix)
+      : `s3://${this.location.bucket}/${this.#prefix}`;
+  }
 
   /** Stores a file read from `body` under `key`. */
   async put(key: string, body: Readable, options: { contentType: string; size: number }) {
-    await this.disk.putStream(key, body, {
+    await this.disk.putStream(this.#prefix + key, body, {
       contentType: options.contentType,
       contentLength: options.size,
     });
@@ -35,24 +58,24 @@ export class AppStorage {
 
   /** Deletes `key`; a key already gone is not an error. */
   async delete(key: string): Promise<void> {
-    await this.disk.delete(key);
+    await this.disk.delete(this.#prefix + key);
   }
 
-  /** Deletes the upload `key` and the image variants made of it (`variants/<key>/`). */
+  /** Deletes the upload `key` and the image variants made of it (`variants/<id>/`). */
   async deleteUpload(key: string): Promise<void> {
-    await this.disk.delete(key);
-    await this.disk.deleteAll(`variants/${key}/`);
+    await this.disk.delete(this.#prefix + key);
+    await this.disk.deleteAll(this.#prefix + variantsFolder(key));
   }
 
   /** Whether `key` is stored. */
   exists(key: string): Promise<boolean> {
-    return this.disk.exists(key);
+    return this.disk.exists(this.#prefix + key);
   }
 
   /** Size, modification time and an ETag of `key`, or undefined when it is not stored. */
   async info(key: string): Promise<StoredObjectInfo | undefined> {
     if (this.location.driver === "fs") {
-      const stats = await stat(this.#path(key)).catch(() => undefined);
+      const stats = await stat(this.path(key)).catch(() => undefined);
       if (!stats?.isFile()) return undefined;
       return {
         size: stats.size,
@@ -60,15 +83,15 @@ export class AppStorage {
         etag: `"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`,
       };
     }
-    if (!(await this.disk.exists(key))) return undefined;
-    const meta = await this.disk.getMetaData(key);
+    if (!(await this.disk.exists(this.#prefix + key))) return undefined;
+    const meta = await this.disk.getMetaData(this.#prefix + key);
     return { size: meta.contentLength, lastModified: meta.lastModified, etag: meta.etag };
   }
 
   /** The bytes of `key` from `start` to `end` (inclusive), or all of them. */
   async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
-    if (this.location.driver === "fs") return createReadStream(this.#path(key), range);
-    return this.disk.getStream(key);
+    if (this.location.driver === "fs") return createReadStream(this.path(key), range);
+    return this.disk.getStream(this.#prefix + key);
   }
 
   /** Whether files are served by redirecting to the storage itself (S3) rather than streamed. */
@@ -81,7 +104,7 @@ export class AppStorage {
     key: string,
     options: { contentType: string; contentDisposition: string; expiresIn: number },
   ): Promise<string> {
-    return this.disk.getSignedUrl(key, {
+    return this.disk.getSignedUrl(this.#prefix + key, {
       expiresIn: options.expiresIn,
       contentType: options.contentType,
       contentDisposition: options.contentDisposition,
@@ -89,42 +112,78 @@ export class AppStorage {
   }
 
   /**
-   * Every stored key under `prefix` (for `wisent storage prune`), page by page on S3; nothing
-   * when a local storage folder was never made. Its modification time is read when asked for
-   * (on S3 it came with the listing).
+   * Every key of the app's namespace (for `wisent storage prune`), page by page on S3; nothing
+   * when the folder was never made. Never a key outside the namespace.
    */
-  async *list(prefix = ""): AsyncGenerator<{ key: string; lastModified: () => Promise<Date> }> {
-    if (this.location.driver === "fs" && !(await stat(this.location.root).catch(() => undefined))) {
-      return;
+  async *list(): AsyncGenerator<ListedObject> {
+    for await (const object of listFiles(this, this.#prefix, true)) {
+      yield { key: object.key.slice(this.#prefix.length), lastModified: object.lastModified };
     }
-    let paginationToken: string | undefined;
-    do {
-      const page = await this.disk.listAll(prefix, {
-        recursive: true,
-        ...(paginationToken ? { paginationToken } : {}),
-      });
-      for (const object of page.objects) {
-        if (!("key" in object) || object.isFile !== true) continue;
-        yield {
-          key: object.key,
-          lastModified: async () => (await object.getMetaData()).lastModified,
-        };
-      }
-      paginationToken = page.paginationToken;
-    } while (paginationToken);
   }
 
-  #path(key: string): string {
+  /** The path of `key` on the local disk (a local storage only). */
+  path(key: string): string {
     if (this.location.driver !== "fs") throw new Error("not a local storage");
-    return join(this.location.root, key);
+    return join(this.location.root, this.#prefix + key);
   }
 }
 
 /**
- * The storage at `location`: the local disk through flydrive's FS driver, or S3 through its S3
- * driver, which needs the optional `@aws-sdk/client-s3` and `@aws-sdk/s3-request-presigner`.
+ * The files under `prefix` of the whole storage (not one namespace's), page by page on S3:
+ * recursively, or only those directly in it. Nothing when the local folder was never made.
  */
-export function openStorage(location: StorageLocation): AppStorage {
+export async function* listFiles(
+  storage: AppStorage,
+  prefix: string,
+  recursive: boolean,
+): AsyncGenerator<ListedObject> {
+  const { location, disk } = storage;
+  if (location.driver === "fs" && !(await stat(location.root).catch(() => undefined))) return;
+  let paginationToken: string | undefined;
+  do {
+    const page = await disk.listAll(prefix, {
+      recursive,
+      ...(paginationToken ? { paginationToken } : {}),
+    });
+    for (const object of page.objects) {
+      if (!("key" in object) || object.isFile !== true) continue;
+      yield {
+        key: object.key,
+        lastModified: async () => (await object.getMetaData()).lastModified,
+      };
+    }
+    paginationToken = page.paginationToken;
+  } while (paginationToken);
+}
+
+/**
+ * The files Wisent stored before keys carried the app and the environment: uploads at the
+ * storage's root (`<uuid>.<ext>`) and their variants (`variants/<uuid>.<ext>/...`). They belong
+ * to no namespace: `wisent storage migrate-keys` moves each environment's own into its namespace.
+ */
+export async function* listLegacyFiles(storage: AppStorage): AsyncGenerator<ListedObject> {
+  for await (const object of listFiles(storage, "", false)) {
+    if (STORED_KEY.test(object.key)) yield object;
+  }
+  // Only a variant's own key: an app named "variants" keeps its namespace there.
+  for await (const object of listFiles(storage, "variants/", true)) {
+    if (uploadKeyOf(object.key) !== undefined) yield object;
+  }
+}
+
+/**
+ * The storage at `location`, holding the files of `namespace` (default: the app in the current
+ * folder, in the current environment): the local disk through flydrive's FS driver, or S3
+ * through its S3 driver, which needs the optional `@aws-sdk/client-s3` and
+ * `@aws-sdk/s3-request-presigner`.
+ *
+ * @example
+ * openStorage(storageLocation("file:uploads"), storageNamespace("shop", "production"));
+ */
+export function openStorage(
+  location: StorageLocation,
+  namespace: StorageNamespace = appStorageNamespace(),
+): AppStorage {
   const { Disk } = requireDependency<typeof import("flydrive")>("flydrive");
   if (location.driver === "fs") {
     const { FSDriver } =
@@ -132,6 +191,7 @@ export function openStorage(location: StorageLocation): AppStorage {
     return new AppStorage(
       location,
       new Disk(new FSDriver({ location: location.root, visibility: "private" })),
+      namespace,
     );
   }
   const install = ["@aws-sdk/client-s3", "@aws-sdk/s3-request-presigner"];
@@ -156,13 +216,15 @@ export function openStorage(location: StorageLocation): AppStorage {
         responseChecksumValidation: "WHEN_REQUIRED",
       }),
     ),
+    namespace,
   );
 }
 
 let current: AppStorage | undefined;
 
 /**
- * The app's storage, from `STORAGE_URL` (read once, on first use).
+ * The app's storage, from `STORAGE_URL` (read once, on first use), holding the files of the app
+ * in the current folder (its package.json `name`) in the current environment.
  *
  * @example
  * await appStorage().delete(attachment.key);

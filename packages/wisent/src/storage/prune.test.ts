@@ -1,7 +1,8 @@
 /**
  * `pruneStorage`: stored files no row names, older than the grace period, on the local disk and
- * on an S3-compatible server (s3rver, started here on 127.0.0.1); which rows name a key, on
- * every database the machine has.
+ * on an S3-compatible server (s3rver, started here on 127.0.0.1), within its app's and
+ * environment's namespace only (two apps and two environments sharing one folder, one bucket);
+ * which rows name a key, on every database the machine has.
  */
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -17,9 +18,10 @@ import {
   DIALECTS,
   type TestDatabase,
 } from "../data/test-support/test-databases.js";
-import type { AppStorage } from "./app-storage.js";
+import { type AppStorage, listFiles, openStorage } from "./app-storage.js";
 import { pruneStorage, referencedKeys } from "./prune.js";
-import { variantKey } from "./stored-attachment.js";
+import { storageNamespace } from "./storage-namespace.js";
+import { PRIVATE_FOLDER, variantKey } from "./stored-attachment.js";
 import { TestStorages } from "./test-support/test-storages.js";
 
 const available = await availableDialects();
@@ -114,14 +116,116 @@ describe.each(storages.drivers)("pruneStorage on $name", ({ storage: make }) => 
     });
     expect(report.orphans).toHaveLength(2);
     if (storage.location.driver === "fs") {
-      expect(existsSync(join(storage.location.root, "variants", orphan))).toBe(false);
-      expect(existsSync(join(storage.location.root, "variants", named.one))).toBe(true);
+      expect(existsSync(storage.path(join("variants", orphan)))).toBe(false);
+      expect(existsSync(storage.path(join("variants", named.one)))).toBe(true);
     }
     expect(await listed(storage)).toEqual(
       [...Object.values(named), variantOfNamed, foreign].sort(),
     );
   });
 });
+
+/** Every key of the whole storage under `prefix` (not one namespace's). */
+async function everything(storage: AppStorage, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const object of listFiles(storage, prefix, true)) keys.push(object.key);
+  return keys.sort();
+}
+
+describe.each(storages.drivers)(
+  "pruneStorage on $name shared by two apps and two environments",
+  ({ location: place }) => {
+    /** One app in one environment: its storage, its database, what its rows name and what not. */
+    interface Tenant {
+      storage: AppStorage;
+      db: Database;
+      named: string[];
+      orphans: string[];
+    }
+    const tenants: Tenant[] = [];
+    // Files stored before keys carried a namespace, named by production's rows: nobody's to prune.
+    const legacy = [key(), key()];
+    const foreign = "backups/notes.txt";
+    let root: AppStorage;
+
+    beforeAll(async () => {
+      const where = place();
+      for (const app of ["shop", "blog"]) {
+        for (const env of ["production", "development"]) {
+          const storage = openStorage(where, storageNamespace(app, env));
+          const db = await openDatabase("sqlite::memory:");
+          await schema(db.kysely);
+          // A public file, a private one, a list; production's rows also name the legacy files.
+          const named = [key(), `${PRIVATE_FOLDER}${key()}`, key()];
+          const inRows = [...named, ...(env === "production" && app === "shop" ? legacy : [])];
+          for (const stored of inRows) {
+            await db.kysely
+              .insertInto("images" as never)
+              .values({ id: randomUUID(), file: column(stored), files: null } as never)
+              .execute();
+          }
+          const orphans = [key(), `${PRIVATE_FOLDER}${key()}`];
+          for (const stored of [...named, ...orphans]) await put(storage, stored);
+          await put(storage, variantKey(named[0]!, "thumb", "webp"));
+          await put(storage, variantKey(orphans[1]!, "thumb", "webp"));
+          tenants.push({ storage, db, named, orphans });
+        }
+      }
+      // The legacy files and a file of someone else's, at the storage's root.
+      root = tenants[0]!.storage;
+      for (const stored of [...legacy, foreign]) {
+        await root.disk.put(stored, "png");
+      }
+    });
+    afterAll(async () => {
+      for (const { db } of tenants) await db.close();
+    });
+
+    it("deletes only each environment's own orphans: nothing a row of any of them names", async () => {
+      const later = new Date(Date.now() + 1000);
+      for (const { storage, db, orphans } of tenants) {
+        const report = await pruneStorage(storage, db.kysely, { graceMs: 0, now: later });
+        expect(report.orphans.map((o) => o.key).sort()).toEqual(
+          [...orphans, variantKey(orphans[1]!, "thumb", "webp")].sort(),
+        );
+        expect(report).toMatchObject({ kept: 4, foreign: 0, legacy: legacy.length });
+      }
+      for (const app of ["shop", "blog"]) {
+        const expected = tenants
+          .filter(({ storage }) => storage.namespace.app === app)
+          .flatMap(({ storage, named }) =>
+            [...named, variantKey(named[0]!, "thumb", "webp")].map(
+              (stored) => `${storage.namespace.prefix}/${stored}`,
+            ),
+          );
+        expect(await everything(root, `${app}/`)).toEqual(expected.sort());
+      }
+      for (const stored of [...legacy, foreign]) expect(await root.disk.exists(stored)).toBe(true);
+    });
+
+    it("leaves another environment's files alone even when its own database names none", async () => {
+      // A development database with one row (the issue's run without GO_ENV), pruning after
+      // production's: production's files stay.
+      const development = tenants.find(
+        ({ storage }) => storage.namespace.prefix === "shop/development",
+      )!;
+      await development.db.kysely.deleteFrom("images" as never).execute();
+      const report = await pruneStorage(development.storage, development.db.kysely, {
+        graceMs: 0,
+        now: new Date(Date.now() + 1000),
+      });
+      expect(report.orphans.map((o) => o.key).sort()).toEqual(
+        [...development.named, variantKey(development.named[0]!, "thumb", "webp")].sort(),
+      );
+      const production = tenants.find(
+        ({ storage }) => storage.namespace.prefix === "shop/production",
+      )!;
+      for (const stored of production.named)
+        expect(await production.storage.exists(stored)).toBe(true);
+      expect(await everything(root, "blog/")).toHaveLength(8);
+    });
+  },
+);
 
 describe.each(DIALECTS)("referencedKeys on %s", (dialect) => {
   let t: TestDatabase | undefined;

@@ -1,7 +1,7 @@
 import { rmdir } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import type { Kysely } from "kysely";
-import type { AppStorage } from "./app-storage.js";
+import { type AppStorage, listLegacyFiles } from "./app-storage.js";
 import { STORED_KEY, uploadKeyOf } from "./stored-attachment.js";
 
 /** How long a stored file is left alone by default before it can be pruned: one hour. */
@@ -30,8 +30,13 @@ export interface PruneReport {
   readonly kept: number;
   /** Files no row names, newer than the grace period: a request may still be saving them. */
   readonly recent: number;
-  /** Files under keys Wisent does not write (left alone). */
+  /** Files of the namespace under keys Wisent does not write (left alone). */
   readonly foreign: number;
+  /**
+   * Files at the storage's root, stored before keys carried the app and the environment: no
+   * telling whose they are, so left alone (`wisent storage migrate-keys` moves them).
+   */
+  readonly legacy: number;
   /** Files no row names, older than the grace period: deleted unless `dryRun`. */
   readonly orphans: readonly Orphan[];
 }
@@ -87,7 +92,9 @@ export async function referencedKeys(db: Kysely<unknown>): Promise<Set<string>> 
 /**
  * Finds the stored files no row names (left by a crash between storing a file and the commit),
  * older than `graceMs`, and deletes them unless `dryRun`. A cached variant goes with its upload.
- * Keys Wisent does not write are never touched.
+ * Only the storage's namespace (its app in its environment, `shop/production/`) is listed, and
+ * only there is anything deleted: another app's or environment's files, keys Wisent does not
+ * write and files stored before keys carried a namespace are never touched.
  *
  * @example
  * const report = await pruneStorage(appStorage(), db.kysely, { graceMs: 3_600_000, dryRun: true });
@@ -104,6 +111,8 @@ export async function pruneStorage(
   // just before by a request not yet committed is within the grace period.
   const stored: { key: string; lastModified: () => Promise<Date> }[] = [];
   for await (const object of storage.list()) stored.push(object);
+  let legacy = 0;
+  for await (const _ of listLegacyFiles(storage)) legacy++;
   const referenced = await referencedKeys(db);
   let kept = 0;
   let recent = 0;
@@ -122,7 +131,7 @@ export async function pruneStorage(
   if (!options.dryRun) {
     for (const orphan of orphans) await deleteOrphan(storage, orphan.key);
   }
-  return { referenced: referenced.size, kept, recent, foreign, orphans };
+  return { referenced: referenced.size, kept, recent, foreign, legacy, orphans };
 }
 
 /**
@@ -132,7 +141,5 @@ export async function pruneStorage(
 export async function deleteOrphan(storage: AppStorage, key: string): Promise<void> {
   if (STORED_KEY.test(key)) return storage.deleteUpload(key);
   await storage.delete(key);
-  if (storage.location.driver === "fs") {
-    await rmdir(dirname(join(storage.location.root, key))).catch(() => {});
-  }
+  if (storage.location.driver === "fs") await rmdir(dirname(storage.path(key))).catch(() => {});
 }

@@ -1,23 +1,47 @@
+import { signedFileQuery } from "./file-url-signature.js";
+
 /** The path under which the app serves stored files (see `serveStoredFile`). */
 export const FILES_PATH = "/files";
 
-/** The keys Wisent stores uploads under: a UUID and the extension of the type found in the bytes. */
-export const STORED_KEY = /^[0-9a-f-]{36}\.[a-z0-9]{1,10}$/;
+/** A stored file's id, as its URL carries it: a UUID and the extension of the type found in the bytes. */
+export const FILE_ID = /^[0-9a-f-]{36}\.[a-z0-9]{1,10}$/;
 
-/** A cached variant of a stored file: `variants/<stored key>/<variant>.<extension>`. */
-const VARIANT_KEY = /^variants\/([0-9a-f-]{36}\.[a-z0-9]{1,10})\/[a-z0-9_-]{1,50}\.[a-z0-9]{1,10}$/;
+/**
+ * Where the files of records whose resource needs a sign-in are kept (within the app's
+ * namespace): served only through a signed URL that expires, never by the id alone.
+ */
+export const PRIVATE_FOLDER = "private/";
+
+/** The keys Wisent stores uploads under: a file id, in the private folder or not. */
+export const STORED_KEY = /^(?:private\/)?[0-9a-f-]{36}\.[a-z0-9]{1,10}$/;
+
+/** A cached variant of a stored file: `[private/]variants/<file id>/<variant>.<extension>`. */
+const VARIANT_KEY =
+  /^(?:private\/)?variants\/([0-9a-f-]{36}\.[a-z0-9]{1,10})\/[a-z0-9_-]{1,50}\.[a-z0-9]{1,10}$/;
+
+/** The id of the stored file `key` (`private/<id>` or `<id>`): what its URL names. */
+export function fileIdOf(key: string): string {
+  return key.startsWith(PRIVATE_FOLDER) ? key.slice(PRIVATE_FOLDER.length) : key;
+}
+
+/** Where the variants of the stored file `key` are cached: `variants/<id>/`, in its folder. */
+export function variantsFolder(key: string): string {
+  const folder = key.startsWith(PRIVATE_FOLDER) ? PRIVATE_FOLDER : "";
+  return `${folder}variants/${fileIdOf(key)}/`;
+}
 
 /** Where the variant `variant` (written as `extension`) of the stored file `key` is cached. */
 export function variantKey(key: string, variant: string, extension: string): string {
-  return `variants/${key}/${variant}.${extension}`;
+  return `${variantsFolder(key)}${variant}.${extension}`;
 }
 
 /**
- * The stored upload a storage key belongs to: the key itself for an upload, the original's key
- * for a cached variant, undefined for a key Wisent did not write (left alone by `storage prune`).
+ * The id of the stored upload a storage key belongs to: the upload's own for an upload, the
+ * original's for a cached variant, undefined for a key Wisent did not write (left alone by
+ * `storage prune`). Rows name files by this id (`referencedKeys`).
  */
 export function uploadKeyOf(key: string): string | undefined {
-  if (STORED_KEY.test(key)) return key;
+  if (STORED_KEY.test(key)) return fileIdOf(key);
   return VARIANT_KEY.exec(key)?.[1];
 }
 
@@ -33,10 +57,11 @@ export interface AttachmentColumn {
 /**
  * A file stored for a record, as a model reads it from its column. JSON and XML answers carry
  * its `url` (served by the app: streamed from the disk, or a redirect to a signed S3 URL) and
- * what it is, not the storage key.
+ * what it is, not the storage key. The files of a record only signed-in users may see are
+ * private: their URL is signed and expires (see `signedFileQuery`).
  *
  * @example
- * image.file?.url; // "/files/0193...png"
+ * image.file?.url; // "/files/0193...png/cat.png", or ".../cat.png?expires=...&signature=..."
  */
 export class StoredAttachment implements AttachmentColumn {
   constructor(
@@ -47,9 +72,19 @@ export class StoredAttachment implements AttachmentColumn {
     readonly checksum: string,
   ) {}
 
-  /** The app's URL of the file (its name last, for a download's name): see `app.storedFiles()`. */
+  /** Whether it is served only through a signed URL that expires (see {@link PRIVATE_FOLDER}). */
+  get isPrivate(): boolean {
+    return this.key.startsWith(PRIVATE_FOLDER);
+  }
+
+  /**
+   * The app's URL of the file (its name last, for a download's name): see `app.storedFiles()`.
+   * A private file's works for an hour or so: read it when making the page or answer.
+   */
   get url(): string {
-    return `${FILES_PATH}/${this.key}/${encodeURIComponent(this.name || this.key)}`;
+    const id = fileIdOf(this.key);
+    const path = `${FILES_PATH}/${id}/${encodeURIComponent(this.name || id)}`;
+    return this.isPrivate ? `${path}?${signedFileQuery(this.key)}` : path;
   }
 
   /** Whether it is an image a page can show (`<img>`): raster images only, never SVG. */
@@ -59,7 +94,8 @@ export class StoredAttachment implements AttachmentColumn {
 
   /** An image variant's URL (see `imageVariant`), e.g. `variantUrl("thumb")`. */
   variantUrl(variant: string): string {
-    return `${this.url}?variant=${encodeURIComponent(variant)}`;
+    const url = this.url;
+    return `${url}${url.includes("?") ? "&" : "?"}variant=${encodeURIComponent(variant)}`;
   }
 
   /** What is written to the column. */

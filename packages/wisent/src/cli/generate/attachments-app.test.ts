@@ -162,11 +162,13 @@ describe("attachments in generated apps", { timeout: SLOW }, () => {
     const result = await migrateAndTest(app);
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(/Tests\s+7 passed/);
-    // The images the tests kept are in storage/ (one with its thumbnail under variants/); the
-    // replaced and destroyed ones are gone.
-    const kept = readdirSync(join(app, "storage"));
+    // The images the tests kept are in the test environment's storage/gallery/test/ (one with
+    // its thumbnail under variants/); the replaced and destroyed ones are gone.
+    expect(readdirSync(join(app, "storage"))).toEqual(["gallery"]);
+    const files = join(app, "storage", "gallery", "test");
+    const kept = readdirSync(files);
     expect(kept.filter((name) => name !== "variants")).toHaveLength(2);
-    expect(readdirSync(join(app, "storage", "variants"))).toHaveLength(1);
+    expect(readdirSync(join(files, "variants"))).toHaveLength(1);
   });
 
   it("an API app: multipart JSON and the typed client, on S3 (s3rver)", async () => {

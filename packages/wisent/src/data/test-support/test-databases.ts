@@ -55,14 +55,19 @@ export interface TestDatabaseOptions {
   settings?: Record<string, string>;
   /** The migrations folder `migratedTestDatabase` runs (default: widgets and parts). */
   migrations?: string;
+  /** The database's name before its random part (default `wisent_test`). */
+  prefix?: string;
 }
 
-/** Creates `wisent_test_<random>` on the dialect's server (a temp file for SQLite) and opens it. */
+/**
+ * Creates `wisent_test_<random>` (or `<prefix>_<random>`) on the dialect's server (a temp file
+ * for SQLite) and opens it.
+ */
 export async function createTestDatabase(
   dialect: DialectName,
   options: TestDatabaseOptions = {},
 ): Promise<TestDatabase> {
-  const name = `wisent_test_${randomBytes(6).toString("hex")}`;
+  const name = `${options.prefix ?? "wisent_test"}_${randomBytes(6).toString("hex")}`;
   if (dialect === "sqlite") {
     const { mkdtemp, rm } = await import("node:fs/promises");
     const { tmpdir } = await import("node:os");

@@ -81,10 +81,25 @@ function isSensitive(key: string, parts: readonly string[]): boolean {
 }
 
 /**
+ * Whether the value of the key `name` never reaches the logs (see {@link filterParams}); the
+ * segment a path parameter of that name fills is filtered from logged paths too.
+ *
+ * @example
+ * isFilteredKey("password_id"); // true
+ */
+export function isFilteredKey(
+  name: string,
+  parts: readonly string[] = FILTERED_KEY_PARTS,
+): boolean {
+  return isSensitive(name, parts);
+}
+
+/**
  * A copy of `params` with sensitive values replaced by `[FILTERED]`: any key containing one of
  * {@link FILTERED_KEY_PARTS} (Rails' list: passw, email, secret, token, _key, ...) in
  * {@link filterKeyForm}, at any depth (`user[password]`, `{ user: { password } }`, `apiToken`).
- * Files are logged by name and size.
+ * Files are logged by name and size (an upload never by its temporary file), anything else with
+ * a `toJSON` as it gives itself to JSON.
  *
  * @example
  * filterParams({ user: { name: "a", password: "x" } }); // { user: { name: "a", password: "[FILTERED]" } }
@@ -109,6 +124,11 @@ function filterAt(params: unknown, parts: readonly string[], depth: number): unk
     return { file: params.name, size: params.size, type: params.type };
   }
   if (params === null || typeof params !== "object") return params;
+  // What the value says of itself for JSON: an upload its name, type and size, never the
+  // temporary file it was written to (`UploadedFile`); a date its ISO text.
+  if (typeof (params as { toJSON?: unknown }).toJSON === "function") {
+    return filterAt((params as { toJSON(): unknown }).toJSON(), parts, depth + 1);
+  }
   const result: Record<string, unknown> = {};
   for (const key in params) {
     if (!Object.hasOwn(params, key)) continue;
@@ -138,6 +158,9 @@ export function filteredParamsJson(
     return JSON.stringify(filterAt(params, parts, 0));
   }
   if (typeof File !== "undefined" && params instanceof File) {
+    return JSON.stringify(filterAt(params, parts, 0));
+  }
+  if (typeof (params as { toJSON?: unknown }).toJSON === "function") {
     return JSON.stringify(filterAt(params, parts, 0));
   }
   let json = "{";

@@ -2,6 +2,12 @@ import type { Context, MiddlewareHandler } from "hono";
 import { parsedBodyIfRead } from "../../http/body.js";
 import { clientAddress } from "../../http/client-address.js";
 import { outsideHealthChecks } from "../../http/health-check.js";
+import {
+  filterPathSegments,
+  type SecretParam,
+  secretPathValues,
+  useSecretPathParams,
+} from "../../http/logged-path.js";
 import { requestHeader } from "../../http/request-header.js";
 import { phased } from "../../kernel/compose.js";
 import { setHeader } from "../../kernel/response-headers.js";
@@ -23,6 +29,7 @@ import {
   filterHeaders,
   filterKeyForm,
   filterParams,
+  isFilteredKey,
 } from "./filter-params.js";
 import { REQUEST_ID_HEADER, requestIdFrom } from "./request-id.js";
 
@@ -78,7 +85,7 @@ const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, st
  * Logs one structured line per request: method, path, status, duration, request id, the client
  * address (`clientAddress`: the socket peer, or the forwarded client behind `TRUSTED_PROXIES`), and the
  * parameters (query and path) plus the body form when the request read one, filtered
- * (docs/security.md). The request id comes from `X-Request-Id` when sane, else is made, and is echoed
+ * (docs/security.md), and the path with the segments of filtered path parameters filtered. The request id comes from `X-Request-Id` when sane, else is made, and is echoed
  * on the response; `c.get("requestId")` and `c.get("logger")` serve later middleware and errors.
  * The health route (`app.healthCheck`) is not logged.
  *
@@ -89,6 +96,9 @@ const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, st
 export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler {
   const logger = options.logger ?? defaultLogger();
   const filter = [...FILTERED_KEY_PARTS, ...(options.filter ?? []).map(filterKeyForm)];
+  // A path parameter the filter covers (a password reset's `password_id`) is a secret in the
+  // path too: its segment is filtered from every line of the request, an error's included.
+  const secretParam: SecretParam = (name) => isFilteredKey(name, filter);
   // Development's logger writes its own short line, naming the route's handler.
   const devLines = devRequestLines(logger);
   const write = (entry: LogEntry, form: Record<string, unknown> | undefined) => {
@@ -103,6 +113,7 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
       (c as Timed)[GIVEN_ID] = requestId;
       c.set("requestId", requestId);
       c.set("logger", logger);
+      useSecretPathParams(c, secretParam);
       setHeader(c, REQUEST_ID_HEADER, requestId);
     },
     // Runs once the route has answered, an error below included (as its error response).
@@ -116,7 +127,8 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
       }
       const status = c.res.status;
       const method = c.req.method;
-      const path = c.req.path;
+      const requestPath = c.req.path;
+      const path = filterPathSegments(requestPath, secretPathValues(pathParams, secretParam));
       const durationMs = performance.now() - ((c as Timed)[STARTED] as number);
       const params = requestParams(c.req.url, pathParams);
       const body = parsedBodyIfRead(c);
@@ -126,7 +138,7 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
           path,
           status,
           durationMs,
-          handler: c.get("wisent")?.handlerFor(method, path),
+          handler: c.get("wisent")?.handlerFor(method, requestPath),
           params: filterParams(params, filter),
         };
         if (!body) return devLines(line);

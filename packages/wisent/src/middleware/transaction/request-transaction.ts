@@ -153,7 +153,7 @@ export class RequestTransaction<DB = AnyDB> {
    */
   runHooks(committed: boolean): Promise<void> | undefined {
     const trx = this.#handle?.trx;
-    return trx ? runTransactionHooks(trx, committed) : undefined;
+    return trx ? runTransactionHooks(trx, committed, this.database) : undefined;
   }
 
   /** The handle once begun (without waiting when the handler already has it). */

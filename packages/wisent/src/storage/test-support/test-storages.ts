@@ -3,12 +3,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import S3rver from "s3rver";
 import { type AppStorage, openStorage } from "../app-storage.js";
+import { type StorageNamespace, storageNamespace } from "../storage-namespace.js";
+import type { StorageLocation } from "../storage-url.js";
 
-/** One storage driver of {@link TestStorages.drivers}: its name and a way to open a fresh one. */
+/**
+ * One storage driver of {@link TestStorages.drivers}: its name, a way to open a fresh storage,
+ * and a fresh location (a new folder; the bucket) to open several namespaces on.
+ */
 export interface TestStorageDriver {
   readonly name: string;
   readonly storage: () => AppStorage;
+  readonly location: () => StorageLocation;
 }
+
+/** The namespace test storages hold their files in unless told otherwise. */
+export const TEST_NAMESPACE: StorageNamespace = storageNamespace("wisent-tests", "test");
 
 /**
  * The two storage drivers a storage test runs on: the local disk (a new temporary folder each
@@ -51,28 +60,46 @@ export class TestStorages {
   }
 
   /** A storage on a new, empty temporary folder. */
-  disk(): AppStorage {
-    return openStorage({ driver: "fs", root: this.#folder("disk") });
+  disk(namespace: StorageNamespace = TEST_NAMESPACE): AppStorage {
+    return openStorage(this.diskLocation(), namespace);
+  }
+
+  /** A new, empty temporary folder as a storage location. */
+  diskLocation(): StorageLocation {
+    return { driver: "fs", root: this.#folder("disk") };
   }
 
   /** A storage on the S3 server's bucket (what earlier tests stored there is still there). */
-  s3(): AppStorage {
+  s3(namespace: StorageNamespace = TEST_NAMESPACE): AppStorage {
+    return openStorage(this.s3Location(), namespace);
+  }
+
+  /** The S3 server's bucket as a storage location. */
+  s3Location(): StorageLocation {
     if (!this.#server) throw new Error("TestStorages: call start() (in beforeAll) first");
-    return openStorage({
+    return {
       driver: "s3",
       bucket: this.#bucket,
       region: "us-east-1",
       endpoint: `http://127.0.0.1:${this.#port}`,
       forcePathStyle: true,
       credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
-    });
+    };
   }
 
   /** Both drivers, for `describe.each`. */
   get drivers(): TestStorageDriver[] {
     return [
-      { name: "local disk", storage: () => this.disk() },
-      { name: "S3 (s3rver)", storage: () => this.s3() },
+      {
+        name: "local disk",
+        storage: () => this.disk(),
+        location: () => this.diskLocation(),
+      },
+      {
+        name: "S3 (s3rver)",
+        storage: () => this.s3(),
+        location: () => this.s3Location(),
+      },
     ];
   }
 
