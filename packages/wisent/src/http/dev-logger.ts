@@ -32,7 +32,7 @@ const REQUEST = Symbol("wisent.devLogger.request");
 type DevLogger = Logger & { readonly [REQUEST]?: (line: RequestLine) => void };
 
 /**
- * The request-line writer of `logger` when it is a {@link devLogger}, else undefined
+ * The request-line writer of `logger` when it is a `devLogger`, else undefined
  * (`paramLogger` then logs its entry through `info`/`error`).
  */
 export function devRequestLines(logger: Logger): ((line: RequestLine) => void) | undefined {

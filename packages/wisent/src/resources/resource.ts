@@ -48,7 +48,12 @@ export abstract class ResourceBase<K extends string = string> {
    */
   declare readonly docs?: Readonly<Record<string, OperationDoc>>;
 
-  /** Middleware for this resource's routes only (Buffalo's `Use()`), run after the app's. */
+  /**
+   * Middleware for this resource's routes only (Buffalo's `Use()`), run after the app's and
+   * before the handler; it also reaches the resources nested in this one. Override it.
+   * @returns the middleware, in order; none by default
+   * @example override middleware() { return [requireAuthentication()]; }
+   */
   middleware(): MiddlewareHandler[] {
     return [];
   }
@@ -65,6 +70,13 @@ export abstract class ResourceBase<K extends string = string> {
    * (`ownedBy`) or has a policy with a `show` rule, else `model.find(tx, id)` (404 when missing).
    * One query for the parent a request, not one in the guard and another here.
    *
+   * @param c - the request's context
+   * @param tx - the transaction or database to read with (`await c.tx()`)
+   * @param model - the parent's model
+   * @param paramKey - the parent's path parameter (`author_id`)
+   * @returns the parent record
+   * @throws HttpError 404 (`E_HTTP`) when the route's path has no `paramKey`, or the parent does
+   *   not exist (`model.find`'s 404)
    * @example
    * const author = await this.findParent(c, tx, Author, "author_id");
    */
@@ -110,23 +122,48 @@ export abstract class ResourceBase<K extends string = string> {
  * describe the JSON operations in `wisent openapi` and type them in `wisent/client`.
  */
 export abstract class Resource<K extends string = string> extends ResourceBase<K> {
-  /** GET /widgets */
+  /**
+   * GET /widgets. The List operation: the collection's records. Override it to serve the route.
+   * @param _c - the request's context (declare it `ResourceContext<"widget_id">` for typed params)
+   * @returns the response
+   * @throws HttpError 404 (`E_HTTP`) `resource not implemented`, until overridden
+   */
   list(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
   }
-  /** GET /widgets/{widget_id} */
+  /**
+   * GET /widgets/{widget_id}. The Show operation: one record. Override it to serve the route.
+   * @param _c - the request's context (declare it `ResourceContext<"widget_id">` for typed params)
+   * @returns the response
+   * @throws HttpError 404 (`E_HTTP`) `resource not implemented`, until overridden
+   */
   show(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
   }
-  /** POST /widgets */
+  /**
+   * POST /widgets. The Create operation: stores a new record. Override it to serve the route.
+   * @param _c - the request's context (declare it `ResourceContext<"widget_id">` for typed params)
+   * @returns the response
+   * @throws HttpError 404 (`E_HTTP`) `resource not implemented`, until overridden
+   */
   create(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
   }
-  /** PUT /widgets/{widget_id} */
+  /**
+   * PUT /widgets/{widget_id}. The Update operation (and PATCH with the `patch` option): changes a record. Override it to serve the route.
+   * @param _c - the request's context (declare it `ResourceContext<"widget_id">` for typed params)
+   * @returns the response
+   * @throws HttpError 404 (`E_HTTP`) `resource not implemented`, until overridden
+   */
   update(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
   }
-  /** DELETE /widgets/{widget_id} */
+  /**
+   * DELETE /widgets/{widget_id}. The Destroy operation: deletes a record. Override it to serve the route.
+   * @param _c - the request's context (declare it `ResourceContext<"widget_id">` for typed params)
+   * @returns the response
+   * @throws HttpError 404 (`E_HTTP`) `resource not implemented`, until overridden
+   */
   destroy(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
   }
@@ -144,19 +181,39 @@ export abstract class Resource<K extends string = string> extends ResourceBase<K
  * app.singleton("/profile", new ProfileResource()); // profilePath, editProfilePath when edit(c)
  */
 export abstract class SingletonResource extends ResourceBase<never> {
-  /** GET /profile */
+  /**
+   * GET /profile. The Show operation: the one record. Override it to serve the route.
+   * @param _c - the request's context
+   * @returns the response
+   * @throws HttpError 404 (`E_HTTP`) `resource not implemented`, until overridden
+   */
   show(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
   }
-  /** POST /profile */
+  /**
+   * POST /profile. The Create operation. Override it to serve the route.
+   * @param _c - the request's context
+   * @returns the response
+   * @throws HttpError 404 (`E_HTTP`) `resource not implemented`, until overridden
+   */
   create(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
   }
-  /** PUT /profile */
+  /**
+   * PUT /profile. The Update operation (and PATCH with the `patch` option). Override it to serve the route.
+   * @param _c - the request's context
+   * @returns the response
+   * @throws HttpError 404 (`E_HTTP`) `resource not implemented`, until overridden
+   */
   update(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
   }
-  /** DELETE /profile */
+  /**
+   * DELETE /profile. The Destroy operation. Override it to serve the route.
+   * @param _c - the request's context
+   * @returns the response
+   * @throws HttpError 404 (`E_HTTP`) `resource not implemented`, until overridden
+   */
   destroy(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
   }
@@ -176,9 +233,19 @@ export type DeclaredHandler = (c: never) => HandlerResult;
 
 /** A resource that also serves the optional New route. */
 export interface Newable {
+  /**
+   * GET /widgets/new: the form of a new record.
+   * @param c - the request's context
+   * @returns the response
+   */
   "new"(c: Context): HandlerResult;
 }
 /** A resource that also serves the optional Edit route. */
 export interface Editable {
+  /**
+   * GET /widgets/{widget_id}/edit: the form of a record.
+   * @param c - the request's context
+   * @returns the response
+   */
   edit(c: Context): HandlerResult;
 }
