@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitepress";
+import { apiSidebarItems } from "../../scripts/docs/api-reference.mjs";
 import { repositoryLinks } from "../../scripts/docs/repository-links.mjs";
 
 const docsRoot = fileURLToPath(new URL("../", import.meta.url));
@@ -65,6 +66,7 @@ export default defineConfig({
           { text: "Environment variables", link: "/reference/environment" },
         ],
       },
+      { text: "API (from the code)", collapsed: true, items: apiSidebarItems() },
       {
         text: "Explanation",
         items: [
