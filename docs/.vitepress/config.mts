@@ -7,7 +7,8 @@ const docsRoot = fileURLToPath(new URL("../", import.meta.url));
 
 /**
  * The docs site (`npm run docs:build`, part of `npm test`; `npm run docs:dev` to preview). Dead
- * links between pages fail the build (VitePress' default: keep `ignoreDeadLinks` unset); links out
+ * links between pages fail the build (VitePress' default: keep `ignoreDeadLinks` unset), and so
+ * does a link to a heading its page lacks (scripts/docs/check-anchors.mjs, run after); links out
  * of docs/ become GitHub addresses, and fail the build when the file is missing
  * (scripts/docs/repository-links.mjs). Nothing is fetched: no web fonts, no remote search.
  */

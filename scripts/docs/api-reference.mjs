@@ -6,7 +6,8 @@
  * The subpaths come from packages/wisent/package.json's `exports` (each one's `types` file names
  * its source), so a new subpath gets its page without an edit here. The pages are generated, not
  * committed (.gitignore): `npm run docs:build` runs this first, and VitePress then fails the build
- * on a link that leads nowhere; TypeDoc fails it first on a `{@link}` that names nothing.
+ * on a link that leads nowhere (check-anchors.mjs on one to a heading a page lacks); TypeDoc
+ * fails it first on a `{@link}` that names nothing.
  * scripts/docs/api-reference.test.ts checks that every subpath has its page.
  */
 import { readFileSync, rmSync } from "node:fs";
@@ -91,6 +92,9 @@ export async function writeApiReference(out = API_REFERENCE_DIR) {
     hidePageHeader: true,
     hideBreadcrumbs: true,
     useCodeBlocks: true,
+    // Each anchor as an <a id> too: the plugin counts `App.options` (a method) and `AppOptions`
+    // (an interface) as one slug and numbers the second, which VitePress' heading ids do not.
+    useHTMLAnchors: true,
     parametersFormat: "table",
     interfacePropertiesFormat: "table",
     classPropertiesFormat: "table",
