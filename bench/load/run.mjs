@@ -5,7 +5,8 @@
  * BENCH_VARIANTS / BENCH_WORKLOADS (comma lists) narrow the throughput phase.
  * The Wisent variants are examples/shop and an API app the CLI generates at the start of the run
  * into apps/generated/ (lib/apps.mjs), both run with `wisent start`.
- * Prints Markdown for bench/README.md "## Load". Never part of `npm test`.
+ * Prints Markdown for bench/load/RESULTS*.md (bench/README.md says how to run each phase).
+ * Never part of `npm test`.
  */
 import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";

@@ -1,7 +1,8 @@
 /**
  * Throughput of every variant on every workload over loopback: wrk on one core, the server on the
  * other, each variant run in turn within each round (interleaved), medians and min-max, ratios
- * computed round by round. See bench/README.md "## Load".
+ * computed round by round. See bench/README.md "Load: throughput"; its figures are in
+ * bench/load/RESULTS.md.
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

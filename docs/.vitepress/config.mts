@@ -1,12 +1,14 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitepress";
+import { apiSidebarItems } from "../../scripts/docs/api-reference.mjs";
 import { repositoryLinks } from "../../scripts/docs/repository-links.mjs";
 
 const docsRoot = fileURLToPath(new URL("../", import.meta.url));
 
 /**
  * The docs site (`npm run docs:build`, part of `npm test`; `npm run docs:dev` to preview). Dead
- * links between pages fail the build (VitePress' default: keep `ignoreDeadLinks` unset); links out
+ * links between pages fail the build (VitePress' default: keep `ignoreDeadLinks` unset), and so
+ * does a link to a heading its page lacks (scripts/docs/check-anchors.mjs, run after); links out
  * of docs/ become GitHub addresses, and fail the build when the file is missing
  * (scripts/docs/repository-links.mjs). Nothing is fetched: no web fonts, no remote search.
  */
@@ -65,6 +67,7 @@ export default defineConfig({
           { text: "Environment variables", link: "/reference/environment" },
         ],
       },
+      { text: "API (from the code)", collapsed: true, items: apiSidebarItems() },
       {
         text: "Explanation",
         items: [

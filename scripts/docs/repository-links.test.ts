@@ -11,7 +11,10 @@ const options = { repositoryRoot, docsRoot, webUrl: "https://github.com/o/r" };
 describe("rewriteLink", () => {
   it.each([
     ["../../bench/README.md", "https://github.com/o/r/blob/main/bench/README.md"],
-    ["../../bench/README.md#load", "https://github.com/o/r/blob/main/bench/README.md#load"],
+    [
+      "../../bench/README.md#load-throughput",
+      "https://github.com/o/r/blob/main/bench/README.md#load-throughput",
+    ],
     ["../../e2e/reliability", "https://github.com/o/r/tree/main/e2e/reliability"],
   ])("sends %s, outside docs/, to GitHub: %s", (href, url) => {
     expect(rewriteLink(href, page, options)).toBe(url);

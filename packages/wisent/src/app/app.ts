@@ -123,7 +123,7 @@ export interface AppOptions {
    */
   readonly uploadLimit?: number;
   /**
-   * The router under Hono; default {@link FirstMatchRouter}. Any Hono router that keeps
+   * The router under Hono; default `FirstMatchRouter`. Any Hono router that keeps
    * registration order works (TrieRouter does; RegExpRouter refuses `/x/new` beside `/x/:id`).
    */
   readonly router?: Router<[Handler, unknown]>;
@@ -143,7 +143,7 @@ function isMultipart(request: Request): boolean {
 /**
  * A Wisent application: routes, groups and resources on Hono, in declaration order.
  *
- * Routing is Wisent's {@link FirstMatchRouter} behind Hono's router interface, chosen explicitly:
+ * Routing is Wisent's `FirstMatchRouter` behind Hono's router interface, chosen explicitly:
  * Hono's RegExpRouter refuses `/widgets/new` beside `/widgets/:widget_id` (so the default
  * SmartRouter falls back to the TrieRouter), and the first-match router keeps registration order
  * like the trie while costing the same at 1000 resources as at 10 (see bench/routing).
@@ -184,6 +184,11 @@ export class App extends Group<[], never> {
   /** How many routes {@link App.checkRoutes} last found in order (-1: never checked). */
   #checkedRoutes = -1;
 
+  /**
+   * @param options - the app's name and settings (see {@link AppOptions})
+   * @throws Error when `options.name` does not start with a letter and use only letters, digits,
+   *   `_` and `-`
+   */
   constructor(options: AppOptions) {
     if (
       !options ||
@@ -239,7 +244,15 @@ export class App extends Group<[], never> {
     if (options.cors) this.use(cors(options.cors === true ? {} : options.cors));
   }
 
-  /** Adds middleware for the routes declared after this call, and for requests no route matches. */
+  /**
+   * Adds middleware for the routes declared after this call, and for requests no route matches.
+   * @param middleware - Wisent's or any Hono middleware, run in the order given
+   * @returns the app, for chaining
+   * @throws Error when a middleware needs another one before it that the stack lacks
+   *   (`csrf()` before `session()`), or when a middleware's context method is already taken by
+   *   something that is not Wisent's
+   * @example app.use(session()).use(csrf());
+   */
   override use(...middleware: MiddlewareHandler[]): this {
     this.#noRouteChain = undefined;
     checkMiddlewareNeeds([...this.#appMiddleware, ...middleware]);
@@ -248,9 +261,10 @@ export class App extends Group<[], never> {
   }
 
   /**
-   * Throws an Error naming every route that can never match (an earlier route with the same
-   * method takes all its requests), both routes' declaration places and the fix. `listen()`
-   * and the first request answered by `fetch` call it, so such an app does not start.
+   * Checks that every route can match: `listen()` and the first request answered by `fetch` call
+   * it, so an app with a route that never matches does not start.
+   * @throws Error naming every route that can never match (an earlier route with the same method
+   *   takes all its requests), both routes' declaration places and the fix
    */
   checkRoutes(): void {
     const shadowed = this.#registry.shadowed();
@@ -258,7 +272,10 @@ export class App extends Group<[], never> {
     this.#checkedRoutes = this.#registry.records.length;
   }
 
-  /** Every route in registration order (the routes table's rows). */
+  /**
+   * Every route in registration order (the routes table's rows, what `wisent routes` prints).
+   * @returns one row per route: method, host, path, aliases, name and handler
+   */
   routes(): RouteInfo[] {
     return this.#registry.routes();
   }
@@ -266,6 +283,9 @@ export class App extends Group<[], never> {
   /**
    * The app's OpenAPI 3.1 document, derived from its routes and its resources' models (what
    * `wisent openapi` prints and {@link App.openapi} serves).
+   * @param options - `version`: the document's version when the App has none (default: the
+   *   `version` of `package.json` in the working folder)
+   * @returns the OpenAPI 3.1 document, as a plain object
    * @example app.openApiDocument().paths["/widgets"].get.operationId // "widgetsList"
    */
   openApiDocument(options: { version?: string } = {}): OpenApiDocument {
@@ -285,6 +305,8 @@ export class App extends Group<[], never> {
    * Serves {@link App.openApiDocument} as JSON at `path` (the typed client of `wisent/client`
    * reads it to find its operations). Declared like any route: in the routes table, not in the
    * document itself.
+   * @param path - where to serve it (default `/openapi.json`)
+   * @returns the route, to rename or give middleware
    * @example app.openapi("/openapi.json");
    */
   openapi(path = "/openapi.json"): RouteBuilder {
@@ -304,6 +326,7 @@ export class App extends Group<[], never> {
   /**
    * The routes whose resource operation is still Resource's default, answering 404 "resource not
    * implemented" (`wisent routes --unused`).
+   * @returns the routes table's rows of those routes, in registration order
    */
   unusedRoutes(): RouteInfo[] {
     const unused = new Set(this.#registry.records.filter((r) => r.resource?.implemented === false));
@@ -312,14 +335,26 @@ export class App extends Group<[], never> {
 
   /**
    * The path of a named route: `app.pathFor("widgetPath", { widget_id: 1 })` -> `/widgets/1`.
-   * Throws an Error naming the route and any missing parameter.
+   * @param name - the route's name (`wisent routes` lists them)
+   * @param params - its path parameters; any others become the query string
+   * @returns the path, without a trailing slash
+   * @throws WisentError `E_APP_MISCONFIGURED` when no route has that name (with a "did you mean")
+   * @throws Error naming the route and the parameter when a path parameter is missing or does not
+   *   match its pattern
    */
   pathFor(name: string, params?: PathParams): string {
     return this.#registry.pathFor(name, params);
   }
 
   /**
-   * Answers a request in-process (no socket): the Fetch API handler of the app.
+   * Answers a request in-process (no socket): the Fetch API handler of the app. Errors of the
+   * app's handlers are answered (rendered in the client's format), not thrown.
+   * @param request - the request; its URL's host is not checked (any `http://localhost/...`)
+   * @param env - Hono's environment bindings (on Node, the adapter's incoming request)
+   * @param executionCtx - Hono's execution context, for runtimes that have one
+   * @returns the response
+   * @throws Error from {@link App.checkRoutes} when a route can never match (checked on the first
+   *   request, and again after routes are added)
    * @example const res = await app.fetch(new Request("http://localhost/widgets.json"));
    */
   fetch = (
@@ -354,6 +389,12 @@ export class App extends Group<[], never> {
   /**
    * Starts an HTTP server on Node (default port `PORT` or 3000, host `HOST` or 127.0.0.1) that
    * drains in-flight requests and exits on SIGTERM/SIGINT.
+   * @param options - port, host, timeouts and limits (see {@link ListenOptions})
+   * @returns the running server, once it listens: its URL, port and `close()`
+   * @throws WisentError `E_PORT_IN_USE` (a `PortInUseError`) when the port is taken, naming the
+   *   process that holds it when it can be found
+   * @throws WisentError `E_CONFIG_INVALID` when `PORT` is not a whole number from 0 to 65535
+   * @throws Error from {@link App.checkRoutes} when a route can never match
    * @example const server = await app.listen({ port: 3000 }); console.log(server.url);
    */
   listen(options: ListenOptions = {}): Promise<RunningServer> {
@@ -366,7 +407,13 @@ export class App extends Group<[], never> {
     );
   }
 
-  /** Runs `hook` when the server shuts down (after in-flight requests end), e.g. closing a database. */
+  /**
+   * Runs `hook` when the server shuts down (after in-flight requests end), e.g. closing a
+   * database. Hooks run one after the other, the last added first.
+   * @param hook - awaited when it returns a promise
+   * @returns the app, for chaining
+   * @example app.onShutdown(() => db.close());
+   */
   onShutdown(hook: () => unknown): this {
     this.#shutdownHooks.push(hook);
     return this;

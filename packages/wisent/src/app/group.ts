@@ -113,33 +113,79 @@ export class Group<
     this.#shallowBase = shallowBase;
   }
 
-  /** Adds middleware for the routes declared after this call in this group and its new subgroups. */
+  /**
+   * Adds middleware for the routes declared after this call in this group and its new subgroups.
+   * @param middleware - Wisent's or any Hono middleware, run in the order given
+   * @returns the group, for chaining
+   */
   use(...middleware: MiddlewareHandler[]): this {
     this.#stack.push(...middleware);
     return this;
   }
 
-  /** Declares a GET route (HEAD is answered too). */
+  /**
+   * Declares a GET route (HEAD is answered too), named from its path (`wisent routes` lists the names).
+   * @param path - under the group's prefix; `{name}` or `{name:regex}` segments are parameters
+   * @param handler - a Hono handler; the routes table shows its function name
+   * @returns the route, to rename (`.name()`) or give aliases (`.alias()`)
+   * @throws WisentError `E_APP_MISCONFIGURED` when the path has a malformed or repeated
+   *   `{parameter}`, or its route name is already taken by a route with another path
+   */
   get(path: string, handler: Handler): RouteBuilder {
     return this.on("GET", path, handler);
   }
-  /** Declares a POST route. */
+  /**
+   * Declares a POST route, named from its path (`wisent routes` lists the names).
+   * @param path - under the group's prefix; `{name}` or `{name:regex}` segments are parameters
+   * @param handler - a Hono handler; the routes table shows its function name
+   * @returns the route, to rename (`.name()`) or give aliases (`.alias()`)
+   * @throws WisentError `E_APP_MISCONFIGURED` when the path has a malformed or repeated
+   *   `{parameter}`, or its route name is already taken by a route with another path
+   */
   post(path: string, handler: Handler): RouteBuilder {
     return this.on("POST", path, handler);
   }
-  /** Declares a PUT route. */
+  /**
+   * Declares a PUT route, named from its path (`wisent routes` lists the names).
+   * @param path - under the group's prefix; `{name}` or `{name:regex}` segments are parameters
+   * @param handler - a Hono handler; the routes table shows its function name
+   * @returns the route, to rename (`.name()`) or give aliases (`.alias()`)
+   * @throws WisentError `E_APP_MISCONFIGURED` when the path has a malformed or repeated
+   *   `{parameter}`, or its route name is already taken by a route with another path
+   */
   put(path: string, handler: Handler): RouteBuilder {
     return this.on("PUT", path, handler);
   }
-  /** Declares a PATCH route. */
+  /**
+   * Declares a PATCH route, named from its path (`wisent routes` lists the names).
+   * @param path - under the group's prefix; `{name}` or `{name:regex}` segments are parameters
+   * @param handler - a Hono handler; the routes table shows its function name
+   * @returns the route, to rename (`.name()`) or give aliases (`.alias()`)
+   * @throws WisentError `E_APP_MISCONFIGURED` when the path has a malformed or repeated
+   *   `{parameter}`, or its route name is already taken by a route with another path
+   */
   patch(path: string, handler: Handler): RouteBuilder {
     return this.on("PATCH", path, handler);
   }
-  /** Declares a DELETE route. */
+  /**
+   * Declares a DELETE route, named from its path (`wisent routes` lists the names).
+   * @param path - under the group's prefix; `{name}` or `{name:regex}` segments are parameters
+   * @param handler - a Hono handler; the routes table shows its function name
+   * @returns the route, to rename (`.name()`) or give aliases (`.alias()`)
+   * @throws WisentError `E_APP_MISCONFIGURED` when the path has a malformed or repeated
+   *   `{parameter}`, or its route name is already taken by a route with another path
+   */
   delete(path: string, handler: Handler): RouteBuilder {
     return this.on("DELETE", path, handler);
   }
-  /** Declares an OPTIONS route. */
+  /**
+   * Declares an OPTIONS route, named from its path (`wisent routes` lists the names).
+   * @param path - under the group's prefix; `{name}` or `{name:regex}` segments are parameters
+   * @param handler - a Hono handler; the routes table shows its function name
+   * @returns the route, to rename (`.name()`) or give aliases (`.alias()`)
+   * @throws WisentError `E_APP_MISCONFIGURED` when the path has a malformed or repeated
+   *   `{parameter}`, or its route name is already taken by a route with another path
+   */
   options(path: string, handler: Handler): RouteBuilder {
     return this.on("OPTIONS", path, handler);
   }
@@ -147,6 +193,13 @@ export class Group<
   /**
    * Declares a route for any method. The handler is shown in the routes table by its function
    * name (`HomeHandler`), or `displayName` when given.
+   * @param method - the HTTP method, any case
+   * @param path - under the group's prefix; `{name}` or `{name:regex}` segments are parameters
+   * @param handler - a Hono handler
+   * @param displayName - the handler's name in the routes table
+   * @returns the route, to rename (`.name()`) or give aliases (`.alias()`)
+   * @throws WisentError `E_APP_MISCONFIGURED` when the path has a malformed or repeated
+   *   `{parameter}`, or its route name is already taken by a route with another path
    */
   on(method: string, path: string, handler: Handler, displayName?: string): RouteBuilder {
     return this.#add(method.toUpperCase(), joinPaths(this.prefix, path), handler, {
@@ -165,6 +218,11 @@ export class Group<
    * probe every few seconds writes no log line. Declare it right after `securityHeaders()` so
    * nothing else (session, CSRF, the request transaction) runs for a probe.
    *
+   * @param path - where to answer (`/up`)
+   * @param options - the database to ask and how long to wait (see {@link HealthCheckOptions})
+   * @returns the route, to rename (`.name()`) or give aliases (`.alias()`)
+   * @throws WisentError `E_APP_MISCONFIGURED` when the path has a malformed or repeated
+   *   `{parameter}`, or its route name is already taken by a route with another path
    * @example
    * app.use(securityHeaders());
    * app.healthCheck("/up", { database: db }); // GET /up -> 200 up, or 503 down
@@ -194,6 +252,9 @@ export class Group<
    * middleware. The files of records only signed-in users may see are private: their URLs are
    * signed with the app's secret and expire.
    *
+   * @returns the route, named `storedFilePath`
+   * @throws WisentError `E_APP_MISCONFIGURED` when declared twice under different prefixes (the
+   *   name `storedFilePath` is taken)
    * @example
    * app.storedFiles();
    */
@@ -207,7 +268,13 @@ export class Group<
     );
   }
 
-  /** A subgroup under `prefix`, starting with a copy of this group's middleware. */
+  /**
+   * A subgroup under `prefix`, starting with a copy of this group's middleware (middleware added
+   * to either afterwards stays its own).
+   * @param prefix - joined to this group's prefix; may hold `{parameters}`
+   * @returns the subgroup
+   * @example const admin = app.group("/admin"); admin.use(requireAuthentication());
+   */
   group<P extends string>(
     prefix: P,
   ): Group<
@@ -230,6 +297,16 @@ export class Group<
    * resource's typed path helpers. Options (see {@link ResourceOptions}) keep some operations
    * (`only`/`except`), declare member and collection routes, nest shallowly and add PATCH.
    *
+   * @param path - the collection's path under the group's prefix (`/widgets`)
+   * @param resource - the resource instance; its methods are the operations' handlers
+   * @param options - which routes to map and how to guard them (see {@link ResourceOptions})
+   * @returns the group at the member path, whose `paths` are the resource's typed path helpers
+   * @throws WisentError `E_APP_MISCONFIGURED` when the options contradict themselves (`only`
+   *   with `except`, an unknown operation, an action named like an operation, `ownedBy` with
+   *   `authenticate` other than true), a route needs a handler method the resource lacks, the
+   *   resource's path parameter cannot be named, `ownedBy` or a policy needs the resource's
+   *   `model` and it has none, or a route name is taken by a route with another path
+   * @throws TypeError when `only`/`except` is no array, or `member`/`collection` no object
    * @example
    * const widgets = app.resource("/widgets", new WidgetsResource());
    * widgets.resource("/images", new ImagesResource()); // /widgets/{widget_id}/images
@@ -316,6 +393,13 @@ export class Group<
    * Destroy and Edit with no id and no List, named after it (`profilePath`, `newProfilePath`,
    * `editProfilePath`). Returns a group rooted at `path`, so resources nest under it.
    *
+   * @param path - the resource's path under the group's prefix (`/profile`)
+   * @param resource - the resource instance; its methods are the operations' handlers
+   * @param options - which routes to map and how to guard them (see {@link SingletonOptions})
+   * @returns the group at `path`, whose `paths` are the resource's typed path helpers
+   * @throws WisentError `E_APP_MISCONFIGURED` when the options contradict themselves (`only`
+   *   with `except`, an unknown operation, a `collection` option), a route needs a handler
+   *   method the resource lacks, or a route name is taken by a route with another path
    * @example
    * const profile = app.singleton("/profile", new ProfileResource());
    * profile.paths.editProfilePath(); // "/profile/edit"
@@ -446,6 +530,12 @@ export class Group<
   /**
    * Serves files from `dir` under `prefix` (a catch-all: declare it last, at `/`, because
    * it would hide every route declared after it). Missing files fall through to 404.
+   * @param prefix - the URL prefix under the group's (`/`)
+   * @param dir - the folder to serve, relative to the working folder (`public`)
+   * @param options - the Cache-Control max-age and a folder's index file (see
+   *   {@link StaticFilesOptions})
+   * @returns the group, for chaining
+   * @example app.serveFiles("/", "public");
    */
   serveFiles(prefix: string, dir: string, options?: StaticFilesOptions): this {
     const base = joinPaths(this.prefix, prefix);

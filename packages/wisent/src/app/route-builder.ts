@@ -20,13 +20,24 @@ export class RouteBuilder {
     private readonly handler: Handler,
   ) {}
 
-  /** Names the route (`cool` -> `coolPath`); an error if another path already has that name. */
+  /**
+   * Names the route (`cool` -> `coolPath`).
+   * @param name - the name, camelized, with `Path` appended unless present
+   * @returns the route, for chaining
+   * @throws WisentError `E_APP_MISCONFIGURED` when a route with another path has that name
+   * @throws TypeError when the name is empty or has no letters or digits
+   */
   name(name: string): this {
     this.core.registry.rename(this.record, pathName(name));
     return this;
   }
 
-  /** Other paths that reach this handler (they keep the route's name and middleware). */
+  /**
+   * Other paths that reach this handler (they keep the route's name and middleware).
+   * @param paths - full paths (not under the group's prefix), with `{parameters}` as the route's
+   * @returns the route, for chaining
+   * @throws WisentError `E_APP_MISCONFIGURED` when a path has a malformed or repeated `{parameter}`
+   */
   alias(...paths: string[]): this {
     for (const path of paths) {
       const template = parsePathTemplate(path);

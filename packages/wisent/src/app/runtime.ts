@@ -15,7 +15,11 @@ export interface WisentRuntime {
   readonly api: boolean;
   /**
    * Builds the path of a named route, e.g. `pathFor("widgetPath", { widget_id: 1 })` -> `/widgets/1`.
-   * Throws an Error naming the route and the missing parameter.
+   * @param name - the route's name
+   * @param params - its path parameters; others become the query string
+   * @returns the path
+   * @throws WisentError `E_APP_MISCONFIGURED` when no route has that name
+   * @throws Error naming the route and the parameter when one is missing or does not match
    */
   pathFor(name: string, params?: Record<string, unknown>): string;
   /**
@@ -23,16 +27,27 @@ export interface WisentRuntime {
    * object for every request: templates read it instead of building helpers per page.
    */
   readonly paths: Readonly<Record<string, UntypedPathHelper>>;
-  /** Every route in match order (the development 404 page lists them). */
+  /**
+   * Every route in match order (the development 404 page lists them).
+   * @returns the routes table's rows
+   */
   routes(): RouteInfo[];
   /**
    * The handler of the route that answers `method` and `path` (`WidgetsResource.Show`), or
    * undefined; for development's request log, which names it.
+   * @param method - the request's method
+   * @param path - the request's path
+   * @returns the handler's name in the routes table, or undefined
    */
   handlerFor(method: string, path: string): string | undefined;
   /**
    * The development page of an unexpected error (Youch's) and the Content-Security-Policy it
    * needs, if any; the error answer uses it in development only.
+   * @param err - the error
+   * @param c - the request's context
+   * @param status - the answer's status
+   * @param title - the page's title
+   * @returns the page's HTML and the CSP it needs
    */
   devErrorPage?(
     err: Error,

@@ -10,6 +10,7 @@ import { testSignInRequest, testSignInUnknownUser, testSignInUserId } from "./te
  * stored. 32 random bytes leave nothing to guess, so a fast hash is enough (no salt, no scrypt):
  * the digest is looked up directly.
  *
+ * @returns `token` (43 base64url characters) to hand out, and `digest` to store
  * @example
  * const { token, digest } = newAccessToken();
  * await AccessToken.create(tx, { user_id: user.id, token_digest: digest });
@@ -20,12 +21,21 @@ export function newAccessToken(): { token: string; digest: string } {
   return { token, digest: accessTokenDigest(token) };
 }
 
-/** The stored form of a token: its SHA-256, hex. */
+/**
+ * The stored form of a token: its SHA-256, hex.
+ * @param token - the token as the client sends it
+ * @returns 64 hex characters
+ * @example accessTokenDigest(token) === stored.token_digest
+ */
 export function accessTokenDigest(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+/**
+ * The token of an `Authorization: Bearer <token>` header.
+ * @param c - the request's context
+ * @returns the token, or undefined when the header is missing or not a bearer token
+ */
 export function bearerToken(c: Context): string | undefined {
   const header = c.req.header("authorization");
   const match = header ? /^Bearer[ \t]+([\w.~+/-]+=*)[ \t]*$/i.exec(header) : null;
@@ -36,24 +46,41 @@ const DIGEST: typeof ACCESS_TOKEN_DIGEST_KEY = ACCESS_TOKEN_DIGEST_KEY;
 const BEARER: typeof BEARER_TOKENS_KEY = BEARER_TOKENS_KEY;
 type Marked = Context & { [DIGEST]?: string; [BEARER]?: true };
 
-/** Whether this request's app authenticates with bearer tokens (`tokenAuthentication()` ran). */
+/**
+ * Whether this request's app authenticates with bearer tokens (`tokenAuthentication()` ran).
+ * @param c - the request's context
+ * @returns true after `tokenAuthentication()` ran for the request
+ */
 export function usesBearerTokens(c: Context): boolean {
   return (c as Marked)[BEARER] === true;
 }
 
-/** The digest of the token this request was authenticated with (to revoke it), or undefined. */
+/**
+ * The digest of the token this request was authenticated with (to revoke it).
+ * @param c - the request's context
+ * @returns the digest, or undefined when no token signed the request in
+ * @example await AccessToken.query(tx).where("token_digest", "=", currentTokenDigest(c)!)...
+ */
 export function currentTokenDigest(c: Context): string | undefined {
   return (c as Marked)[DIGEST];
 }
 
 /** Options of {@link tokenAuthentication}. */
 export interface TokenAuthenticationOptions {
-  /** Finds the user of a token digest; undefined when no live token has it. */
+  /**
+   * Finds the user of a token digest; undefined when no live token has it.
+   * @param c - the request's context
+   * @param digest - the SHA-256 (hex) of the request's bearer token
+   * @returns the user, or undefined (the request is anonymous)
+   */
   load(c: Context, digest: string): Promise<CurrentUser | undefined> | CurrentUser | undefined;
   /**
    * Stores a new token for the user with this id and answers it (undefined when there is no such
    * user). The app's token action can use it too; `wisent/testing`'s `signIn(client, user)` needs
    * it (with `GO_ENV=test` only) to give a test client a token without a password.
+   * @param c - the request's context
+   * @param userId - the user to make a token for
+   * @returns the new token (shown once), or undefined when there is no such user
    */
   issue?(c: Context, userId: string): Promise<string | undefined> | string | undefined;
 }
@@ -63,6 +90,11 @@ export interface TokenAuthenticationOptions {
  * counterpart of `authentication()`): the token's SHA-256 is what `load` looks up. With
  * `GO_ENV=test` it also answers `wisent/testing`'s `signIn(client, user)` with a token from `issue`.
  *
+ * @param options - `load` finds the user of a token's digest; `issue` makes a token for a user
+ *   id (used by the app's token action and by the test sign-in)
+ * @returns the middleware; it sets `c.currentUser()`
+ * @throws HttpError 501 (`E_HTTP`), from the middleware, when a test sign-in asks for a token and
+ *   there is no `issue`
  * @example
  * app.use(tokenAuthentication({
  *   load: async (c, digest) => userOfToken(await c.tx(), digest),

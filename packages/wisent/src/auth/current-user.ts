@@ -22,6 +22,8 @@ declare module "hono" {
      * The signed-in user (loaded by `authentication()` from the session, or by
      * `tokenAuthentication()` from an `Authorization: Bearer` token), or undefined.
      *
+     * @returns the user as `load` answered it (the app's `User` once it is registered), or
+     *   undefined for an anonymous request or without either middleware
      * @example
      * const user = c.currentUser();
      * if (user) c.get("logger").info({ msg: `hello ${user.email}` });
@@ -72,6 +74,8 @@ export const SESSION_LIFETIME_SECONDS = 14 * 24 * 3600;
  * was signed in under; once the row's differs, that session is signed out, so one UPDATE ends
  * every session of the user at once, on any database, with no sessions table. Undefined when
  * the record has no such field (sessions then end only by lifetime or idle timeout).
+ * @param user - the user's record
+ * @returns its `session_generation` as a number, or undefined
  */
 export function sessionGeneration(user: unknown): number | undefined {
   const value = (user as { session_generation?: unknown } | undefined)?.session_generation;
@@ -82,7 +86,12 @@ export function sessionGeneration(user: unknown): number | undefined {
 
 /** Options of {@link authentication}. */
 export interface AuthenticationOptions {
-  /** Finds the user of a session's user id; undefined when the account is gone. */
+  /**
+   * Finds the user of a session's user id; undefined when the account is gone.
+   * @param c - the request's context
+   * @param id - the user id the session holds
+   * @returns the user, or undefined (the session is then signed out)
+   */
   load(c: Context, id: string): Promise<CurrentUser | undefined> | CurrentUser | undefined;
   /** Seconds a session stays signed in after sign-in, however active; default 2 weeks. */
   readonly lifetime?: number;
@@ -100,6 +109,12 @@ export interface AuthenticationOptions {
  * `signIn(client, user)` and `signOut(client)`, through {@link signIn} and {@link signOut}
  * themselves.
  *
+ * @param options - `load` finds the user of a session's user id; the session's `lifetime` and
+ *   `idleTimeout` in seconds
+ * @returns the middleware; it sets `c.currentUser()`
+ * @throws Error, from the middleware, when `session()` is not before it
+ * @throws HttpError 404 (`E_HTTP`), from the middleware, when a test sign-in names a user
+ *   `load` does not find
  * @example
  * app.use(authentication({
  *   // Its own short read: the request's transaction is not begun by loading the user.
@@ -171,6 +186,9 @@ async function testSessionSignIn(
  * before sign-in is worth nothing after it) holding the user's id, the time (for the session's
  * lifetime) and the user's session generation (see {@link sessionGeneration}).
  *
+ * @param c - the request's context (with `session()` in the app)
+ * @param user - the user to sign in (sets `c.currentUser()` for the rest of the request)
+ * @throws TypeError when the app does not use `session()`
  * @example
  * signIn(c, user);
  * return c.redirectTo(303, returnPath ?? "rootPath");
@@ -189,6 +207,11 @@ export function signIn(c: Context, user: CurrentUser & { readonly id: string }):
  * Signs this session out: a new, empty session (pending flash messages and the locale kept).
  * To end the user's other sessions too (copies of this cookie included), raise their session
  * generation: the generated sign-out and password reset do (`endSessions` in `src/models/user.ts`).
+ * @param c - the request's context (with `session()` in the app)
+ * @throws TypeError when the app does not use `session()`
+ * @example
+ * signOut(c);
+ * return c.redirectTo(303, "rootPath");
  */
 export function signOut(c: Context): void {
   c.get("session").renew(["locale"]);

@@ -17,6 +17,15 @@ export interface MailMessage {
 
 /** Sends mail. */
 export interface Mailer {
+  /**
+   * Sends one mail (captured in tests, printed in development, by SMTP elsewhere).
+   * @param message - to, subject, text, and optionally html and from
+   * @throws WisentError `E_CONFIG_INVALID` when SMTP is needed (a production-like environment)
+   *   and `SMTP_URL` is not set
+   * @throws MissingDependencyError (`E_MISSING_DEPENDENCY`) when SMTP is needed and nodemailer
+   *   is not installed
+   * @throws Error of nodemailer when the SMTP server refuses the mail
+   */
   send(message: MailMessage): Promise<void>;
 }
 
@@ -36,13 +45,17 @@ const captured: (MailMessage & { from: string })[] = [];
 
 /**
  * The mail sent in the test environment, oldest first (nothing leaves the process there).
+ * @returns every mail captured since the last {@link clearSentMail}, with its `from`
  * @example expect(sentMail().at(-1)?.to).toBe("ada@example.com");
  */
 export function sentMail(): readonly (MailMessage & { from: string })[] {
   return captured;
 }
 
-/** Forgets the captured mail (between tests). */
+/**
+ * Forgets the captured mail (between tests).
+ * @example beforeEach(() => clearSentMail());
+ */
 export function clearSentMail(): void {
   captured.length = 0;
 }
@@ -52,6 +65,9 @@ export function clearSentMail(): void {
  * development each mail is printed to the log (with its links, to click); in tests captured for
  * {@link sentMail}. The transport is made on first send.
  *
+ * @param options - the sender (`from`), the `smtpUrl` (default `SMTP_URL`), the environment and
+ *   the development logger
+ * @returns the mailer; nothing is checked or connected until the first `send`
  * @example
  * const mail = mailer();
  * await mail.send({ to: user.email, subject: "Reset your password", text: `Open ${link}` });

@@ -32,7 +32,11 @@ export const PASSWORD_HASH_PARAMS: ScryptParams = { ln: 17, r: 8, p: 1 };
  */
 export const TEST_PASSWORD_HASH_PARAMS: ScryptParams = { ln: 12, r: 8, p: 1 };
 
-/** The parameters new hashes get in `env` (default the current environment). */
+/**
+ * The parameters new hashes get in `env` (default the current environment).
+ * @param env - the environment's name
+ * @returns the cheaper test parameters in `test`, else OWASP's
+ */
 export function passwordHashParams(env: string = currentEnv()): ScryptParams {
   return env === "test" ? TEST_PASSWORD_HASH_PARAMS : PASSWORD_HASH_PARAMS;
 }
@@ -99,7 +103,13 @@ function scryptKey(password: string, salt: Buffer, params: ScryptParams): Promis
 
 /**
  * Hashes a password: a fresh random salt, scrypt with `params`, one self-describing string.
+ * The password's length is not checked here: check it against `PASSWORD_MIN_LENGTH` and
+ * `PASSWORD_MAX_LENGTH` first (the generated sign-up does).
  *
+ * @param password - the password, normalized to NFC before hashing
+ * @param params - scrypt's cost (default: this environment's, {@link passwordHashParams})
+ * @returns `$scrypt$ln=..,r=..,p=..$<salt>$<hash>`, to store
+ * @throws RangeError of `node:crypto` when scrypt refuses the parameters
  * @example
  * const digest = await hashPassword("correct horse battery staple");
  * // "$scrypt$ln=17,r=8,p=1$3q2+7w...$Zm9v..."
@@ -144,6 +154,10 @@ function weaker(a: ScryptParams, b: ScryptParams): boolean {
  * Checks a password against a stored hash, comparing in constant time. A malformed hash never
  * matches (and costs as much as a real check, so it tells nothing by its timing).
  *
+ * @param password - the password given
+ * @param digest - the stored hash ({@link hashPassword}'s)
+ * @param current - today's parameters, to tell whether the hash needs renewing
+ * @returns `ok` when it matches, and `rehash` when it matches a hash made with weaker parameters
  * @example
  * const { ok, rehash } = await verifyPassword(input.password, user.password_digest);
  * if (ok && rehash) await User.update(tx, user, { password_digest: await hashPassword(input.password) });
@@ -169,6 +183,9 @@ const dummies = new Map<string, Promise<string>>();
  * Spends the time of a real check when there is no user to check against (an unknown email), so
  * a sign-in's answer time does not tell whether an account exists. Always false.
  *
+ * @param password - the password given
+ * @param params - the parameters a real check would use
+ * @returns false, after as long as a check takes
  * @example
  * if (!user) { await verifyWithoutUser(input.password); return wrongCredentials(); }
  */

@@ -16,7 +16,12 @@ function commonPasswords(): Set<string> {
   return common;
 }
 
-/** Whether `password` is one of the most common passwords (case-insensitively). */
+/**
+ * Whether `password` is one of the most common passwords (case-insensitively).
+ * @param password - the password to check
+ * @returns true for one of the 49,000 most common passwords
+ * @example isCommonPassword("Qwerty123456"); // true
+ */
 export function isCommonPassword(password: string): boolean {
   return commonPasswords().has(password.normalize("NFC").toLowerCase());
 }
@@ -27,6 +32,9 @@ export function isCommonPassword(password: string): boolean {
  * part (`ada@example.com`, `ada.lovelace` for `ada.lovelace@example.com`). The message is
  * meant for the `password` field of a 422.
  *
+ * @param password - the new password
+ * @param email - the account's email, when known
+ * @returns the message for the `password` field, or undefined when the password is fine
  * @example
  * weakPasswordProblem("password1234"); // "Password is too common: choose one that is harder to guess."
  * weakPasswordProblem("ada@example.com", "Ada@example.com"); // "Password must not be the email address."

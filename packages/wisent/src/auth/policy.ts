@@ -19,13 +19,28 @@ type RecordOf<R> = R extends (user: CurrentUser, record: infer Rec) => unknown ?
 /** A policy: named rules, checked by `app.resource(..., { policy })` and by `authorize`. */
 export interface Policy<Rules extends Readonly<Record<string, Rule>>> extends ResourcePolicy {
   readonly rules: Rules;
-  /** Whether the rule `action` lets the request's user do it (false without a user). */
+  /**
+   * Whether the rule `action` lets the request's user do it (false without a user).
+   * @param c - the request's context
+   * @param action - the rule's name
+   * @param record - the record the rule judges (none for `list`, `new`, `create`)
+   * @returns the rule's answer
+   * @throws WisentError `E_APP_MISCONFIGURED` when the policy has no such rule
+   */
   allows<A extends keyof Rules & string>(
     c: Context,
     action: A,
     record: RecordOf<Rules[A]>,
   ): Promise<boolean>;
-  /** As {@link authorize}, typed by this policy's rules. */
+  /**
+   * As {@link authorize}, typed by this policy's rules, on any route.
+   * @param c - the request's context
+   * @param action - the rule's name
+   * @param record - the record the rule judges
+   * @throws HttpError 401 (`E_HTTP`) without a signed-in user
+   * @throws HttpError 403 (`E_HTTP`) when the rule says no
+   * @throws WisentError `E_APP_MISCONFIGURED` when the policy has no such rule
+   */
   authorize<A extends keyof Rules & string>(
     c: Context,
     action: A,
@@ -49,6 +64,9 @@ export interface Policy<Rules extends Readonly<Record<string, Rule>>> extends Re
  * app.resource("/notes", new NotesResource(), { authenticate: true, policy: notePolicy });
  * // in a handler, for anything else:
  * await notePolicy.authorize(c, "update", note); // 403 unless the rule allows it
+ *
+ * @param rules - the rules by action name (`show`, `update`, `publish`, ...)
+ * @returns the policy, to give to `app.resource` or call `allows`/`authorize` on
  */
 export function definePolicy<const Rules extends Readonly<Record<string, Rule>>>(
   rules: Rules,
@@ -74,7 +92,11 @@ export function definePolicy<const Rules extends Readonly<Record<string, Rule>>>
   };
 }
 
-/** The 403 of a rule that says no. */
+/**
+ * The 403 of a rule that says no.
+ * @param action - the action refused
+ * @returns an HttpError 403 (`E_HTTP`) `not allowed to <action> this record`, to throw
+ */
 export function forbidden(action: string): HttpError {
   return new HttpError(403, `not allowed to ${action} this record`);
 }
@@ -110,6 +132,13 @@ export async function checkRule(
  * for `record`: 403 when it says no, 401 without a signed-in user. For checks the routes do not
  * make themselves (a field only an admin may change, an action of another resource).
  *
+ * @param c - the request's context
+ * @param action - the rule's name
+ * @param record - the record the rule judges
+ * @throws HttpError 401 (`E_HTTP`) without a signed-in user
+ * @throws HttpError 403 (`E_HTTP`) when the rule says no
+ * @throws WisentError `E_APP_MISCONFIGURED` when the route's resource has no policy, or its
+ *   policy no such rule
  * @example
  * const note = await Note.find(tx, c.req.param("note_id"));
  * await authorize(c, "publish", note);

@@ -17,6 +17,8 @@ export interface RequireAuthenticationOptions {
  * The 401 a JSON or XML request without a user gets; with `WWW-Authenticate: Bearer` when the app
  * takes bearer tokens (`bearer: true`), without a challenge when it has only cookie sessions
  * (no scheme a client could answer).
+ * @param options - `bearer`: add the `WWW-Authenticate: Bearer` challenge (default true)
+ * @returns an HttpError 401 (`E_HTTP`), to throw
  */
 export function authenticationRequired(
   options: { bearer?: boolean } = { bearer: true },
@@ -44,6 +46,12 @@ function signInLocation(c: Context, signInPath: string): string {
  * `tokenAuthentication()` (bearer tokens) declared before it. `app.resource(...)` takes
  * `{ authenticate: true }` (or a list of operations) to add it to a resource's routes.
  *
+ * @param options - `signInPath`: where HTML requests go to sign in (default `newSessionPath`)
+ * @returns the middleware
+ * @throws HttpError 401 (`E_HTTP`), from the middleware, for a JSON or XML request without a
+ *   user (with `WWW-Authenticate: Bearer` when the app takes tokens)
+ * @throws WisentError `E_APP_MISCONFIGURED`, from the middleware, when neither
+ *   `authentication()` nor `tokenAuthentication()` is before it
  * @example
  * const admin = app.group("/admin");
  * admin.use(requireAuthentication());

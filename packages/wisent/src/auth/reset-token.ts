@@ -38,6 +38,10 @@ export class PasswordResetTokens {
   readonly #seconds: number;
   readonly #now: () => number;
 
+  /**
+   * @param options - the signing `secret` (default the session secret, read on first use), the
+   *   lifetime in `seconds` and the clock
+   */
   constructor(options: PasswordResetTokenOptions = {}) {
     const given = options.secret;
     let resolved: string | undefined;
@@ -56,14 +60,25 @@ export class PasswordResetTokens {
       .digest();
   }
 
-  /** A token for `user`, working for the configured lifetime or until the password changes. */
+  /**
+   * A token for `user`, working for the configured lifetime or until the password changes.
+   * @param user - the user's `id` and current `password_digest`
+   * @returns the token, URL-safe, for the reset link
+   * @throws WisentError `E_CONFIG_INVALID` when no `secret` is given and the session secret is
+   *   missing (outside development and test) or shorter than 32 characters
+   */
   issue(user: ResettableUser): string {
     const expires = Math.floor(this.#now() / 1000 + this.#seconds).toString(36);
     const mac = this.#mac(user.id, expires, user.password_digest).toString("base64url");
     return `${Buffer.from(user.id).toString("base64url")}.${expires}.${mac}`;
   }
 
-  /** The user id a well-formed, unexpired token names (not yet verified); else undefined. */
+  /**
+   * The user id a well-formed, unexpired token names (not yet verified: call `verify` with the
+   * user it names).
+   * @param token - the token from the link
+   * @returns the user id, or undefined when the token is malformed or expired
+   */
   userId(token: string): string | undefined {
     const parts = /^([\w-]{1,200})\.([0-9a-z]{1,12})\.([\w-]{43})$/.exec(token);
     if (!parts) return undefined;
@@ -71,7 +86,13 @@ export class PasswordResetTokens {
     return Buffer.from(parts[1]!, "base64url").toString();
   }
 
-  /** Whether `token` was issued for `user` as they are now, and has not expired. */
+  /**
+   * Whether `token` was issued for `user` as they are now, and has not expired.
+   * @param token - the token from the link
+   * @param user - the user the token names, as stored now
+   * @returns true when the token is valid for this user and password (compared in constant time)
+   * @throws WisentError `E_CONFIG_INVALID` as `issue` does
+   */
   verify(token: string, user: ResettableUser): boolean {
     if (this.userId(token) !== user.id) return false;
     const [, expires, mac] = token.split(".");

@@ -20,6 +20,8 @@ const BASE = "http://return.invalid";
  * that holds control characters (browsers drop tabs and newlines inside URLs) is refused, so a
  * return path is never an open redirect.
  *
+ * @param value - a candidate path (anything: a query value, a session value)
+ * @returns the normalised path, or undefined when it is no safe path on this site
  * @example
  * safeReturnPath("/widgets/1/edit"); // "/widgets/1/edit"
  * safeReturnPath("/a/../b"); // "/b"
@@ -59,6 +61,8 @@ function isOneSlashPath(path: string): boolean {
  * `session[:return_to_after_authenticating]`, Laravel's `intended()`): `requireAuthentication()`
  * calls it when it sends a visitor to the sign-in page, so no query parameter can choose it.
  *
+ * @param c - the request's context (nothing is kept without `session()`)
+ * @param path - the path to come back to; one {@link safeReturnPath} refuses is not kept
  * @example
  * rememberReturnPath(c, "/widgets/1/edit");
  */
@@ -72,6 +76,8 @@ export function rememberReturnPath(c: Context, path: string): void {
  * The path {@link rememberReturnPath} kept, checked again, removed from the session; undefined
  * when there is none. Call it on a successful sign-in, before `signIn` renews the session.
  *
+ * @param c - the request's context
+ * @returns the kept path, still safe, or undefined
  * @example
  * const returnTo = takeReturnPath(c);
  * signIn(c, user);

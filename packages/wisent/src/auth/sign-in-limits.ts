@@ -41,6 +41,11 @@ export class SignInLimits {
   readonly #byAddress: RateLimiter;
   readonly #byEmail: RateLimiter | undefined;
 
+  /**
+   * @param options - the limit's `name`, `limit` attempts (default 10) per `window` seconds
+   *   (default 180), whether to count `byEmail`, and the `store`
+   * @throws WisentError `E_APP_MISCONFIGURED` when `limit` or `window` is not a positive number
+   */
   constructor(options: SignInLimitsOptions) {
     const store =
       options.store ??
@@ -53,7 +58,12 @@ export class SignInLimits {
         : new RateLimiter({ ...shared, name: `${options.name}:email-address` });
   }
 
-  /** Counts one attempt for the client, and for the email from it; throws a 429 past either limit. */
+  /**
+   * Counts one attempt for the client, and for the email from it.
+   * @param c - the request's context (its client address counts)
+   * @param email - the email tried (not counted when empty or not a string)
+   * @throws HttpError 429 (`E_HTTP`) with `Retry-After`, past either limit
+   */
   async check(c: Context, email?: unknown): Promise<void> {
     const address = clientAddress(c);
     const byAddress = await this.#byAddress.consume(address);
@@ -64,7 +74,11 @@ export class SignInLimits {
     if (!byEmail.allowed) throw this.#byEmail.refusal(byEmail);
   }
 
-  /** A successful attempt: the email's count from this client starts again. */
+  /**
+   * A successful attempt: the email's count from this client starts again.
+   * @param c - the request's context
+   * @param email - the email that signed in
+   */
   async succeeded(c: Context, email: unknown): Promise<void> {
     const key = emailKey(email, clientAddress(c));
     if (this.#byEmail !== undefined && key !== undefined) await this.#byEmail.reset(key);
@@ -73,6 +87,7 @@ export class SignInLimits {
   /**
    * Forgets the counts of a client address, and of an email from it (a test between cases;
    * requests made in-process with `testClient` have the address `unknown`).
+   * @param keys - the `address` (default `unknown`) and the `email` to forget
    */
   async reset(keys: { address?: string; email?: string }): Promise<void> {
     if (keys.address !== undefined) await this.#byAddress.reset(keys.address);

@@ -11,6 +11,12 @@ import { WisentError } from "./wisent-error.js";
  */
 export class HttpError extends WisentError {
   override name = "HttpError";
+  /**
+   * @param status - the HTTP status to answer with (404, 403, 422, ...)
+   * @param message - shown to the client, so say what to change; never a secret
+   * @param options - the `cause`, extra response `headers`, and a more precise `code` than
+   *   `E_HTTP`
+   */
   constructor(
     readonly status: number,
     message: string,
@@ -27,7 +33,14 @@ export class HttpError extends WisentError {
   readonly headers: Record<string, string>;
 }
 
-/** True for any error carrying an HTTP status (ours, or one thrown by Hono). */
+/**
+ * True for an {@link HttpError} (its subclasses included: `ValidationFailedError`,
+ * `DependentRecordsError`). Hono's own `HTTPException` is not one, though `errorResponse`
+ * keeps its status too.
+ * @param err - anything thrown
+ * @returns whether it is an HttpError, with `status` and `headers`
+ * @example if (isHttpError(error) && error.status === 404) return c.redirectTo(303, "/");
+ */
 export function isHttpError(err: unknown): err is HttpError {
   return err instanceof HttpError;
 }

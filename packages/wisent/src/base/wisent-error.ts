@@ -14,6 +14,11 @@ import type { ErrorCode } from "./error-codes.js";
  */
 export class WisentError extends Error {
   override name = "WisentError";
+  /**
+   * @param code - the stable code (docs/reference/errors.md)
+   * @param message - what happened and what to do
+   * @param options - the `cause`
+   */
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -25,6 +30,9 @@ export class WisentError extends Error {
 
 /**
  * True for an error Wisent threw on purpose; with `code`, only for that kind.
+ * @param error - anything thrown
+ * @param code - the one code to accept
+ * @returns whether it is a WisentError (with that code)
  * @example if (isWisentError(error, "E_MISSING_DEPENDENCY")) console.error(error.message);
  */
 export function isWisentError(error: unknown, code?: ErrorCode): error is WisentError {

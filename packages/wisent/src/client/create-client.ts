@@ -114,6 +114,14 @@ function cursorsOf(response: Response): PageCursors {
  * `{ ok: false, status: 422, errors }` or another error's `{ ok: false, status, error }` (it
  * rejects only when the app cannot be reached or a path parameter is missing).
  *
+ * @param target - the app's base URL, or options: `baseUrl`, a `fetch` of your own (an app's
+ *   in-process `fetch`), default `headers`, a bearer `token`, the OpenAPI `document` or its path
+ * @returns the client; the OpenAPI document is read on the first call (and again after a
+ *   failed read)
+ * @throws Error (the call rejects) when the OpenAPI document cannot be read, or of `fetch` when
+ *   the app cannot be reached
+ * @throws TypeError (the call rejects) for an operation the document does not list, or a
+ *   missing path parameter
  * @example
  * import { createClient } from "wisent/client";
  * const api = createClient<typeof import("./app.js")>("http://127.0.0.1:3000");

@@ -135,23 +135,44 @@ type Member<S extends ResourceSpec> = PathValues<S["parent"] | S["key"]>;
 
 /** The operations of one resource, named by action. */
 export interface ResourceClient<S extends ResourceSpec> {
-  /** GET the collection: one page of records (`page` or `after`/`before`, and `per_page`). */
+  /**
+   * GET the collection: one page of records (`page` or `after`/`before`, and `per_page`).
+   * @param args - the query (and the parent's path parameters of a nested resource)
+   * @returns the page's records with its pagination and cursors, or the error answer
+   */
   list(
     ...args: NoParent<S> extends true
       ? [query?: PageQuery]
       : [params: PathValues<S["parent"]> & PageQuery]
   ): Promise<PageSuccess<Rec<S>> | HttpFailure>;
-  /** GET one record. */
+  /**
+   * GET one record.
+   * @param params - the record's path parameters (`{ widget_id }`)
+   * @returns the record, or the error answer (404)
+   */
   show(params: Member<S>): Promise<ReadResult<Rec<S>>>;
-  /** POST a new record: 201 with it, or 422 with the errors. */
+  /**
+   * POST a new record: 201 with it, or 422 with the errors.
+   * @param args - the record's fields (after the parent's path parameters of a nested resource)
+   * @returns the stored record, or the errors by field, or another error answer
+   */
   create(
     ...args: NoParent<S> extends true
       ? [body: Create<S>]
       : [params: PathValues<S["parent"]>, body: Create<S>]
   ): Promise<WriteResult<Rec<S>, keyof Create<S>>>;
-  /** PUT changes to a record: 200 with it, or 422 with the errors. */
+  /**
+   * PUT changes to a record: 200 with it, or 422 with the errors.
+   * @param params - the record's path parameters
+   * @param body - the fields to change
+   * @returns the updated record, or the errors by field, or another error answer
+   */
   update(params: Member<S>, body: Update<S>): Promise<WriteResult<Rec<S>, keyof Create<S>>>;
-  /** DELETE a record: 200 with it as it was. */
+  /**
+   * DELETE a record: 200 with it as it was.
+   * @param params - the record's path parameters
+   * @returns the deleted record, or the error answer (409 when rows point to it)
+   */
   destroy(params: Member<S>): Promise<ReadResult<Rec<S>>>;
 }
 

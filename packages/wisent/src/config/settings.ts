@@ -8,6 +8,8 @@ import { type Env, envValue, integerSetting } from "./env.js";
 /**
  * The environment the app runs in: `GO_ENV`, else `NODE_ENV`, else `development`.
  *
+ * @param env - the variables to read (default `process.env`)
+ * @returns the environment's name, as written (`production`, `staging`, ...)
  * @example
  * if (currentEnv() === "production") requireSecret();
  */
@@ -23,6 +25,8 @@ export const RELAXED_ENVIRONMENTS: ReadonlySet<string> = new Set(["development",
  * exactly `development` or `test` (`staging`, `prod`, `Production`, ...), which must never get
  * development's forgeable defaults by a typo.
  *
+ * @param envName - an environment's name
+ * @returns false for exactly `development` and `test`, true for anything else
  * @example
  * isProductionLike("staging"); // true
  * isProductionLike("test");    // false
@@ -35,6 +39,8 @@ export function isProductionLike(envName: string): boolean {
  * True when the app runs with production's defaults (force-SSL, Secure cookies, a required
  * `SESSION_SECRET`, no stack traces): see {@link isProductionLike}.
  *
+ * @param env - the variables to read (default `process.env`)
+ * @returns whether the current environment is production-like
  * @example if (isProduction()) app.use(rateLimit({ limit: 100, window: 60 }));
  */
 export function isProduction(env: Env = process.env): boolean {

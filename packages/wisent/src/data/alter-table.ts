@@ -15,6 +15,11 @@ import { dialectOf } from "./dialect-of.js";
  * always on SQLite). A `t.references(...)` column gets its foreign key and an index, a
  * `.unique()` one a unique index and an `.index()` one an index (`<table>_<column>_idx`).
  *
+ * @param db - the migration's database (Kysely, or the `Database`'s `kysely`)
+ * @param table - the table to change
+ * @param define - declares the columns on the table builder `t`
+ * @throws Error when `define` declares no column, or of the database when it refuses a column
+ *   (a NOT NULL column without a default on a table with rows)
  * @example
  * export async function up(db: Queryable) {
  *   await addColumn(db, "posts", (t) => {
@@ -67,6 +72,9 @@ async function addReference(db: Kysely<AnyDB>, table: string, c: ColumnSpec): Pr
 /**
  * Drops columns from `table` (an index on a column goes first: `dropIndex`).
  *
+ * @param db - the migration's database (Kysely, or the `Database`'s `kysely`)
+ * @param table - the table to change
+ * @param columns - the columns to drop, one statement each
  * @example
  * export async function up(db: Queryable) { await dropColumn(db, "posts", "summary"); }
  */
@@ -81,6 +89,10 @@ export async function dropColumn(
 /**
  * Renames a column, keeping its type and data.
  *
+ * @param db - the migration's database (Kysely, or the `Database`'s `kysely`)
+ * @param table - the table to change
+ * @param from - the column's name now
+ * @param to - its new name
  * @example
  * await renameColumn(db, "posts", "body", "content");
  */
@@ -101,7 +113,12 @@ export interface IndexOptions {
   name?: string;
 }
 
-/** The name `addIndex` gives an index without one: `posts_author_id_idx`. */
+/**
+ * The name `addIndex` gives an index without one: `posts_author_id_idx`.
+ * @param table - the index's table
+ * @param columns - its column or columns
+ * @returns `<table>_<columns joined by _>_idx`
+ */
 export function indexName(table: string, columns: string | readonly string[]): string {
   return `${table}_${[columns].flat().join("_")}_idx`;
 }
@@ -109,6 +126,11 @@ export function indexName(table: string, columns: string | readonly string[]): s
 /**
  * Adds an index on one column or several (in that order).
  *
+ * @param db - the migration's database (Kysely, or the `Database`'s `kysely`)
+ * @param table - the table to index
+ * @param columns - a column, or the columns in the index's order
+ * @param options - `unique`, and a `name` other than {@link indexName}'s
+ * @throws Error when no column is given
  * @example
  * await addIndex(db, "posts", "slug", { unique: true });
  * await addIndex(db, "posts", ["author_id", "created_at"]);
@@ -132,6 +154,9 @@ export async function addIndex(
 /**
  * Drops the index `addIndex` made on these columns (or the one named `{ name }`).
  *
+ * @param db - the migration's database (Kysely, or the `Database`'s `kysely`)
+ * @param table - the index's table
+ * @param columns - the columns `addIndex` was given, or `{ name }`
  * @example
  * await dropIndex(db, "posts", "slug");
  */

@@ -75,6 +75,9 @@ function of(error: DriverError): ConstraintViolation | undefined {
  * The constraint a database error reports, or undefined for any other error (also one wrapped
  * as another's `cause`).
  *
+ * @param error - anything a query threw
+ * @returns the violation's kind (`unique`, `missing-reference`, `referenced`) with the columns
+ *   or index it names, or undefined
  * @example
  * constraintViolation(pgError); // { kind: "unique", columns: ["isbn"] }
  */

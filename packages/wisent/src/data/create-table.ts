@@ -23,13 +23,20 @@ export interface ColumnSpec {
 
 /** A column being declared; columns are NOT NULL unless marked `nullable()`, as in Buffalo's fizz. */
 export class ColumnBuilder {
+  /** @param spec - the column's record in its table builder (made by `TableBuilder`) */
   constructor(private readonly spec: ColumnSpec) {}
-  /** Allows NULL. */
+  /**
+   * Allows NULL.
+   * @returns the column, for chaining
+   */
   nullable(): this {
     this.spec.nullable = true;
     return this;
   }
-  /** Makes the column the primary key. */
+  /**
+   * Makes the column the primary key.
+   * @returns the column, for chaining
+   */
   primary(): this {
     this.spec.primary = true;
     return this;
@@ -37,17 +44,25 @@ export class ColumnBuilder {
   /**
    * No two rows share a value: a unique index named `<table>_<column>_idx` (what `dropIndex`
    * finds), which a model's `unique` option answers as a 422 rather than a database error.
+   * @returns the column, for chaining
    */
   unique(): this {
     this.spec.unique = true;
     return this;
   }
-  /** An index on the column, `<table>_<column>_idx`, for lookups and ordering by it. */
+  /**
+   * An index on the column, `<table>_<column>_idx`, for lookups and ordering by it.
+   * @returns the column, for chaining
+   */
   index(): this {
     this.spec.index = true;
     return this;
   }
-  /** A default value for rows inserted without this column. */
+  /**
+   * A default value for rows inserted without this column.
+   * @param value - the value (a NOT NULL column added to a table with rows needs one)
+   * @returns the column, for chaining
+   */
   default(value: string | number | boolean): this {
     this.spec.defaultValue = value;
     return this;
@@ -61,6 +76,7 @@ export class ColumnBuilder {
  */
 export class TableBuilder {
   readonly columns: ColumnSpec[] = [];
+  /** @param dialect - the database the column types are picked for (`createTable` passes it) */
   constructor(readonly dialect: DialectName) {}
 
   #add(name: string, type: DataType): ColumnBuilder {
@@ -79,57 +95,108 @@ export class TableBuilder {
     return types[this.dialect];
   }
 
-  /** A UUID (Wisent's ids): `uuid` on PostgreSQL, `char(36)` on MySQL, text on SQLite. */
+  /**
+   * A UUID (Wisent's ids): `uuid` on PostgreSQL, `char(36)` on MySQL, text on SQLite.
+   * @param name - the column's name
+   * @returns the column, to make `nullable()`, `unique()`, `index()`, `primary()` or give a `default()`
+   */
   uuid(name: string): ColumnBuilder {
     return this.#add(name, this.#pick({ postgres: "uuid", mysql: "char(36)", sqlite: "text" }));
   }
-  /** A short string, `varchar(length)` (default 255). */
+  /**
+   * A short string, `varchar(length)` (default 255).
+   * @param name - the column's name
+   * @returns the column, to make `nullable()`, `unique()`, `index()`, `primary()` or give a `default()`
+   * @param length - the most characters it holds
+   */
   string(name: string, length = 255): ColumnBuilder {
     return this.#add(name, `varchar(${length})`);
   }
-  /** Long text. */
+  /**
+   * Long text.
+   * @param name - the column's name
+   * @returns the column, to make `nullable()`, `unique()`, `index()`, `primary()` or give a `default()`
+   */
   text(name: string): ColumnBuilder {
     return this.#add(name, "text");
   }
-  /** A 32-bit integer. */
+  /**
+   * A 32-bit integer.
+   * @param name - the column's name
+   * @returns the column, to make `nullable()`, `unique()`, `index()`, `primary()` or give a `default()`
+   */
   integer(name: string): ColumnBuilder {
     return this.#add(name, "integer");
   }
-  /** A 64-bit integer (`bigint`), read back as a number (the model keeps it to the safe range). */
+  /**
+   * A 64-bit integer (`bigint`), read back as a number (the model keeps it to the safe range).
+   * @param name - the column's name
+   * @returns the column, to make `nullable()`, `unique()`, `index()`, `primary()` or give a `default()`
+   */
   bigInteger(name: string): ColumnBuilder {
     return this.#add(name, "bigint");
   }
-  /** A floating-point number: `double precision` on PostgreSQL, `double` on MySQL, `real` on SQLite. */
+  /**
+   * A floating-point number: `double precision` on PostgreSQL, `double` on MySQL, `real` on SQLite.
+   * @param name - the column's name
+   * @returns the column, to make `nullable()`, `unique()`, `index()`, `primary()` or give a `default()`
+   */
   float(name: string): ColumnBuilder {
     return this.#add(
       name,
       this.#pick({ postgres: "double precision", mysql: sql.raw("double"), sqlite: "real" }),
     );
   }
-  /** A time of day, read back as `"HH:MM:SS"` (`time` on PostgreSQL and MySQL, text on SQLite). */
+  /**
+   * A time of day, read back as `"HH:MM:SS"` (`time` on PostgreSQL and MySQL, text on SQLite).
+   * @param name - the column's name
+   * @returns the column, to make `nullable()`, `unique()`, `index()`, `primary()` or give a `default()`
+   */
   time(name: string): ColumnBuilder {
     return this.#add(name, this.#pick({ postgres: "time", mysql: "time", sqlite: "text" }));
   }
-  /** A boolean (TINYINT(1) on MySQL, 0/1 on SQLite; both read back as true/false). */
+  /**
+   * A boolean (TINYINT(1) on MySQL, 0/1 on SQLite; both read back as true/false).
+   * @param name - the column's name
+   * @returns the column, to make `nullable()`, `unique()`, `index()`, `primary()` or give a `default()`
+   */
   boolean(name: string): ColumnBuilder {
     return this.#add(name, "boolean");
   }
-  /** An exact number, `decimal(precision, scale)` (default 12, 2). */
+  /**
+   * An exact number, `decimal(precision, scale)` (default 12, 2).
+   * @param name - the column's name
+   * @returns the column, to make `nullable()`, `unique()`, `index()`, `primary()` or give a `default()`
+   * @param precision - digits in all
+   * @param scale - digits after the point
+   */
   decimal(name: string, precision = 12, scale = 2): ColumnBuilder {
     return this.#add(name, `decimal(${precision}, ${scale})`);
   }
-  /** A point in time: `timestamptz` on PostgreSQL, `datetime(3)` (UTC) on MySQL, ISO text on SQLite. */
+  /**
+   * A point in time: `timestamptz` on PostgreSQL, `datetime(3)` (UTC) on MySQL, ISO text on SQLite.
+   * @param name - the column's name
+   * @returns the column, to make `nullable()`, `unique()`, `index()`, `primary()` or give a `default()`
+   */
   timestamp(name: string): ColumnBuilder {
     return this.#add(
       name,
       this.#pick({ postgres: "timestamptz", mysql: sql.raw("datetime(3)"), sqlite: "timestamp" }),
     );
   }
-  /** A calendar day, read back as `"YYYY-MM-DD"`. */
+  /**
+   * A calendar day, read back as `"YYYY-MM-DD"`.
+   * @param name - the column's name
+   * @returns the column, to make `nullable()`, `unique()`, `index()`, `primary()` or give a `default()`
+   */
   date(name: string): ColumnBuilder {
     return this.#add(name, "date");
   }
-  /** A JSON document (`jsonb` on PostgreSQL). */
+  /**
+   * A JSON document (`jsonb` on PostgreSQL).
+   * @param name - the column's name
+   * @returns the column, to make `nullable()`, `unique()`, `index()`, `primary()` or give a `default()`
+   */
   json(name: string): ColumnBuilder {
     return this.#add(name, this.#pick({ postgres: "jsonb", mysql: "json", sqlite: "json" }));
   }
@@ -138,6 +205,10 @@ export class TableBuilder {
    * cannot be deleted (`restrict`, as Rails and Laravel do; a model's `destroy` answers 409
    * naming them) unless `onDelete` says otherwise: `cascade` deletes them with it.
    *
+   * @param name - the column's name (`author_id`)
+   * @param table - the table it points to
+   * @param options - the `column` pointed to (default `id`) and `onDelete` (default `restrict`)
+   * @returns the column
    * @example
    * t.references("author_id", "authors");
    * t.references("author_id", "authors", { onDelete: "cascade" });
@@ -164,7 +235,13 @@ export class TableBuilder {
 
 /**
  * Creates a table with portable column types; for migrations that run on every dialect.
+ * Foreign keys, unique and plain indexes are made with it.
  *
+ * @param db - the migration's database (Kysely)
+ * @param table - the new table's name
+ * @param define - declares the columns on the table builder `t`
+ * @throws Error when `define` declares no column, or of the database when it refuses the table
+ *   (one that exists already)
  * @example
  * export async function up(db: Kysely<AnyDB>) {
  *   await createTable(db, "widgets", (t) => {
@@ -230,6 +307,10 @@ export async function createColumnIndexes(
 /**
  * Drops a table; the reverse of `createTable` in a migration's `down`.
  *
+ * @param db - the migration's database (Kysely)
+ * @param table - the table to drop
+ * @throws Error of the database when the table does not exist, or rows of another table point
+ *   to it
  * @example
  * export async function down(db: Kysely<AnyDB>) { await dropTable(db, "widgets"); }
  */

@@ -91,8 +91,11 @@ export class Database<DB = AnyDB> {
   }
 
   /**
-   * Runs `select 1`; throws an Error naming the masked URL and the cause when the database
-   * cannot be reached.
+   * Runs `select 1`, so a database that cannot be reached fails at start-up rather than on the
+   * first request.
+   * @throws WisentError `E_DATABASE_UNAVAILABLE` naming the masked URL and the cause when the
+   *   database cannot be reached
+   * @example await db.check();
    */
   async check(): Promise<void> {
     try {
@@ -108,7 +111,12 @@ export class Database<DB = AnyDB> {
 
   /**
    * Begins a transaction the caller must end with `commit().execute()` or `rollback().execute()`.
-   * The transaction middleware uses it; handlers get theirs from `c.tx()`.
+   * Handlers get theirs from `c.tx()`; this is for scripts and tasks.
+   * @returns Kysely's controlled transaction
+   * @example
+   * const trx = await db.begin();
+   * await Widget.create(trx, { title: "Hammer" });
+   * await trx.commit().execute();
    */
   begin(): Promise<ControlledTransaction<DB>> {
     return this.kysely.startTransaction().execute();
@@ -120,11 +128,15 @@ export class Database<DB = AnyDB> {
    * waits for the first statement (IMMEDIATE when writing). On PostgreSQL under READ COMMITTED
    * (its default), a reading request's reads run on a pooled connection without BEGIN or
    * COMMIT, and its first query that may write begins the transaction there (see
-   * {@link PooledRequestTransaction}). Otherwise it is Kysely's controlled transaction on a
+   * `PooledRequestTransaction`). Otherwise it is Kysely's controlled transaction on a
    * pooled connection: for writing requests, for PostgreSQL under another isolation level, and
    * on MySQL/MariaDB, whose default REPEATABLE READ gives a transaction one snapshot from its
    * first read on, which reads outside a transaction would not share.
    *
+   * @param intent - `{ write: true }` when the request may change data
+   * @returns the transaction's handle: `trx` to query with, `commit()` and `rollback()`
+   * @throws Error of the driver when no connection can be had (a server that went away answers
+   *   503 through `errorResponse`)
    * @example
    * const tx = await db.beginRequest({ write: true });
    * await Widget.create(tx.trx, { title: "Hammer" });
@@ -145,6 +157,8 @@ export class Database<DB = AnyDB> {
    * free; a reading request on PostgreSQL under READ COMMITTED, which takes its connection at
    * its first query); else undefined. Saves the request a promise and a turn of the microtask
    * queue.
+   * @param intent - `{ write: true }` when the request may change data
+   * @returns the transaction's handle, or undefined when it must be awaited (`beginRequest`)
    */
   beginRequestNow(intent: TransactionIntent): TransactionHandle<DB> | undefined {
     if (this.#sqlite) return sqliteRequestTransactionNow(this.kysely, this.#sqlite, intent);
@@ -179,7 +193,10 @@ export class Database<DB = AnyDB> {
     return reading;
   }
 
-  /** Closes every connection. The Database cannot be used afterwards. */
+  /**
+   * Closes every connection. The Database cannot be used afterwards.
+   * @example app.onShutdown(() => db.close());
+   */
   async close(): Promise<void> {
     await this.kysely.destroy();
     // Request transactions open SQLite without Kysely, which then has nothing to close.
@@ -193,6 +210,15 @@ export class Database<DB = AnyDB> {
  * PostgreSQL and MySQL/MariaDB use a connection pool. Fails with an Error naming the masked URL
  * and the cause when the URL is bad or the server cannot be reached.
  *
+ * @param url - `sqlite:db/development.sqlite`, `postgres://...` or `mysql://...` (default
+ *   `DATABASE_URL`, else `sqlite:db/<env>.sqlite`)
+ * @param options - pool size, SQLite settings, and `check: false` to skip the `select 1`
+ * @returns the database, checked (unless `check: false`)
+ * @throws WisentError `E_DATABASE_URL` when the URL is not one Wisent can open
+ * @throws MissingDependencyError (`E_MISSING_DEPENDENCY`) when the URL's driver (`pg`, `mysql2`)
+ *   is not installed, naming the `npm install` to run
+ * @throws WisentError `E_NATIVE_BINARY` when better-sqlite3 has no binary for this platform
+ * @throws WisentError `E_DATABASE_UNAVAILABLE` when the database cannot be opened, or (with the check) reached
  * @example
  * const db = await openDatabase(process.env.DATABASE_URL, { poolSize: 20 });
  */
@@ -218,6 +244,16 @@ export async function openDatabase<DB = AnyDB>(
  * first query, so a module can export it and tools can import the app without a database.
  * Call `await db.check()` at server start-up to fail early with the masked URL.
  *
+ * @param url - `sqlite:db/development.sqlite`, `postgres://...` or `mysql://...` (default
+ *   `DATABASE_URL`, else `sqlite:db/<env>.sqlite`)
+ * @param options - pool size and SQLite settings
+ * @returns the database, not yet connected
+ * @throws WisentError `E_DATABASE_URL` when the URL is not one Wisent can open
+ * @throws MissingDependencyError (`E_MISSING_DEPENDENCY`) when the URL's driver (`pg`, `mysql2`)
+ *   is not installed, naming the `npm install` to run
+ * @throws WisentError `E_NATIVE_BINARY` when better-sqlite3 has no binary for this platform
+ * @throws WisentError `E_DATABASE_UNAVAILABLE` when the database cannot be opened (its first query throws
+ *   this when the server cannot be reached)
  * @example
  * // src/db.ts
  * export const db = database(); // DATABASE_URL, else sqlite:db/<env>.sqlite
@@ -309,7 +345,7 @@ function pgTypeParser(pg: typeof pgModule, oid: number, format?: "text" | "binar
 
 /**
  * Kysely's PostgreSQL dialect whose one driver Wisent uses too: a reading request's transaction
- * takes its connection from it without Kysely's executor (see {@link PooledRequestTransaction}).
+ * takes its connection from it without Kysely's executor (see `PooledRequestTransaction`).
  * Kysely initialises it (with `kysely`'s first query, which the first reading request's
  * isolation check is) and destroys it with `kysely`.
  */

@@ -20,6 +20,10 @@ export interface Dependents {
  */
 export class DependentRecordsError extends HttpError {
   override name = "DependentRecordsError";
+  /**
+   * @param model - the model's name, for the message (`author`)
+   * @param dependents - the rows that point to the record, per table
+   */
   constructor(
     model: string,
     readonly dependents: readonly Dependents[],
@@ -84,6 +88,10 @@ async function restrictingKeys(db: Queryable, table: string): Promise<ForeignKey
  * The rows that keep the record `id` of `table` from being deleted, per table, counted (tables
  * with none left out).
  *
+ * @param db - the database or a transaction
+ * @param table - the record's table
+ * @param id - the record's id
+ * @returns one entry per table with rows pointing to it through a restricting foreign key
  * @example
  * await dependentsOf(tx, "authors", author.id); // [{ table: "books", column: "author_id", count: 11 }]
  */

@@ -11,6 +11,10 @@ const ADAPTER_NAMES: Readonly<Record<string, DialectName>> = {
 /**
  * The engine behind a Kysely instance (a transaction or the Migrator's instance included),
  * read from its adapter so that migrations, which only receive a Kysely, can pick column types.
+ * @param db - a Kysely instance or transaction
+ * @returns `sqlite`, `postgres` or `mysql`
+ * @throws Error for a Kysely whose adapter is none of the three
+ * @example if (dialectOf(db) === "postgres") await sql`create extension if not exists citext`.execute(db);
  */
 export function dialectOf(db: Kysely<AnyDB>): DialectName {
   const adapter = db.getExecutor().adapter;

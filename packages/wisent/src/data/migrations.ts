@@ -81,12 +81,22 @@ export class FolderMigrationProvider implements MigrationProvider {
    * `recorded`: the migrations the database lists as run. One whose file is gone gets a
    * stand-in, so Kysely's Migrator (which refuses a run migration it cannot find) still runs
    * the others; reverting it fails with a message naming the missing file.
+   * @param folder - the migrations folder
+   * @param recorded - the names the database's migration table lists
    */
   constructor(
     readonly folder: string,
     readonly recorded: readonly string[] = [],
   ) {}
 
+  /**
+   * The folder's migrations, for Kysely's `Migrator`: every file named
+   * `<yyyymmddhhmmss>_<snake_name>.{ts,mts,js,mjs}` is imported (others are skipped).
+   * @returns each migration's `up` and `down` by its name (the file name without extension),
+   *   plus a stand-in that fails when run for each recorded migration whose file is gone
+   * @throws WisentError `E_MIGRATION` when the folder cannot be read, a file does not export an
+   *   `up` function, or two files have one name
+   */
   async getMigrations(): Promise<Record<string, Migration>> {
     const folder = resolve(this.folder);
     try {
@@ -165,6 +175,11 @@ function namesOrThrow(result: MigrationResultSet, verb: string): string[] {
  * dialect allows, and a lock table so two processes never migrate at once).
  * Returns the names that ran; throws an Error naming the migration that failed.
  *
+ * @param db - the database (a `Database` or a Kysely instance)
+ * @param folder - the migrations folder (`migrations`)
+ * @returns the names of the migrations that ran, in order (none when nothing was pending)
+ * @throws WisentError `E_MIGRATION` naming the migration that failed (and why), or when the
+ *   folder cannot be read or a file exports no `up`
  * @example
  * await migrateUp(db, "migrations"); // ["20240501123000_create_widgets"]
  */
@@ -175,6 +190,13 @@ export async function migrateUp(db: Database | Kysely<AnyDB>, folder: string): P
 /**
  * Reverts the last `step` applied migrations (default 1), newest first; returns their names.
  *
+ * @param db - the database (a `Database` or a Kysely instance)
+ * @param folder - the migrations folder (`migrations`)
+ * @param options - `step`: how many to revert (default 1)
+ * @returns the names of the migrations reverted
+ * @throws Error when `step` is not a whole number of at least 1
+ * @throws WisentError `E_MIGRATION` naming the migration whose `down` failed, or whose file is
+ *   gone
  * @example
  * await migrateDown(db, "migrations", { step: 2 });
  */
@@ -197,6 +219,11 @@ export async function migrateDown(
 /**
  * Every migration in the folder, in order, with whether it has been applied.
  *
+ * @param db - the database (a `Database` or a Kysely instance)
+ * @param folder - the migrations folder (`migrations`)
+ * @returns one state per migration: its name, whether it ran and when, and `missing` for one
+ *   recorded as run whose file is gone
+ * @throws WisentError `E_MIGRATION` when the folder cannot be read or a file exports no `up`
  * @example
  * for (const m of await migrationStatus(db, "migrations")) console.log(m.applied ? "up" : "down", m.name);
  */

@@ -60,6 +60,10 @@ export type WithParent<R, K extends string, P> = R & {
 /** Thrown by `create`/`update` when the attributes do not pass the schema: a 422 with the errors. */
 export class ValidationFailedError extends HttpError {
   override name = "ValidationFailedError";
+  /**
+   * @param model - the model's name, for the message (`widget is invalid: ...`)
+   * @param errors - the failures by field, kept as `errors`
+   */
   constructor(
     model: string,
     readonly errors: ValidationErrors,
@@ -129,24 +133,55 @@ export interface Model<S extends z.ZodObject> {
   /**
    * Checks attributes against the schema; errors use Buffalo's wording, keyed by field. Fields the
    * schema does not know are dropped, logged in development or refused (`unpermitted`).
+   * @param input - the submitted attributes (a parsed form or JSON body)
+   * @returns `{ ok: true, data }` with the schema's output, or `{ ok: false, errors }` keyed by
+   *   field; never throws for bad input
+   * @example
+   * const result = Widget.validate(await c.req.parseBody());
+   * if (!result.ok) return c.respond(422, { json: result.errors });
    */
   validate(input: unknown): Validated<z.output<S>>;
   /**
    * `select * from <table>` to refine (where, orderBy) and run, or hand to `paginate`; with a
    * `scope`, only its rows (`Note.query(tx, c.ownerScope())`).
+   * @param db - the database or a transaction (in a handler, `await c.tx()`)
+   * @param scope - column values the rows must have (`c.ownerScope()`)
+   * @returns Kysely's select query builder; nothing runs until it is executed
+   * @example const recent = await Widget.query(tx).orderBy("created_at", "desc").limit(5).execute();
    */
   query(db: Queryable, scope?: RecordScope): SelectQueryBuilder<AnyDB, AnyDB, ModelRecord<S>>;
   /**
    * The record with this id; 404 `<name> not found: <id>` when it is missing, the id is malformed
    * or, with a `scope`, the record is outside it (another user's answers as a missing one).
+   * @param db - the database or a transaction (in a handler, `await c.tx()`)
+   * @param id - the record's id, usually `c.req.param("widget_id")`
+   * @param scope - column values the record must have (`c.ownerScope()`)
+   * @returns the record, its attachment fields read as `StoredAttachment`s
+   * @throws HttpError 404 (`E_HTTP`) `<name> not found: <id>` when there is no such record in
+   *   the scope, or the id is no UUID
+   * @example const widget = await Widget.find(await c.tx(), c.req.param("widget_id"));
    */
   find(db: Queryable, id: string, scope?: RecordScope): Promise<ModelRecord<S>>;
-  /** Every record, oldest first (UUIDv7 ids sort by creation). */
+  /**
+   * Every record, oldest first (UUIDv7 ids sort by creation). For a list a client asks for, use
+   * `paginate`.
+   * @param db - the database or a transaction (in a handler, `await c.tx()`)
+   * @returns all rows of the table
+   */
   all(db: Queryable): Promise<ModelRecord<S>[]>;
   /**
    * One page of records, oldest first, from `page`/`per_page` parameters or an `after`/`before`
    * cursor (keyset by id); see `paginate` for the counting of long tables. With a `scope`, of
    * its rows only (`Note.paginate(tx, c.req.query(), c.ownerScope())`).
+   * @param db - the database or a transaction (in a handler, `await c.tx()`)
+   * @param params - the request's query parameters (`c.req.query()`): `page`, `per_page`,
+   *   `after`, `before`
+   * @param scope - column values the rows must have (`c.ownerScope()`)
+   * @returns the page's rows and its paginator (send it with `paginationHeaders`)
+   * @throws HttpError 400 (`E_HTTP`) for both `after` and `before`, a cursor with `page`, a
+   *   cursor that is not one of this list's, or a `page` deeper than the offset limit on a list
+   *   too long to count
+   * @example const { rows, paginator } = await Widget.paginate(tx, c.req.query());
    */
   paginate(
     db: Queryable,
@@ -155,8 +190,16 @@ export interface Model<S extends z.ZodObject> {
   ): Promise<Paginated<ModelRecord<S>>>;
   /**
    * Validates, checks the `unique` fields and the `references`, then inserts with a new UUIDv7
-   * id and both timestamps; returns the record. Throws {@link ValidationFailedError} (a 422)
-   * for invalid attributes, a taken unique value or a missing parent.
+   * id and both timestamps; returns the record. Fields the schema does not know are left out as
+   * zod's object schemas leave them out (the `unpermitted` option applies to `validate`,
+   * `tryCreate` and `tryUpdate` only).
+   * @param db - the database or a transaction (in a handler, `await c.tx()`)
+   * @param attrs - the attributes, as the schema takes them
+   * @returns the stored record, with its `id`, `created_at` and `updated_at`
+   * @throws ValidationFailedError (`E_VALIDATION_FAILED`, a 422 with `errors` by field) for
+   *   invalid attributes, a taken unique value or a missing parent, also when the database's
+   *   constraints refuse the row
+   * @example const widget = await Widget.create(tx, { title: "Sprocket" });
    */
   create(db: Queryable, attrs: z.input<S>): Promise<ModelRecord<S>>;
   /**
@@ -164,13 +207,27 @@ export interface Model<S extends z.ZodObject> {
    * errors keyed by field (schema, unique values, references, and what the database's
    * constraints refused), which a handler shows in its 422.
    *
+   * @param db - the database or a transaction (in a handler, `await c.tx()`)
+   * @param input - the submitted attributes, unchecked (a parsed form or JSON body)
+   * @returns `{ ok: true, data }` with the stored record, or `{ ok: false, errors }` keyed by
+   *   field; a database error other than a refused constraint is thrown as the driver's
    * @example
    * const saved = await Book.tryCreate(tx, { ...input, author_id: author.id });
    * if (!saved.ok) return c.respond(422, { json: saved.errors, xml: saved.errors, html: ... });
    * return c.respond(201, { json: saved.data, xml: saved.data });
    */
   tryCreate(db: Queryable, input: unknown): Promise<Validated<ModelRecord<S>>>;
-  /** Merges the attributes onto the record, validates, saves with a new `updated_at`; returns it. */
+  /**
+   * Merges the attributes onto the record, validates, checks the `unique` fields and
+   * `references` that change, saves with a new `updated_at`; returns it.
+   * @param db - the database or a transaction (in a handler, `await c.tx()`)
+   * @param record - the record as read (`find`)
+   * @param attrs - the attributes to change
+   * @returns the record with the changes and its new `updated_at`
+   * @throws ValidationFailedError (`E_VALIDATION_FAILED`, a 422 with `errors` by field) for
+   *   invalid attributes, a taken unique value or a missing parent
+   * @example await Widget.update(tx, widget, { title: "Gear" });
+   */
   update(
     db: Queryable,
     record: ModelRecord<S>,
@@ -180,6 +237,11 @@ export interface Model<S extends z.ZodObject> {
    * `update` answering instead of throwing: the input's fields merged onto the record,
    * validated and checked as `tryCreate` does; the updated record or the errors.
    *
+   * @param db - the database or a transaction (in a handler, `await c.tx()`)
+   * @param record - the record as read (`find`)
+   * @param input - the submitted fields, unchecked
+   * @returns `{ ok: true, data }` with the updated record, or `{ ok: false, errors }` keyed by
+   *   field
    * @example
    * const saved = await Book.tryUpdate(tx, book, input);
    */
@@ -191,13 +253,26 @@ export interface Model<S extends z.ZodObject> {
   /**
    * Deletes the record; returns it as it was. When rows of another table point to it through a
    * foreign key that restricts deletes (the generator's default), nothing is deleted and it
-   * throws {@link DependentRecordsError}, a 409 naming them: "Author has 11 books."
+   * throws {@link DependentRecordsError}, a 409 naming them: "Author has 11 books." The
+   * record's stored files are deleted with it.
+   * @param db - the database or a transaction (in a handler, `await c.tx()`)
+   * @param record - the record as read (`find`)
+   * @returns the deleted record
+   * @throws DependentRecordsError (`E_DEPENDENT_RECORDS`, a 409 with `dependents`) when rows of
+   *   other tables point to it through a restricting foreign key
+   * @example await Widget.destroy(tx, widget);
    */
   destroy(db: Queryable, record: ModelRecord<S>): Promise<ModelRecord<S>>;
   /**
    * Each record with its parent attached under `key`, the parents loaded in one query (not one
    * per record): `key` is the foreign key's name without `_id`, `parent` the parent's model.
    *
+   * @param db - the database or a transaction (in a handler, `await c.tx()`)
+   * @param records - the records whose parents to load
+   * @param key - the foreign key without `_id` (`author` for `author_id`)
+   * @param parent - the parent's model
+   * @returns the records, each with its parent under `key` (`null` for a null foreign key)
+   * @throws HttpError 500 when a record's foreign key names a parent that does not exist
    * @example
    * const { rows, paginator } = await Book.paginate(tx, c.req.query());
    * const books = await Book.preload(tx, rows, "author", Author);
@@ -213,6 +288,10 @@ export interface Model<S extends z.ZodObject> {
    * The records pointing to each of `parents` through `column`, in one query, grouped by the
    * parent's id (every parent has an entry, empty when it has none), oldest first.
    *
+   * @param db - the database or a transaction (in a handler, `await c.tx()`)
+   * @param column - the foreign key column (`author_id`)
+   * @param parents - the parent records (anything with an `id`)
+   * @returns each parent's id mapped to its records
    * @example
    * const booksOf = await Book.byParent(tx, "author_id", authors);
    * booksOf.get(author.id); // Book[]
@@ -297,6 +376,9 @@ class TableList<Rec> implements ListSource<Rec> {
  * Defines the helpers of one table: find-or-404, validation with zod, create/update with ids and
  * timestamps managed, destroy returning the deleted row, pagination.
  *
+ * @param options - the table, the schema of its writable fields, and the `unique` fields and
+ *   `references` to check on writes (see {@link ModelOptions})
+ * @returns the model: its helpers take the database or transaction as their first argument
  * @example
  * export const Widget = defineModel({
  *   table: "widgets",

@@ -22,7 +22,12 @@ const ROWS = { min: 0, max: Number.MAX_SAFE_INTEGER, unit: "rows" };
 
 let current: PaginationSettings | undefined;
 
-/** The settings in force: those configured, else the environment's, else the defaults. */
+/**
+ * The settings in force: those configured, else the environment's, else the defaults.
+ * @returns the count limit and the deepest offset
+ * @throws WisentError `E_CONFIG_INVALID` when `PAGINATION_COUNT_LIMIT` or
+ *   `PAGINATION_MAX_OFFSET` is not a whole number of rows
+ */
 export function paginationSettings(): PaginationSettings {
   current ??= {
     countLimit: integerSetting("PAGINATION_COUNT_LIMIT", DEFAULTS.countLimit, ROWS),
@@ -35,6 +40,9 @@ export function paginationSettings(): PaginationSettings {
  * Sets how lists count and how deep `page` may go, for every list of the process; returns the
  * settings it replaced (to restore them in a test). Unset keys keep their value.
  *
+ * @param settings - `countLimit` and `maxOffset`, in rows
+ * @returns the settings it replaced
+ * @throws TypeError when a value is not a whole number of rows
  * @example
  * configurePagination({ countLimit: 50_000, maxOffset: 20_000 });
  */

@@ -73,6 +73,8 @@ function wholeNumber(value: unknown): number | undefined {
  * Reads `page` and `per_page`: defaults 1 and 20, non-numbers fall back to them, page < 1 is 1,
  * per_page < 1 is 20, per_page above 100 is 100.
  *
+ * @param params - the query parameters (`c.req.query()`, a URLSearchParams or a URL)
+ * @returns the page, the rows per page and the offset; never throws
  * @example
  * pageRequest({ page: "3", per_page: "500" }); // { page: 3, per_page: 100, offset: 200 }
  */
@@ -308,6 +310,12 @@ export function cursorByKeys(row: unknown, keys: readonly OrderKey[]): string {
  * `total_entries_estimated`, and a `page` deeper than the offset limit answers 400 naming the
  * `after` cursor. A page past the end is an empty list, not an error.
  *
+ * @param query - a Kysely select, with its `orderBy` (NOT NULL columns)
+ * @param params - the query parameters (`c.req.query()`): `page`, `per_page`, `after`, `before`
+ * @returns the page's rows and its paginator
+ * @throws HttpError 400 (`E_HTTP`) for both `after` and `before`, a cursor with `page`, a cursor
+ *   not of this list, or a `page` deeper than the offset limit on a list too long to count
+ * @throws WisentError `E_CONFIG_INVALID` when a `PAGINATION_*` variable is malformed
  * @example
  * const { rows, paginator } = await paginate(
  *   tx.selectFrom("widgets").selectAll().orderBy("created_at", "desc"), c.req.query());

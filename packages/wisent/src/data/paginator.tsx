@@ -15,6 +15,10 @@ export type PageSlot = number | "gap";
  * the bar is 11 items long; near the start `1-9 … last`, near the end `1 … last-8..last`,
  * otherwise `1 … page-3..page+3 … last`.
  *
+ * @param page - the current page
+ * @param totalPages - how many pages the list has
+ * @param wing - pages shown each side of the current one (default 5)
+ * @returns the bar's page numbers, with `"gap"` for each ellipsis
  * @example
  * pageSlots(23, 29); // [1, "gap", 20, 21, 22, 23, 24, 25, 26, "gap", 29]
  */
@@ -79,6 +83,8 @@ function aboutTotal(total: number): string {
  * the offset limit), shows "about 2,000,000", and goes on by cursor; a page read by cursor links
  * the previous and next pages by cursor.
  *
+ * @param props - the `paginator`, the list's `url`, and the `wing`, `label` and `about` wording
+ * @returns the navigation, or nothing when one page holds the whole list
  * @example
  * <Paginator paginator={paginator} url={c.req.url} />
  */

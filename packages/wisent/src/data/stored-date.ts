@@ -8,7 +8,10 @@ export class StoredDate extends Date {
   #iso: string | undefined;
   readonly #time: number;
 
-  /** `iso`, when given, must be this time's ISO text (as read from SQLite). */
+  /**
+   * @param time - epoch milliseconds
+   * @param iso - this time's ISO text, when already known (as read from SQLite)
+   */
   constructor(time: number, iso?: string) {
     super(time);
     this.#time = time;
@@ -33,6 +36,9 @@ const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
 /**
  * `YYYY-MM-DDTHH:mm:ss.sssZ` of epoch milliseconds, for the years 0000-9999 (else undefined:
  * Date's own formatting handles the extended years). Days to a civil date: H. Hinnant's algorithm.
+ * @param time - epoch milliseconds
+ * @returns the ISO text, or undefined outside the years 0000-9999
+ * @example formatIso(0); // "1970-01-01T00:00:00.000Z"
  */
 export function formatIso(time: number): string | undefined {
   if (!Number.isFinite(time)) return undefined;
@@ -140,6 +146,8 @@ let lastTime = 0;
  * The StoredDate of a timestamp's text: ISO (`2024-05-01T12:34:56.789Z`, as Wisent stores them
  * in SQLite) is read digit by digit and kept as the date's ISO text; anything else goes through
  * `Date.parse` (an unparseable text gives an Invalid Date, as `new Date(text)` would).
+ * @param text - a timestamp as a database returns it
+ * @returns the date (a StoredDate for ISO text); never throws
  */
 export function storedDateFrom(text: string): Date {
   // A record's two timestamps are read one after the other and are the same text until it is

@@ -34,6 +34,8 @@ function hooksOf(db: Queryable): Hooks {
  * (undefined when the transaction's owner did not say). Its failure is logged, never thrown:
  * the write stands. Wisent deletes replaced and destroyed files this way.
  *
+ * @param db - the request's transaction (`await c.tx()`), or a database
+ * @param hook - what to run, awaited when it returns a promise
  * @example
  * await afterCommit(tx, () => appStorage().delete(old.key));
  */
@@ -42,7 +44,13 @@ export async function afterCommit(db: Queryable, hook: Hook): Promise<void> {
   else await runLogged(hook, db);
 }
 
-/** Runs `hook` if `db`'s request transaction rolls back (never when `db` is not a transaction). */
+/**
+ * Runs `hook` if `db`'s request transaction rolls back (never when `db` is not a transaction).
+ * Its failure is logged, never thrown.
+ * @param db - the request's transaction (`await c.tx()`)
+ * @param hook - what to run, awaited when it returns a promise
+ * @example afterRollback(tx, () => appStorage().delete(upload.key));
+ */
 export function afterRollback(db: Queryable, hook: Hook): void {
   if (inTransaction(db)) hooksOf(db).rolledBack.push(hook);
 }

@@ -11,6 +11,8 @@ let sequence = 0;
  * New rows land at the end of the primary-key index. Ids made in the same millisecond by this
  * process still sort in creation order (a 12-bit counter in `rand_a`).
  *
+ * @param now - the time it carries, in epoch milliseconds (default now)
+ * @returns the UUID, lower case
  * @example
  * uuidv7(); // "0190a6d2-7b3c-7a01-9f3e-5c1d2e3f4a5b"
  */
@@ -42,7 +44,12 @@ export function uuidv7(now: number = Date.now()): string {
   return out;
 }
 
-/** True for a UUID in its canonical 8-4-4-4-12 hex form (any version, either case). */
+/**
+ * True for a UUID in its canonical 8-4-4-4-12 hex form (any version, either case).
+ * @param value - anything
+ * @returns whether it is such a string
+ * @example isUuid(c.req.param("widget_id"));
+ */
 export function isUuid(value: unknown): value is string {
   return typeof value === "string" && UUID.test(value);
 }

@@ -91,6 +91,9 @@ function hostOfUrl(url: string): string | undefined {
  * The origin absolute URLs start with: `APP_URL`'s, else the request's scheme (the proxy's) and
  * Host; undefined when the Host is not a valid host.
  *
+ * @param c - the request's context
+ * @returns the origin (`https://shop.example.com`), or undefined
+ * @throws WisentError `E_CONFIG_INVALID` when `APP_URL` is set and is not an http(s) URL
  * @example
  * appOrigin(c); // "https://shop.example.com"
  */

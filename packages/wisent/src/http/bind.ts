@@ -15,10 +15,27 @@ declare module "hono" {
      * routes of a resource declared with `ownedBy`, the owner column is always the signed-in
      * user's id, whatever the body says (`user_id` in a body cannot hand a record to another user).
      *
+     * @returns the request's parameters, unchecked (bracketed names nested: `widget[title]`)
+     * @throws HttpError 400 (`E_HTTP`) for a malformed body, 413 for one over the body limit,
+     *   415 for a body with no or an unknown Content-Type, and 400 naming a form parameter
+     *   beyond the nesting limits
+     * @example
+     * const params = await c.bind();
+     */
+    bind(): Promise<Record<string, unknown>>;
+    /**
+     * Reads the request into one plain object (as `bind()` does) and validates it with `schema`.
+     *
+     * @param schema - the zod schema the parameters must pass
+     * @returns the schema's output
+     * @throws ValidationErrors (`E_VALIDATION`, answered 422) keyed by field when the
+     *   parameters fail the schema
+     * @throws HttpError 400 (`E_HTTP`) for a malformed body, 413 for one over the body limit,
+     *   415 for a body with no or an unknown Content-Type, and 400 naming a form parameter
+     *   beyond the nesting limits
      * @example
      * const input = await c.bind(z.object({ title: z.string().trim().min(1) }));
      */
-    bind(): Promise<Record<string, unknown>>;
     bind<S extends z.ZodType>(schema: S): Promise<z.output<S>>;
   }
 }

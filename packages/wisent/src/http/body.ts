@@ -51,11 +51,15 @@ export function shareMultipartRead(from: Request, to: Request): void {
 }
 
 /**
- * Sets the request body limit (bytes) for the routes below it; the default is 1 MiB.
- * A larger body is refused with 413 before the handler runs.
+ * Sets the request body limit (bytes) for the routes declared after it; the default is 1 MiB.
+ * A larger body is refused with 413 when it is read.
  *
+ * @param bytes - the largest body, in bytes
+ * @returns the middleware
+ * @throws TypeError when `bytes` is not a non-negative integer
+ * @throws HttpError 413 (`E_HTTP`), when a handler reads a larger body
  * @example
- * app.use("/uploads/*", bodyLimit(20 * 1024 * 1024));
+ * app.group("/uploads").use(bodyLimit(20 * 1024 * 1024));
  */
 export function bodyLimit(bytes: number): MiddlewareHandler {
   if (!Number.isInteger(bytes) || bytes < 0) {

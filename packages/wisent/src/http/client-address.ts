@@ -93,6 +93,10 @@ type Marked = Context & { [ADDRESS]?: string };
  * `remote_ip`). Without `TRUSTED_PROXIES` forwarding headers are ignored, as anyone can send
  * them. Rate limits and production log lines use it; `"unknown"` outside a Node server.
  *
+ * @param c - the request's context
+ * @returns the address (IPv4, or IPv6 without brackets), or `"unknown"`
+ * @throws WisentError `E_CONFIG_INVALID` when `TRUSTED_PROXIES` holds an entry that is not an
+ *   address or CIDR range, naming it
  * @example
  * // TRUSTED_PROXIES=10.0.0.0/8, a request from 10.0.0.2 with X-Forwarded-For: 203.0.113.7
  * clientAddress(c); // "203.0.113.7"

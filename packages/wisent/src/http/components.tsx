@@ -10,6 +10,8 @@ import { usePage } from "./page.js";
 /**
  * The hidden `authenticity_token` field every non-GET form needs.
  *
+ * @returns the hidden input, or nothing when the app does not use `csrf()`
+ * @throws WisentError `E_APP_MISCONFIGURED` when rendered outside a view `c.respond` renders
  * @example
  * <form method="post" action="/widgets"><CsrfField />...</form>
  */
@@ -33,6 +35,10 @@ export interface ButtonToProps {
  * A one-button form (Rails' `button_to`): a link-looking button that sends a non-GET request,
  * with the CSRF token, and works without JavaScript (a `data-method` link needs the page's script).
  *
+ * @param props - the form's `action`, its `method` (default POST), a `confirm` question, and
+ *   the button's label as children
+ * @returns the form
+ * @throws WisentError `E_APP_MISCONFIGURED` when rendered outside a view `c.respond` renders
  * @example
  * <ButtonTo action={paths.widgetPath(widget)} method="DELETE" confirm="Are you sure?">Destroy</ButtonTo>
  */
@@ -52,6 +58,9 @@ export const ButtonTo: FC<ButtonToProps> = (props) => {
 /**
  * The `csrf-param` and `csrf-token` meta tags for the layout's `<head>` (scripts read them to send
  * `X-CSRF-Token`).
+ * @returns the two meta tags, or nothing when the app does not use `csrf()`
+ * @throws WisentError `E_APP_MISCONFIGURED` when rendered outside a view `c.respond` renders
+ * @example <head><CsrfMeta /></head>
  */
 export const CsrfMeta: FC = () => {
   const page = usePage();
@@ -70,6 +79,8 @@ export const CsrfMeta: FC = () => {
  * scripts that add inline styles or scripts read, so the CSP needs no `'unsafe-inline'`.
  * Nothing when the CSP has no nonce.
  *
+ * @returns the meta tag, or nothing
+ * @throws WisentError `E_APP_MISCONFIGURED` when rendered outside a view `c.respond` renders
  * @example
  * <head><CsrfMeta /><CspNonceMeta /></head>
  */
@@ -82,6 +93,8 @@ export const CspNonceMeta: FC = () => {
 /**
  * Shows the flash messages (once), one `<div class="alert alert-<kind>" role="alert">` each.
  *
+ * @returns the messages in a `<div class="flash">`, or nothing when there are none
+ * @throws WisentError `E_APP_MISCONFIGURED` when rendered outside a view `c.respond` renders
  * @example
  * <body><FlashMessages />{children}</body>
  */

@@ -24,6 +24,8 @@ export function setCspNonce(c: Context, nonce: string): void {
  * `<script nonce>` or `<style nonce>`, or undefined when its CSP has none. The layout's
  * `<CspNonceMeta />` hands it to scripts (Turbo and htmx read `<meta name="csp-nonce">`).
  *
+ * @param c - the request's context
+ * @returns the nonce (base64), or undefined
  * @example
  * <script nonce={cspNonce(usePage().c)}>{rawHtml("console.log('allowed')")}</script>
  */

@@ -33,7 +33,7 @@ const REQUEST: typeof DEV_LOGGER_REQUEST_KEY = DEV_LOGGER_REQUEST_KEY;
 type DevLogger = Logger & { readonly [REQUEST]?: (line: RequestLine) => void };
 
 /**
- * The request-line writer of `logger` when it is a {@link devLogger}, else undefined
+ * The request-line writer of `logger` when it is a `devLogger`, else undefined
  * (`paramLogger` then logs its entry through `info`/`error`).
  */
 export function devRequestLines(logger: Logger): ((line: RequestLine) => void) | undefined {

@@ -138,10 +138,14 @@ function traceOf(err: unknown): string {
  * field errors; anything else is a 500 whose details are logged with the request id and, outside
  * development, never shown. Development adds a 500's `trace` (JSON/XML) or stack (HTML); other
  * errors never carry one. In development a request no route matched gets a page listing the
- * app's routes (HTML); elsewhere, and in JSON, a plain 404.
+ * app's routes (HTML); elsewhere, and in JSON, a plain 404. The App installs it; a plain Hono
+ * app can use it too.
  *
+ * @param err - whatever was thrown
+ * @param c - the request's context
+ * @returns the error's response, in the format the client accepts
  * @example
- * app.onError(errorResponse);
+ * hono.onError(errorResponse);
  * // GET /nope.json -> 404 {"error":"path not found: GET /nope/","code":404}
  */
 export function errorResponse(err: unknown, c: Context): Response | Promise<Response> {

@@ -11,6 +11,9 @@ import type { StoredAttachment } from "../storage/stored-attachment.js";
  * download link named by the file's name; nothing for no file. With `variant`, an image shows
  * that variant (made by sharp on first request, see `imageVariant`), linked to the original.
  *
+ * @param props - the `file` (a record's attachment field), the image's `alt` text (default the
+ *   file's name) and the image `variant` to show
+ * @returns the image or link, or nothing for no file
  * @example
  * <FileLink file={image.file} />
  * <FileLink file={image.file} variant="thumb" />

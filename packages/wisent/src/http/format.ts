@@ -103,9 +103,14 @@ const NEGOTIATED = FORMAT_KEY as unknown as "wisent";
  * the best of those the client accepts, so a browser's `text/html, *∕*;q=0.8` gets JSON from
  * an action that answers only JSON. A 406 names what is available when the client accepts none
  * of them (`Accept: text/plain`, `image/png`), or asked for one by extension or `?format=`.
- * When steps 3 decides, the answer carries `Vary: Accept` (see {@link formatVariesOnAccept}).
+ * When steps 3 decides, the answer carries `Vary: Accept` (see `formatVariesOnAccept`).
  * The choice among all three formats is cached per request.
  *
+ * @param c - the request's context
+ * @param offered - the formats the action answers (default all three)
+ * @returns `html`, `json` or `xml`
+ * @throws HttpError 406 (`E_HTTP`) when the client accepts none of `offered`, names one not
+ *   offered by extension or `?format=`, or gives an unknown `?format=`
  * @example
  * app.get("/ping", (c) => (negotiateFormat(c) === "json" ? c.json({ ok: true }) : c.text("ok")));
  * negotiateFormat(c, ["json", "xml"]); // "json" for curl's `*∕*`, "xml" for `application/xml`

@@ -68,6 +68,9 @@ export function jsonLinesOf(logger: Logger): JsonLines | undefined {
 /**
  * A logger writing one JSON line per entry: info to `out`, warnings and errors to `err`.
  *
+ * @param out - where info lines go (default stdout)
+ * @param err - where warnings and errors go (default stderr)
+ * @returns the logger
  * @example
  * app.use(paramLogger({ logger: jsonLogger() }));
  */
@@ -119,10 +122,12 @@ let stdoutLines: LineSink | undefined;
 
 /**
  * The logger used when none is given: in development one readable (coloured on a terminal)
- * line a request ({@link devLogger}, request lines batched per event-loop turn); elsewhere JSON lines (request lines batched per
+ * line a request (`devLogger`, request lines batched per event-loop turn); elsewhere JSON lines (request lines batched per
  * event-loop turn, warnings and errors written at once), except that the test environment
  * keeps request lines quiet (warnings and errors still reach stderr, since they mean something
  * broke).
+ * @param env - the environment (default `currentEnv()`)
+ * @returns the logger for that environment
  */
 export function defaultLogger(env: string = currentEnv()): Logger {
   if (env === "test") return { ...jsonLogger(), info() {} };

@@ -40,6 +40,8 @@ export function noRouteAnswer(c: Context): Error | undefined {
  * skips its token and origin checks for such requests. A GET that falls into `serveFiles`'s
  * catch-all did match a route (the catch-all), so this stays false there.
  *
+ * @param c - the request's context
+ * @returns true while the App answers a request no route matched (its 404 or 405)
  * @example
  * app.use(async (c, next) => {
  *   if (!noRouteMatched(c) && !c.get("session").get("user_id")) return c.redirect("/login");

@@ -13,6 +13,9 @@ declare module "hono" {
      * (`{ user_id: <the user's id> }`); `{}` on every other route. A list handler passes it on,
      * so that it lists only the user's own records.
      *
+     * @returns the owner column and the user's id, or `{}`. Asking for it marks an owned List as
+     *   scoped: one whose handler never asks fails with `E_APP_MISCONFIGURED`, since it would
+     *   list every user's records
      * @example
      * const page = await Note.paginate(await c.tx(), c.req.query(), c.ownerScope());
      */

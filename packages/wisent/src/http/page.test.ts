@@ -41,7 +41,7 @@ describe("a request's page", () => {
   it("has no accessors of its own: every page shares one shape", async () => {
     // An object literal with getters, made per request, got a hidden class of its own that V8
     // holds weakly: the scavenger kept every request's page, and the request with it, until a
-    // full GC (bench/README.md, issue 17 continued).
+    // full GC (bench/load/RESULTS.md, issue 17 continued).
     const [a, b] = await twoPages();
     expect(Object.getPrototypeOf(a)).toBe(Object.getPrototypeOf(b));
     for (const name of ["flash", "csrfToken", "lang"]) {

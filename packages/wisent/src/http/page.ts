@@ -20,7 +20,12 @@ export interface Page {
   readonly csrfParam: string;
   /** The request's language, e.g. `en-US` (for `<html lang>`). */
   readonly lang: string;
-  /** Translates a message id (the id itself when there is no translation). */
+  /**
+   * Translates a message id (the id itself when there is no translation).
+   * @param key - the message id
+   * @param vars - values for its `{{name}}` placeholders
+   * @returns the message in the request's language
+   */
   t(key: string, vars?: Record<string, unknown>): string;
   /** The request context, for anything else. */
   readonly c: Context;
@@ -98,7 +103,12 @@ class RequestPage implements Page {
   };
 }
 
-/** The page data of a request; each part is computed when first read. */
+/**
+ * The page data of a request; each part is computed when first read.
+ * @param c - the request's context
+ * @returns the page: flash, CSRF token, language, `t` and the context
+ * @example const page = pageOf(c); page.lang; // "en-US"
+ */
 export function pageOf(c: Context): Page {
   return new RequestPage(c);
 }
@@ -110,6 +120,9 @@ let current: Page | undefined;
  * Renders `render()` with `page` as the page `usePage()` returns, and restores the one before
  * (a view rendered inside another view's render sees its own page).
  *
+ * @param page - the page `usePage()` answers while `render` runs
+ * @param render - renders synchronously
+ * @returns what `render` returns
  * @example
  * const html = withPage(pageOf(c), () => renderToString(<Show widget={widget} />));
  */
@@ -126,6 +139,9 @@ export function withPage<T>(page: Page, render: () => T): T {
 /**
  * The page being rendered, inside a view or layout rendered by `c.respond`.
  *
+ * @returns the page of the view being rendered
+ * @throws WisentError `E_APP_MISCONFIGURED` outside a view rendered by `c.respond` (or
+ *   `withPage`)
  * @example
  * const Title = () => <h1>{usePage().t("widgets.title")}</h1>;
  */

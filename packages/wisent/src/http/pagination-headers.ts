@@ -17,18 +17,20 @@ export function pageUrl(url: string | URL, page: number): string {
   return pageUrlsOf(url)(page);
 }
 
-/** {@link pageUrl} for several pages of one URL. */
+/** `pageUrl` for several pages of one URL. */
 function pageUrls(url: string | URL, pages: readonly number[]): string[] {
   return pages.map(pageUrlsOf(url));
 }
 
 /**
- * {@link pageUrl} for many pages of one URL, parsing it once (a URL parse costs microseconds, and
+ * `pageUrl` for many pages of one URL, parsing it once (a URL parse costs microseconds, and
  * each `searchParams.set` and `href` re-serialises the whole URL): the query around `page` is
  * serialised once, as `searchParams.set("page", ...)` would place it (where the first `page`
  * was, other `page`s dropped, else at the end), and each page's number put in between. A
  * paginator's 13 links: one parse instead of 13 (bench/render).
  *
+ * @param url - the list's URL or path, with its other query parameters
+ * @returns a function from a page number to that page's URL (a path stays a path)
  * @example
  * const urlOf = pageUrlsOf("/widgets?per_page=5");
  * urlOf(2); // "/widgets?per_page=5&page=2"
@@ -122,8 +124,13 @@ function paginationJson(paginator: Paginator): string {
  * (`after=...`) and `last` as `before=` (the list's end); a page read by cursor has `null` page,
  * offset and totals and links `prev`/`next` by cursor, `first` as `after=`.
  *
+ * @param paginator - the paginator `paginate` (or a model's `paginate`) answered
+ * @param request - the request's context (links absolute), or the list's URL or path
+ * @returns the headers by name, for `c.respond`'s `headers`
+ * @throws WisentError `E_CONFIG_INVALID` when `APP_URL` is set and is not an http(s) URL
  * @example
- * return c.respond({ data: paginator.items, headers: paginationHeaders(paginator, c) });
+ * const { rows, paginator } = await Widget.paginate(tx, c.req.query());
+ * return c.respond(200, { json: rows, headers: paginationHeaders(paginator, c) });
  */
 export function paginationHeaders(
   paginator: Paginator,

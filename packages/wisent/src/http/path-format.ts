@@ -25,6 +25,9 @@ export function rememberPathFormat(request: Request, format: PathFormat): void {
 /**
  * The format named by the request path's extension, if the App stripped one before routing.
  * Format negotiation reads it first (docs/guides/api-and-openapi.md: extension, then `?format=`, then `Accept`...).
+ * @param request - the request as routed (`c.req.raw`)
+ * @returns `html`, `json` or `xml`, or undefined when the path had no such extension
+ * @example pathFormatOf(c.req.raw); // "json" for GET /widgets/1.json
  */
 export function pathFormatOf(request: Request): PathFormat | undefined {
   return formatsByRequest.get(request);

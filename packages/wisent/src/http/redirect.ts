@@ -7,7 +7,17 @@ declare module "hono" {
     /**
      * Redirects to a named route or a path. A name (`widgetPath`) is resolved with the app's
      * path helpers and `params`; a string starting with `/` or a full URL is used as it is.
+     * A redirect chosen by the client's format (HTML gets a redirect, JSON a 201) carries
+     * `Vary: Accept`.
      *
+     * @param status - 303 after a form's POST/PUT/DELETE; 301, 302, 307 or 308 otherwise
+     * @param routeNameOrPath - a route name (`widgetPath`), a path (`/widgets`) or a full URL
+     * @param params - the route's path parameters; others become the query string
+     * @returns the redirect response
+     * @throws TypeError when the status is not a redirect status
+     * @throws WisentError `E_APP_MISCONFIGURED` when no route has that name
+     * @throws Error when a path parameter of the route is missing or does not match its pattern,
+     *   or a route name is given outside an App
      * @example
      * return c.redirectTo(303, "widgetPath", { widget_id: widget.id });
      * return c.redirectTo(303, "/widgets");

@@ -52,8 +52,17 @@ declare module "hono" {
   interface Context {
     /**
      * Answers in the negotiated format (see `negotiateFormat`) with one call. A format the action
-     * does not offer is a 406 (e.g. New/Edit, HTML only, asked for JSON).
+     * does not offer is a 406 (e.g. New/Edit, HTML only, asked for JSON). A JSON error answer
+     * (status 400 or more) to a client asking for `application/problem+json` is sent as problem
+     * details; a GET's JSON or XML answer carries a weak ETag, and a matching `If-None-Match`
+     * gets a 304.
      *
+     * @param status - the response's status
+     * @param options - one renderer per format offered (`html`, `json`, `xml`), plus `headers`,
+     *   `location` and the XML `root` (see {@link RespondOptions})
+     * @returns the response, in the format the client accepts best among those offered
+     * @throws HttpError 406 (`E_HTTP`) when the client accepts none of the formats offered
+     * @throws WisentError `E_APP_MISCONFIGURED` when `location` names a route that does not exist
      * @example
      * return c.respond(200, { html: () => <Show widget={widget} />, json: widget, xml: widget });
      */
@@ -70,6 +79,9 @@ declare module "hono" {
  *   <html lang={page.lang}><head><CsrfMeta /></head><body><FlashMessages />{children}</body></html>
  * );
  * app.use(layout(AppLayout));
+ *
+ * @param component - the layout: gets the request's `page` and the view as `children`
+ * @returns the middleware
  */
 export function layout(component: Layout): MiddlewareHandler {
   return phased({

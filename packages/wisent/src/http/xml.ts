@@ -99,6 +99,9 @@ function toNode(value: unknown, name: string): unknown {
  * a list as `<widgets><widget>...</widget></widgets>`, null as `<field nil="true"/>`, and
  * `ValidationErrors` as `<errors><error field="title">...</error></errors>`.
  *
+ * @param data - a record, a list of records, or `ValidationErrors`
+ * @param root - the element name of one record (a list's is its plural)
+ * @returns the XML document, with its declaration
  * @example
  * toXml({ id: 1, title: "a", description: null }, "widget");
  * // <?xml ...?>\n<widget>\n  <id>1</id>\n  <title>a</title>\n  <description nil="true"/>\n</widget>
@@ -123,6 +126,11 @@ export function xmlDocument(tree: Record<string, unknown>): string {
  * Parses an XML request body into a plain object: the root element's children become the fields
  * (`<widget><title>a</title></widget>` -> `{ title: "a" }`), `nil="true"` becomes null.
  * Malformed XML is a 400 naming the line and the problem.
+ * @param text - the XML document
+ * @returns the root element's fields (`{}` for an empty root)
+ * @throws HttpError 400 (`E_HTTP`) for malformed XML (naming the line), a document the parser
+ *   refuses (external entities, nesting too deep), or more than one root element
+ * @example parseXml("<widget><title>a</title></widget>"); // { title: "a" }
  */
 export function parseXml(text: string): Record<string, unknown> {
   const verdict = xmlTools().validator.validate(text);

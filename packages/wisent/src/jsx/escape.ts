@@ -4,6 +4,8 @@ const SPECIAL = /[&<>"']/;
  * `&`, `<`, `>`, `"` and `'` as entities, the same five and the same entities as hono/jsx (so the
  * shop's markup is byte-for-byte what it was). Safe in text and in double-quoted attributes.
  *
+ * @param text - the text to escape
+ * @returns the text with the five characters as entities
  * @example
  * escapeHtml(`<a href="x">`); // "&lt;a href=&quot;x&quot;&gt;"
  */

@@ -15,6 +15,8 @@ export class Html {
  * Inserts a trusted string without escaping: the one way to put raw HTML into a template. Never
  * pass it anything a user, a database row or a request parameter could have written.
  *
+ * @param trusted - markup you wrote, never data
+ * @returns the markup, marked safe
  * @example
  * <>{rawHtml("<!DOCTYPE html>")}<html lang="en">...</html></>
  */

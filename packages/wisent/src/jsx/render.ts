@@ -73,7 +73,14 @@ export function componentHtml(result: unknown, component: { name: string }): Htm
   return new Html(childrenText(result));
 }
 
-/** Renders any child to its HTML text (what `c.respond` sends). */
+/**
+ * Renders any child to its HTML text (what `c.respond` sends).
+ * @param child - an element, a component's markup, text (escaped) or a list of them
+ * @returns the HTML
+ * @throws Error when a component returns a Promise (rendering is synchronous), or an element's
+ *   tag name is not a valid one
+ * @example renderToString(<p>{"<hi>"}</p>); // "<p>&lt;hi&gt;</p>"
+ */
 export function renderToString(child: Child): string {
   return childrenText(child);
 }

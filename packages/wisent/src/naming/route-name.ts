@@ -1,7 +1,7 @@
 import { camelize } from "./casing.js";
 import { isUncountable, singularize } from "./inflection.js";
 
-/** Options for {@link routeNameForPath}. */
+/** Options for `routeNameForPath`. */
 export interface RouteNameOptions {
   /**
    * The path is a resource's collection route (List/Create). When its last named word is

@@ -6,6 +6,8 @@ const cookieNames = new Map<string, string>();
  * The session cookie's name: `_<app>_session` with the app name in snake case, as Rails names
  * it. The session middleware sets it and the OpenAPI document declares it.
  *
+ * @param appName - the App's `name`
+ * @returns `_<app_name>_session`
  * @example sessionCookieName("MyShop") // "_my_shop_session"
  */
 export function sessionCookieName(appName: string): string {

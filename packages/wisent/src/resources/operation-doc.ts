@@ -30,6 +30,9 @@ const DOC: typeof OPERATION_DOC_KEY = OPERATION_DOC_KEY;
  * Attaches an {@link OperationDoc} to a plain route's handler, so the OpenAPI document (and every
  * client generated from it) says what the route really takes and answers.
  *
+ * @param doc - the body it reads and the answers it gives, by status
+ * @param handler - the route's handler
+ * @returns the same handler, carrying the doc
  * @example
  * export const CreateToken = documented(
  *   { body: Credentials, responses: { 201: { description: "A new token", body: NewToken }, 401: "Wrong email or password" } },

@@ -10,9 +10,16 @@ import type { Context, Env, HonoRequest } from "hono";
 // unused by resources; any other choice makes this interface unassignable to Hono's `Context`.
 // biome-ignore lint/suspicious/noExplicitAny: see above
 export interface ParamRequest<Keys extends string> extends HonoRequest<any, never> {
-  /** The value of the path parameter `name` (always present on the routes that declare it). */
+  /**
+   * The value of the path parameter `name` (always present on the routes that declare it).
+   * @param name - one of the route's path parameters (`tsc` refuses any other)
+   * @returns its value, decoded
+   */
   param<N extends Keys>(name: N): string;
-  /** Every path parameter of the request. */
+  /**
+   * Every path parameter of the request.
+   * @returns the parameters by name
+   */
   param(): Record<Keys, string>;
 }
 
@@ -33,5 +40,6 @@ export interface ParamRequest<Keys extends string> extends HonoRequest<any, neve
  */
 // biome-ignore lint/suspicious/noExplicitAny: `any` as Hono's own `Context` defaults, so it stays assignable to it
 export interface ResourceContext<Keys extends string, E extends Env = any> extends Context<E, any> {
+  /** The request, whose `param(name)` takes only the route's path parameters. */
   readonly req: ParamRequest<Keys>;
 }

@@ -48,7 +48,12 @@ export abstract class ResourceBase<K extends string = string> {
    */
   declare readonly docs?: Readonly<Record<string, OperationDoc>>;
 
-  /** Middleware for this resource's routes only (Buffalo's `Use()`), run after the app's. */
+  /**
+   * Middleware for this resource's routes only (Buffalo's `Use()`), run after the app's and
+   * before the handler; it also reaches the resources nested in this one. Override it.
+   * @returns the middleware, in order; none by default
+   * @example override middleware() { return [requireAuthentication()]; }
+   */
   middleware(): MiddlewareHandler[] {
     return [];
   }
@@ -65,6 +70,13 @@ export abstract class ResourceBase<K extends string = string> {
    * (`ownedBy`) or has a policy with a `show` rule, else `model.find(tx, id)` (404 when missing).
    * One query for the parent a request, not one in the guard and another here.
    *
+   * @param c - the request's context
+   * @param tx - the transaction or database to read with (`await c.tx()`)
+   * @param model - the parent's model
+   * @param paramKey - the parent's path parameter (`author_id`)
+   * @returns the parent record
+   * @throws HttpError 404 (`E_HTTP`) when the route's path has no `paramKey`, or the parent does
+   *   not exist (`model.find`'s 404)
    * @example
    * const author = await this.findParent(c, tx, Author, "author_id");
    */
@@ -96,19 +108,41 @@ export abstract class ResourceBase<K extends string = string> {
  * each answering 404 `resource not implemented` until overridden.
  */
 export abstract class RecordOperations<K extends string = string> extends ResourceBase<K> {
-  /** GET /widgets/{widget_id} (a singleton: GET /profile) */
+  /**
+   * GET /widgets/{widget_id} (a singleton: GET /profile). The Show operation: one record. Override it to serve the route.
+   * @param _c - the request's context (declare it `ResourceContext<"widget_id">` for typed params)
+   * @returns the response
+   * @throws HttpError 404 (`E_HTTP`) `resource not implemented`, until overridden
+   */
   show(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
   }
-  /** POST /widgets (a singleton: POST /profile) */
+  /**
+   * POST /widgets (a singleton: POST /profile). The Create operation: stores a new record. Override it to serve the route.
+   * @param _c - the request's context (declare it `ResourceContext<"widget_id">` for typed params)
+   * @returns the response
+   * @throws HttpError 404 (`E_HTTP`) `resource not implemented`, until overridden
+   */
   create(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
   }
-  /** PUT /widgets/{widget_id} (a singleton: PUT /profile) */
+  /**
+   * PUT /widgets/{widget_id} (a singleton: PUT /profile). The Update operation (and PATCH with
+   * the `patch` option): changes a record. Override it to serve the route.
+   * @param _c - the request's context (declare it `ResourceContext<"widget_id">` for typed params)
+   * @returns the response
+   * @throws HttpError 404 (`E_HTTP`) `resource not implemented`, until overridden
+   */
   update(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
   }
-  /** DELETE /widgets/{widget_id} (a singleton: DELETE /profile) */
+  /**
+   * DELETE /widgets/{widget_id} (a singleton: DELETE /profile). The Destroy operation: deletes a
+   * record. Override it to serve the route.
+   * @param _c - the request's context (declare it `ResourceContext<"widget_id">` for typed params)
+   * @returns the response
+   * @throws HttpError 404 (`E_HTTP`) `resource not implemented`, until overridden
+   */
   destroy(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
   }
@@ -133,7 +167,12 @@ export abstract class RecordOperations<K extends string = string> extends Resour
  * describe the JSON operations in `wisent openapi` and type them in `wisent/client`.
  */
 export abstract class Resource<K extends string = string> extends RecordOperations<K> {
-  /** GET /widgets */
+  /**
+   * GET /widgets. The List operation: the collection's records. Override it to serve the route.
+   * @param _c - the request's context (declare it `ResourceContext<"widget_id">` for typed params)
+   * @returns the response
+   * @throws HttpError 404 (`E_HTTP`) `resource not implemented`, until overridden
+   */
   list(_c: Context): HandlerResult {
     throw new HttpError(404, NOT_IMPLEMENTED);
   }
@@ -166,9 +205,19 @@ export type DeclaredHandler = (c: never) => HandlerResult;
 
 /** A resource that also serves the optional New route. */
 export interface Newable {
+  /**
+   * GET /widgets/new: the form of a new record.
+   * @param c - the request's context
+   * @returns the response
+   */
   "new"(c: Context): HandlerResult;
 }
 /** A resource that also serves the optional Edit route. */
 export interface Editable {
+  /**
+   * GET /widgets/{widget_id}/edit: the form of a record.
+   * @param c - the request's context
+   * @returns the response
+   */
   edit(c: Context): HandlerResult;
 }

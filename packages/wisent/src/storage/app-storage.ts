@@ -33,6 +33,12 @@ export class AppStorage {
   /** `<app>/<env>/`: what every key is stored under. */
   readonly #prefix: string;
 
+  /**
+   * Made by {@link openStorage}.
+   * @param location - where the files are (a folder or an S3 bucket)
+   * @param disk - flydrive's disk for that location
+   * @param namespace - the app and environment every key is stored under
+   */
   constructor(
     readonly location: StorageLocation,
     readonly disk: Disk,
@@ -48,7 +54,13 @@ export class AppStorage {
       : `s3://${this.location.bucket}/${this.#prefix}`;
   }
 
-  /** Stores a file read from `body` under `key`. */
+  /**
+   * Stores a file read from `body` under `key` (replacing one stored there).
+   * @param key - where to store it
+   * @param body - the file's bytes, streamed
+   * @param options - its `contentType` and `size` in bytes
+   * @throws Error of flydrive or the S3 client when the storage refuses the write
+   */
   async put(key: string, body: Readable, options: { contentType: string; size: number }) {
     await this.disk.putStream(this.#prefix + key, body, {
       contentType: options.contentType,
@@ -56,23 +68,38 @@ export class AppStorage {
     });
   }
 
-  /** Deletes `key`; a key already gone is not an error. */
+  /**
+   * Deletes `key`; a key already gone is not an error.
+   * @param key - the stored file's key
+   */
   async delete(key: string): Promise<void> {
     await this.disk.delete(this.#prefix + key);
   }
 
   /** Deletes the upload `key` and the image variants made of it (`variants/<id>/`). */
+  /**
+   * Deletes the upload `key` and the image variants made of it (`variants/<key>/`).
+   * @param key - the upload's key
+   */
   async deleteUpload(key: string): Promise<void> {
     await this.disk.delete(this.#prefix + key);
     await this.disk.deleteAll(this.#prefix + variantsFolder(key));
   }
 
-  /** Whether `key` is stored. */
+  /**
+   * Whether `key` is stored.
+   * @param key - the stored file's key
+   * @returns true when a file is stored under it
+   */
   exists(key: string): Promise<boolean> {
     return this.disk.exists(this.#prefix + key);
   }
 
-  /** Size, modification time and an ETag of `key`, or undefined when it is not stored. */
+  /**
+   * Size, modification time and an ETag of `key`.
+   * @param key - the stored file's key
+   * @returns the file's facts, or undefined when it is not stored
+   */
   async info(key: string): Promise<StoredObjectInfo | undefined> {
     if (this.location.driver === "fs") {
       const stats = await stat(this.path(key)).catch(() => undefined);
@@ -88,7 +115,13 @@ export class AppStorage {
     return { size: meta.contentLength, lastModified: meta.lastModified, etag: meta.etag };
   }
 
-  /** The bytes of `key` from `start` to `end` (inclusive), or all of them. */
+  /**
+   * The bytes of `key` from `start` to `end` (inclusive), or all of them. A range is honoured on
+   * a local storage; S3 streams the whole file.
+   * @param key - the stored file's key
+   * @param range - the first and last byte to read
+   * @returns a stream of the bytes
+   */
   async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
     if (this.location.driver === "fs") return createReadStream(this.path(key), range);
     return this.disk.getStream(this.#prefix + key);
@@ -99,7 +132,14 @@ export class AppStorage {
     return this.location.driver === "s3";
   }
 
-  /** A short-lived URL of `key` on the storage itself (S3), answering with these headers. */
+  /**
+   * A short-lived URL of `key` on the storage itself (S3), answering with these headers.
+   * @param key - the stored file's key
+   * @param options - the `Content-Type` and `Content-Disposition` the URL answers with, and
+   *   `expiresIn` seconds
+   * @returns the signed URL
+   * @throws Error of flydrive on a local storage, which has no signed URLs
+   */
   signedUrl(
     key: string,
     options: { contentType: string; contentDisposition: string; expiresIn: number },
@@ -114,6 +154,11 @@ export class AppStorage {
   /**
    * Every key of the app's namespace (for `wisent storage prune`), page by page on S3; nothing
    * when the folder was never made. Never a key outside the namespace.
+   * Every stored key under `prefix` (for `wisent storage prune`), page by page on S3; nothing
+   * when a local storage folder was never made. Its modification time is read when asked for
+   * (on S3 it came with the listing).
+   * @param prefix - the keys' common start (default: every key)
+   * @returns the keys, each with a function reading its modification time
    */
   async *list(): AsyncGenerator<ListedObject> {
     for await (const object of listFiles(this, this.#prefix, true)) {
@@ -131,6 +176,13 @@ export class AppStorage {
 /**
  * The files under `prefix` of the whole storage (not one namespace's), page by page on S3:
  * recursively, or only those directly in it. Nothing when the local folder was never made.
+ * The storage at `location`: the local disk through flydrive's FS driver, or S3 through its S3
+ * driver, which needs the optional `@aws-sdk/client-s3` and `@aws-sdk/s3-request-presigner`.
+ * @param location - from {@link storageLocation}
+ * @returns the storage; nothing is connected or created until the first call
+ * @throws MissingDependencyError (`E_MISSING_DEPENDENCY`) for an S3 location when the AWS SDK
+ *   packages are not installed, naming the `npm install` to run
+ * @example const storage = openStorage(storageLocation("file:tmp/storage"));
  */
 export async function* listFiles(
   storage: AppStorage,
@@ -226,6 +278,11 @@ let current: AppStorage | undefined;
  * The app's storage, from `STORAGE_URL` (read once, on first use), holding the files of the app
  * in the current folder (its package.json `name`) in the current environment.
  *
+ * @returns the storage set by {@link useStorage}, else the one `STORAGE_URL` names
+ * @throws WisentError `E_STORAGE_URL` (a `StorageUrlError`) when `STORAGE_URL` is not a
+ *   storage location Wisent knows
+ * @throws MissingDependencyError (`E_MISSING_DEPENDENCY`) for an S3 location without the AWS
+ *   SDK packages
  * @example
  * await appStorage().delete(attachment.key);
  */
@@ -237,6 +294,8 @@ export function appStorage(): AppStorage {
 /**
  * Replaces the app's storage (tests; an app that builds its own); `undefined` reads
  * `STORAGE_URL` again on next use.
+ * @param storage - the storage to use from now on, or undefined
+ * @example useStorage(openStorage(storageLocation("file:tmp/test-storage")));
  */
 export function useStorage(storage: AppStorage | undefined): void {
   current = storage;

@@ -96,12 +96,21 @@ const blank = (value: unknown) => value === undefined || value === null || value
  * The model stores the upload when it saves the record (see `defineModel`). The field's type is
  * the stored file: between `validate` and the model's save it holds the upload.
  *
+ * @param options - the `types` allowed (by the file's bytes), `maxSize` in bytes (default 10 MiB)
+ *   and `optional: true` for a field that may hold no file
+ * @returns the zod rule of the field; its failures are 422 messages naming the field ("File must
+ *   be at most 10 MB.", "File can not be blank.")
  * @example
  * schema: z.object({ caption: z.string(), file: attachment({ types: ["image/*"], maxSize: 5 * 1024 * 1024 }) })
  */
 export function attachment(
   options: AttachmentOptions & { optional: true },
 ): z.ZodOptional<z.ZodType<StoredAttachment | null, FileInput | null>>;
+/**
+ * A model field holding one stored file, required (see the other signature).
+ * @param options - the `types` allowed and `maxSize` in bytes
+ * @returns the zod rule of the field
+ */
 export function attachment(options?: AttachmentOptions): z.ZodType<StoredAttachment, FileInput>;
 export function attachment(
   options: AttachmentOptions = {},
@@ -126,6 +135,8 @@ export function attachment(
  * A model field holding several stored files (a JSON array): each checked as {@link attachment}
  * checks one; sending files replaces the stored ones. Default: none.
  *
+ * @param options - the `types` allowed, `maxSize` of each file in bytes, and `max` files
+ * @returns the zod rule of the field
  * @example
  * schema: z.object({ files: attachments({ types: ["application/pdf"], max: 5 }) })
  */

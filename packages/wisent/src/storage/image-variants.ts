@@ -36,6 +36,9 @@ const NAME = /^[a-z0-9_-]{1,50}$/;
  * (`file.variantUrl("card")`, `<FileLink file={...} variant="card" />`) and kept in the storage
  * beside the image. `thumb` (320x320, fitted inside) exists from the start.
  *
+ * @param name - 1-50 of a-z, 0-9, `_` and `-` (it becomes part of storage keys and URLs)
+ * @param options - `width` and `height` (1-10000), `fit` and WebP `quality`
+ * @throws TypeError when the name or a side is out of range
  * @example
  * imageVariant("card", { width: 640, height: 360, fit: "cover" });
  */

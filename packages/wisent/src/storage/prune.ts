@@ -96,6 +96,12 @@ export async function referencedKeys(db: Kysely<unknown>): Promise<Set<string>> 
  * only there is anything deleted: another app's or environment's files, keys Wisent does not
  * write and files stored before keys carried a namespace are never touched.
  *
+ * @param storage - the app's storage
+ * @param db - the app's database (every table's attachment columns are read)
+ * @param options - `graceMs` (default one hour, {@link DEFAULT_PRUNE_GRACE_MS}), `dryRun` to
+ *   only report, and `now`
+ * @returns what was found: counts of referenced, kept, recent and foreign files, and the orphans
+ * @throws Error of the storage or the database when either cannot be read
  * @example
  * const report = await pruneStorage(appStorage(), db.kysely, { graceMs: 3_600_000, dryRun: true });
  * report.orphans.map((o) => o.key);

@@ -33,6 +33,12 @@ export class StorageUrlError extends WisentError {
  * `force_path_style=false`) and credentials as `s3://KEY:SECRET@bucket` or from the AWS SDK's
  * usual variables (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_REGION`).
  *
+ * @param url - the `STORAGE_URL` value (unset: the app's `storage/` folder)
+ * @param cwd - the folder relative paths resolve against (default the working folder)
+ * @param env - where the AWS SDK's variables are read (default `process.env`)
+ * @returns the location: a folder (`driver: "fs"`) or a bucket (`driver: "s3"`)
+ * @throws WisentError `E_STORAGE_URL` (a `StorageUrlError`) for a URL of another scheme, a
+ *   `file:` without a folder, or an `s3://` URL that is malformed or has no bucket
  * @example
  * storageLocation("s3://media?endpoint=http://127.0.0.1:9000&region=us-east-1");
  * // { driver: "s3", bucket: "media", endpoint: "http://127.0.0.1:9000", forcePathStyle: true, ... }

@@ -64,6 +64,14 @@ export interface AttachmentColumn {
  * image.file?.url; // "/files/0193...png/cat.png", or ".../cat.png?expires=...&signature=..."
  */
 export class StoredAttachment implements AttachmentColumn {
+  /**
+   * Made by a model reading its column (`fromColumn`); an app rarely makes one.
+   * @param key - the storage key
+   * @param name - the file's name as uploaded
+   * @param type - its type, found in its bytes
+   * @param size - its length in bytes
+   * @param checksum - SHA-256 of its bytes, base64
+   */
   constructor(
     readonly key: string,
     readonly name: string,
@@ -92,24 +100,39 @@ export class StoredAttachment implements AttachmentColumn {
     return INLINE_IMAGES.has(this.type);
   }
 
-  /** An image variant's URL (see `imageVariant`), e.g. `variantUrl("thumb")`. */
+  /**
+   * An image variant's URL (see `imageVariant`), e.g. `variantUrl("thumb")`.
+   * @param variant - a variant's name (`thumb`, or one declared with `imageVariant`)
+   * @returns the file's URL with `?variant=`; an unknown variant answers 400 when requested
+   */
   variantUrl(variant: string): string {
     const url = this.url;
     return `${url}${url.includes("?") ? "&" : "?"}variant=${encodeURIComponent(variant)}`;
   }
 
-  /** What is written to the column. */
+  /**
+   * What is written to the column.
+   * @returns the key, name, type, size and checksum
+   */
   toColumn(): AttachmentColumn {
     const { key, name, type, size, checksum } = this;
     return { key, name, type, size, checksum };
   }
 
+  /**
+   * What JSON and XML answers carry: never the storage key.
+   * @returns the url, name, type, size and checksum
+   */
   toJSON(): Record<string, unknown> {
     const { url, name, type, size, checksum } = this;
     return { url, name, type, size, checksum };
   }
 
-  /** The attachment a column holds (a parsed JSON object, or its text), else undefined. */
+  /**
+   * The attachment a column holds.
+   * @param value - the column's value: a parsed JSON object, or its text
+   * @returns the attachment, or undefined when the value is none (never throws)
+   */
   static fromColumn(value: unknown): StoredAttachment | undefined {
     const column = typeof value === "string" ? safeParse(value) : value;
     if (column === null || typeof column !== "object") return undefined;

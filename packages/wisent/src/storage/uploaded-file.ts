@@ -5,6 +5,7 @@
  * The temporary file is deleted when the request ends.
  */
 export class UploadedFile {
+  /** Made by the request's multipart reader (`c.bind()`); an app never makes one. */
   constructor(
     /** The temporary file holding the bytes. */
     readonly path: string,
@@ -22,7 +23,10 @@ export class UploadedFile {
     readonly claimedType: string,
   ) {}
 
-  /** What a log line or a re-rendered form shows: never the temporary path. */
+  /**
+   * What a log line or a re-rendered form shows: never the temporary path.
+   * @returns the name, type and size
+   */
   toJSON(): Record<string, unknown> {
     return { name: this.name, type: this.type, size: this.size };
   }

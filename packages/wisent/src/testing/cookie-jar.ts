@@ -2,11 +2,18 @@
 export class CookieJar {
   readonly #cookies = new Map<string, string>();
 
-  /** Stores the cookies of a response's `Set-Cookie` headers. */
+  /**
+   * Stores the cookies of a response's `Set-Cookie` headers (an expired one is removed).
+   * @param response - the response whose cookies to keep
+   */
   store(response: Response): void {
     for (const header of response.headers.getSetCookie()) this.storeHeader(header);
   }
 
+  /**
+   * Stores one `Set-Cookie` header's cookie, or removes it when the header expires it.
+   * @param header - the header's value (`name=value; Path=/; HttpOnly`)
+   */
   storeHeader(header: string): void {
     const [pair, ...attributes] = header.split(";");
     const at = pair?.indexOf("=") ?? -1;
@@ -24,23 +31,41 @@ export class CookieJar {
     else this.#cookies.set(name, value);
   }
 
+  /**
+   * A cookie's value.
+   * @param name - the cookie's name
+   * @returns its value, or undefined when the jar has none
+   */
   get(name: string): string | undefined {
     return this.#cookies.get(name);
   }
 
+  /**
+   * Puts a cookie in the jar (as if the app had set it).
+   * @param name - the cookie's name
+   * @param value - its value, as sent
+   */
   set(name: string, value: string): void {
     this.#cookies.set(name, value);
   }
 
+  /**
+   * Removes a cookie.
+   * @param name - the cookie's name
+   */
   delete(name: string): void {
     this.#cookies.delete(name);
   }
 
+  /** Removes every cookie. */
   clear(): void {
     this.#cookies.clear();
   }
 
-  /** The `Cookie` request header, or undefined when the jar is empty. */
+  /**
+   * The `Cookie` request header.
+   * @returns `a=1; b=2`, or undefined when the jar is empty
+   */
   header(): string | undefined {
     if (this.#cookies.size === 0) return undefined;
     return [...this.#cookies].map(([name, value]) => `${name}=${value}`).join("; ");

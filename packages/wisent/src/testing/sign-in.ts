@@ -31,6 +31,11 @@ async function refused(what: string, response: Response): Promise<Error> {
  * expect((await client.get("/notes")).status).toBe(200);
  * await signOut(client);
  * expect((await client.get("/notes", { headers: { accept: "application/json" } })).status).toBe(401);
+ *
+ * @param client - the test client to sign in (its cookies or default headers change)
+ * @param user - the user to sign in as (a stored record: its `id` is enough)
+ * @throws Error with the app's answer when it refuses: not running with `GO_ENV=test`, or no
+ *   `authentication()` / `tokenAuthentication()` in its middleware
  */
 export async function signIn(client: TestClient, user: { readonly id: string }): Promise<void> {
   dropAuthorization(client);
@@ -47,6 +52,9 @@ export async function signIn(client: TestClient, user: { readonly id: string }):
  * Signs the test client out: a web app's session ends through the app's own `signOut`, an API
  * client stops sending its token.
  *
+ * @param client - the test client to sign out
+ * @throws Error with the app's answer when it refuses the session's sign-out (not running with
+ *   `GO_ENV=test`, or no `authentication()` in its middleware)
  * @example
  * await signOut(client);
  */

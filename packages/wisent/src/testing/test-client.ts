@@ -16,6 +16,11 @@ import { CookieJar } from "./cookie-jar.js";
 
 /** Anything that answers Fetch API requests in-process: a Wisent `App`, a Hono app. */
 export interface FetchApp {
+  /**
+   * Answers a request in-process.
+   * @param request - the request
+   * @returns the response
+   */
   fetch(request: Request): Response | Promise<Response>;
   /** The app's name (a Wisent `App` has it); names the session cookie. */
   readonly name?: string;
@@ -83,6 +88,10 @@ function encodeForm(form: Record<string, FormValue>): URLSearchParams | FormData
  * expect(await client.flash()).toEqual({ success: ["Widget was successfully created."] });
  * const page = await client.follow(res);
  * expect(await page.text()).toContain("Hammer");
+ *
+ * @param app - a Wisent `App` (or anything with `fetch`)
+ * @param options - the base URL, default headers and the session's cookie name and secret
+ * @returns a new client with an empty cookie jar
  */
 export function testClient(app: FetchApp, options: TestClientOptions = {}): TestClient {
   return new TestClient(app, options);
@@ -101,32 +110,84 @@ export class TestClient {
   readonly #options: TestClientOptions;
   #passwords: SessionPassword[] | undefined;
 
+  /**
+   * @param app - a Wisent `App` (or anything with `fetch`)
+   * @param options - the base URL, default headers and the session's cookie name and secret
+   */
   constructor(app: FetchApp, options: TestClientOptions = {}) {
     this.#app = app;
     this.#options = options;
     this.headers = { ...options.headers };
   }
 
-  get(path: string, options?: TestRequestOptions) {
+  /**
+   * Sends a GET request (see {@link TestClient.request}).
+   * @param path - the path (and query), relative to the base URL
+   * @param options - body, query, headers, CSRF and redirects
+   * @returns the app's response
+   */
+  get(path: string, options?: TestRequestOptions): Promise<Response> {
     return this.request("GET", path, options);
   }
-  head(path: string, options?: TestRequestOptions) {
+  /**
+   * Sends a HEAD request (see {@link TestClient.request}).
+   * @param path - the path (and query), relative to the base URL
+   * @param options - body, query, headers, CSRF and redirects
+   * @returns the app's response
+   */
+  head(path: string, options?: TestRequestOptions): Promise<Response> {
     return this.request("HEAD", path, options);
   }
-  post(path: string, options?: TestRequestOptions) {
+  /**
+   * Sends a POST request (see {@link TestClient.request}).
+   * @param path - the path (and query), relative to the base URL
+   * @param options - body, query, headers, CSRF and redirects
+   * @returns the app's response
+   */
+  post(path: string, options?: TestRequestOptions): Promise<Response> {
     return this.request("POST", path, options);
   }
-  put(path: string, options?: TestRequestOptions) {
+  /**
+   * Sends a PUT request (see {@link TestClient.request}).
+   * @param path - the path (and query), relative to the base URL
+   * @param options - body, query, headers, CSRF and redirects
+   * @returns the app's response
+   */
+  put(path: string, options?: TestRequestOptions): Promise<Response> {
     return this.request("PUT", path, options);
   }
-  patch(path: string, options?: TestRequestOptions) {
+  /**
+   * Sends a PATCH request (see {@link TestClient.request}).
+   * @param path - the path (and query), relative to the base URL
+   * @param options - body, query, headers, CSRF and redirects
+   * @returns the app's response
+   */
+  patch(path: string, options?: TestRequestOptions): Promise<Response> {
     return this.request("PATCH", path, options);
   }
-  delete(path: string, options?: TestRequestOptions) {
+  /**
+   * Sends a DELETE request (see {@link TestClient.request}).
+   * @param path - the path (and query), relative to the base URL
+   * @param options - body, query, headers, CSRF and redirects
+   * @returns the app's response
+   */
+  delete(path: string, options?: TestRequestOptions): Promise<Response> {
     return this.request("DELETE", path, options);
   }
 
-  /** Sends one request through the app, storing the cookies it sets. */
+  /**
+   * Sends one request through the app, storing the cookies it sets. An unsafe request gets the
+   * session's CSRF token (in a form's `authenticity_token`, else the `X-CSRF-Token` header)
+   * unless `csrf: false`.
+   * @param method - the HTTP method, any case
+   * @param path - the path (and query), relative to the base URL
+   * @param options - `form`, `json` or `body`; `query`, `headers`, `csrf` and `followRedirects`
+   * @returns the app's response (the last one, when following redirects)
+   * @throws Error when a CSRF token is needed and the client cannot read the session: no app
+   *   name (pass `appName`), or no session secret outside development and test
+   * @throws Error when following more than 10 redirects, or a 307/308
+   * @example const res = await client.request("PATCH", "/widgets/1", { json: { title: "Gear" } });
+   */
   async request(method: string, path: string, options: TestRequestOptions = {}): Promise<Response> {
     const upper = method.toUpperCase();
     const url = new URL(path, this.#options.baseUrl ?? "http://localhost");
@@ -165,6 +226,11 @@ export class TestClient {
    * const client = testClient(app);
    * await signIn(client, ada);
    * const api = createClient<typeof import("../app.js")>({ fetch: (request) => client.fetch(request) });
+   *
+   * @param request - the request to send
+   * @returns the app's response
+   * @throws Error when a CSRF token is needed and the client cannot read the session: no app
+   *   name (pass `appName`), or no session secret outside development and test
    */
   async fetch(request: Request): Promise<Response> {
     const headers = new Headers(request.headers);
@@ -183,7 +249,14 @@ export class TestClient {
     return this.#send(new Request(request.url, { method: request.method, headers, body }));
   }
 
-  /** Follows one redirect: 301/302/303 become a GET, 307/308 are refused (re-send the body yourself). */
+  /**
+   * Follows one redirect: 301/302/303 become a GET, 307/308 are refused (re-send the body yourself).
+   * @param response - the redirect
+   * @param from - the URL the redirect answered, for a relative `Location`
+   * @returns the response to the GET of its `Location`
+   * @throws Error when `response` is no redirect with a `Location`, or is a 307/308
+   * @example const page = await client.follow(await client.post("/widgets", { form }));
+   */
   async follow(
     response: Response,
     from: string | URL = this.#options.baseUrl ?? "http://localhost",
@@ -247,14 +320,23 @@ export class TestClient {
     return this.#passwords;
   }
 
-  /** The session as the app will see it on the next request (empty when there is none). */
+  /**
+   * The session as the app will see it on the next request (empty when there is none).
+   * @returns the session's values, unsealed with the app's secret
+   * @throws Error without an app name (pass `appName`), or without a session secret outside
+   *   development and test (`E_CONFIG_INVALID`)
+   */
   async session(): Promise<SessionData> {
     const sealed = this.cookies.get(this.sessionCookieName);
     if (!sealed) return {};
     return (await unsealSession(sealed, this.#sessionPasswords())) ?? {};
   }
 
-  /** Flash messages waiting for the next rendered page, e.g. `{ success: ["Saved."] }`. */
+  /**
+   * Flash messages waiting for the next rendered page, e.g. `{ success: ["Saved."] }`.
+   * @returns the pending messages by kind (`{}` when none)
+   * @throws Error as {@link TestClient.session} does
+   */
   async flash(): Promise<FlashByKind> {
     return ((await this.session())[FLASH_SESSION_KEY] as FlashByKind | undefined) ?? {};
   }
@@ -262,6 +344,8 @@ export class TestClient {
   /**
    * A valid CSRF token for this client's session, made without a page: the session's secret is
    * read (or created and stored in the cookie jar) and masked as the app would.
+   * @returns a masked token
+   * @throws Error as {@link TestClient.session} does
    */
   async csrfToken(): Promise<string> {
     const data = await this.session();

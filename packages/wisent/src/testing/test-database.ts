@@ -16,6 +16,8 @@ import { appEnvironment } from "../data/app-database-url.js";
  * (`TEST_DATABASE_URL`, else the `_test` twin of `.env`'s `DATABASE_URL`, else
  * `sqlite:db/test.sqlite`), the URL `GO_ENV=test wisent migrate` uses too. For `vitest.config.ts`.
  *
+ * @param cwd - the app's folder (default the working folder), whose `.env` is read
+ * @returns `{ GO_ENV: "test", DATABASE_URL }`
  * @example
  * export default defineConfig({ test: { env: testEnvironment() } });
  */
@@ -33,6 +35,10 @@ const cli = () => join(packageRoot(), "bin/wisent.js");
  * the pending migrations, so a new migration never breaks the tests with "no such table".
  * Rejects with the command's output when it fails.
  *
+ * @param cwd - the app's folder (default the working folder)
+ * @returns once the test database is migrated; prints what changed, if anything
+ * @throws Error with the command's output when `wisent db prepare` fails (a migration that
+ *   fails, a database server that cannot be reached)
  * @example
  * // src/test-setup.ts, named in vitest.config.ts's globalSetup
  * export default async function setup() { await prepareTestDatabase(); }

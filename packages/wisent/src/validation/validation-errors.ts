@@ -11,27 +11,43 @@ import { WisentError } from "../base/wisent-error.js";
 export class ValidationErrors extends WisentError {
   // An Error so that a thrown ValidationErrors reaches Hono's onError (it only catches Errors).
   override name = "ValidationErrors";
+  /** @param errors - the messages by field (empty: valid so far) */
   constructor(readonly errors: Record<string, string[]> = {}) {
     super("E_VALIDATION", "validation failed");
   }
 
-  /** Adds a message for a field. */
+  /**
+   * Adds a message for a field.
+   * @param field - the field's name (`title`; `base` for the record as a whole)
+   * @param message - the full sentence shown (`Title can not be blank.`)
+   */
   add(field: string, message: string): void {
     const list = this.errors[field];
     if (list) list.push(message);
     else this.errors[field] = [message];
   }
 
-  /** The messages for one field (empty when it is valid). */
+  /**
+   * The messages for one field.
+   * @param field - the field's name
+   * @returns its messages (empty when it is valid)
+   */
   get(field: string): string[] {
     return this.errors[field] ?? [];
   }
 
-  /** True when at least one field has a message. */
+  /**
+   * Whether any field has a message.
+   * @returns true when at least one field has a message
+   */
   any(): boolean {
     return Object.keys(this.errors).length > 0;
   }
 
+  /**
+   * The JSON body of a 422: `{"errors":{"title":["Title can not be blank."]}}`.
+   * @returns the errors under `errors`
+   */
   toJSON(): { errors: Record<string, string[]> } {
     return { errors: this.errors };
   }

@@ -7,7 +7,12 @@ export type Validated<T> =
   | { ok: true; data: T; errors?: undefined }
   | { ok: false; data?: undefined; errors: ValidationErrors };
 
-/** `first_name` -> `First name`, as Rails' `humanize` (used for messages). */
+/**
+ * `first_name` -> `First name`, as Rails' `humanize` (used for messages).
+ * @param field - a field name (snake_case or camelCase; a trailing `_id` is dropped)
+ * @returns the field's name in words, capitalised
+ * @example humanizeField("author_id"); // "Author"
+ */
 export function humanizeField(field: string): string {
   const words = field
     .replace(/_id$/, "")
@@ -106,6 +111,10 @@ function checkText(value: unknown, path: string[], errors: ValidationErrors, dep
  * carriage return, and lone surrogates, are refused naming the field (so every model's string
  * fields refuse them, whatever their zod rule).
  *
+ * @param schema - any zod schema
+ * @param input - the value to check (a parsed body, a model's attributes)
+ * @returns `{ ok: true, data }` with the schema's output, or `{ ok: false, errors }`; never
+ *   throws for bad input
  * @example
  * const result = validate(z.object({ title: z.string().trim().min(1) }), { title: "" });
  * result.errors?.toJSON(); // { errors: { title: ["Title can not be blank."] } }

@@ -71,7 +71,7 @@ export async function buildApp(cwd: string): Promise<BuildResult> {
     // Maps without the sources' text (the .ts files are next to dist/): Node reads the whole map
     // of every module loaded while source maps are on, and the text of the framework and its
     // dependencies was three quarters of its bytes, about a tenth of the start-up
-    // (bench/README.md, "Cold start"). Traces still name the .ts lines.
+    // (bench/load/RESULTS-cold-start.md). Traces still name the .ts lines.
     sourcesContent: false,
     // The app's tsconfig.json (JSX import source, ...) applies as it does for tsc.
     logLevel: "silent",

@@ -2,7 +2,7 @@
  * After `wisent build`: V8's compiled code of the build's bundles put in Node's module compile
  * cache, which the wisent bin turns on (in an app's folder: the app's `tmp/compile-cache`), so
  * that the first `wisent start` or `wisent routes` after a build does not compile them. Without
- * a cache a start used about a fifth more CPU (bench/README.md, "Cold start").
+ * a cache a start used about a fifth more CPU (bench/load/RESULTS-cold-start.md).
  * @module
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";

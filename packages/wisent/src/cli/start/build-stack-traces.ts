@@ -5,7 +5,7 @@
  * Node's own source maps (`process.setSourceMapsEnabled(true)`) read, parse and index the map of
  * every module as it loads, whether or not a trace ever needs it: for the app's bundle (1.3 MB,
  * with a 1 MB map) about a tenth of the CPU `wisent start` spent before its first answer
- * (bench/README.md, "Cold start").
+ * (bench/load/RESULTS-cold-start.md).
  * @module
  */
 import { readFileSync } from "node:fs";

@@ -23,7 +23,10 @@ declare module "hono" {
   interface Context {
     /**
      * A masked CSRF token for this session (a new mask on each call); put it in forms as
-     * `authenticity_token` or send it as `X-CSRF-Token`.
+     * `authenticity_token` or send it as `X-CSRF-Token`. Makes the page uncacheable
+     * (`Cache-Control: no-store`), since the token is this session's alone.
+     * @returns the masked token
+     * @throws Error when the app does not use `session()`
      */
     csrfToken(): string;
   }
@@ -126,6 +129,10 @@ function isFormBody(contentType: string): boolean {
  * Failures are 403 with the reason. A request no route matched is not checked: it gets its 404
  * or 405 (see `noRouteMatched`). Needs `session()` before it.
  *
+ * @returns the middleware; it brings `c.csrfToken()`
+ * @throws Error (when given to `app.use`) naming `session()` when it is not before it
+ * @throws HttpError 403 (`E_HTTP`), from the middleware, naming the reason: a cross-site
+ *   `Origin` or `Sec-Fetch-Site`, a missing or invalid token
  * @example
  * app.use(session());
  * app.use(csrf());

@@ -20,15 +20,22 @@ declare module "hono" {
   interface Context {
     /**
      * Adds a flash message (an identical pending one is shown once; only the latest
-     * {@link MAX_FLASH_PER_KIND} of a kind are kept), shown on the next rendered page (this one, if it renders a layout
+     * `MAX_FLASH_PER_KIND` of a kind are kept), shown on the next rendered page (this one, if it renders a layout
      * that reads them; otherwise the page after the redirect), then gone.
      *
+     * @param kind - `success`, `info`, `warning`, `danger`, `error` or any other string
+     * @param message - the text shown (escaped when rendered)
+     * @throws Error when the app does not use `flashMessages()` (with `session()` before it)
      * @example
      * c.flash("success", c.t("widget.created.success"));
      * return c.redirectTo(303, "widgetPath", { widget_id: widget.id });
      */
     flash(kind: FlashKind, message: string): void;
-    /** Reads the pending flash messages and marks them shown. */
+    /**
+     * Reads the pending flash messages and marks them shown (a layout's `page.flash` does).
+     * @returns the messages by kind
+     * @throws Error when the app does not use `flashMessages()` (with `session()` before it)
+     */
     takeFlash(): FlashByKind;
   }
 }
@@ -71,6 +78,8 @@ export const takeFlashExtension = contextExtension("takeFlash", takeFlash);
  * redirects and responses that never read them keep them for the next request.
  * Needs `session()` before it.
  *
+ * @returns the middleware; it brings `c.flash()` and `c.takeFlash()`
+ * @throws Error (when given to `app.use`) naming `session()` when it is not before it
  * @example
  * app.use(session());
  * app.use(flashMessages());

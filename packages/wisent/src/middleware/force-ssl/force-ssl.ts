@@ -18,7 +18,12 @@ export interface ForceSSLOptions {
   hsts?: boolean | { maxAge?: number; includeSubDomains?: boolean; preload?: boolean };
 }
 
-/** True when the request came over HTTPS, directly or through a proxy saying so. */
+/**
+ * True when the request came over HTTPS, directly or through a proxy saying so
+ * (`X-Forwarded-Proto: https`).
+ * @param c - the request's context
+ * @returns whether the request's scheme is https
+ */
 export function isSecureRequest(c: Context): boolean {
   return requestScheme(c) === "https";
 }
@@ -46,6 +51,11 @@ function hstsValue(hsts: ForceSSLOptions["hsts"]): string | undefined {
  * (two years, includeSubDomains) unless `hsts: false`. It does not enable TLS itself. The health
  * route (`app.healthCheck`) is left out: load balancers probe it over plain HTTP.
  *
+ * @param options - `enabled` (default: in production-like environments) and `hsts`
+ * @returns the middleware (one that does nothing when not enabled)
+ * @throws HttpError 400 (`E_HTTP`), from the middleware, for a plain-HTTP request whose Host is
+ *   not a valid host (and no `APP_URL`)
+ * @throws WisentError `E_CONFIG_INVALID` when `APP_URL` is set and is not an http(s) URL, from the middleware
  * @example
  * app.use(forceSSL());
  * app.use(forceSSL({ hsts: { maxAge: 300 } })); // trying HSTS out

@@ -28,7 +28,13 @@ function hostname(host: string): string {
   return colon === -1 ? lower : lower.slice(0, colon);
 }
 
-/** The allowed-host list from options, `ALLOWED_HOSTS`, `APP_URL` and the loopback names. */
+/**
+ * The allowed-host list from options, `ALLOWED_HOSTS`, `APP_URL` and the loopback names.
+ * @param options - `hosts` replaces `ALLOWED_HOSTS` when given
+ * @returns the host names in lower case (`.example.com` and `*` entries as given)
+ * @throws WisentError `E_CONFIG_INVALID` when `APP_URL` is set and is not an http(s) URL
+ * @example allowedHosts({ hosts: ["shop.example.com"] }); // ["localhost", "127.0.0.1", "[::1]", "shop.example.com"]
+ */
 export function allowedHosts(options: HostAuthorizationOptions = {}): string[] {
   const given = options.hosts ?? (envValue("ALLOWED_HOSTS") ?? "").split(",").map((h) => h.trim());
   const appHost = configuredAppUrl()?.hostname;
@@ -51,6 +57,12 @@ function matches(name: string, allowed: readonly string[]): boolean {
  * a redirect or a cache. Allowed: `APP_URL`'s host, `ALLOWED_HOSTS` (comma-separated;
  * `.example.com` for every subdomain, `*` for any), and `localhost`/`127.0.0.1`/`[::1]`.
  *
+ * @param options - `hosts` (default `ALLOWED_HOSTS`) and `enabled` (default: in
+ *   production-like environments)
+ * @returns the middleware (one that does nothing when not enabled)
+ * @throws WisentError `E_CONFIG_INVALID` when `APP_URL` is set and is not an http(s) URL
+ * @throws HttpError 400 (`E_HTTP`), from the middleware, naming a host that is not allowed, or
+ *   for a Host that is not a valid host
  * @example
  * // ALLOWED_HOSTS=www.example.com,.example.org
  * app.use(hostAuthorization());

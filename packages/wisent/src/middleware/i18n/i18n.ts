@@ -21,8 +21,13 @@ declare module "hono" {
   interface Context {
     /**
      * Translates a message id in the request's language; `{{name}}` placeholders take `vars`.
-     * A missing id comes back as the id itself (and is logged once).
+     * A missing id comes back as the id itself (and is logged once). Without `i18n()` in the
+     * app, every id comes back as itself.
      *
+     * @param key - the message id (`widget.created.success`)
+     * @param vars - values for the message's `{{name}}` placeholders (not HTML-escaped here;
+     *   JSX escapes what it renders)
+     * @returns the translated message
      * @example
      * c.flash("success", c.t("widget.created.success"));
      */
@@ -82,6 +87,11 @@ const MAX_REMEMBERED_MESSAGES = 2000;
  * instance is made on the first translation, so requests that translate nothing (JSON APIs,
  * static files) never pay for it; with messages in one language only, nothing is parsed.
  *
+ * @param options - the locale files' `directory`, `messages` given directly, the
+ *   `defaultLanguage` (`en-US`) and the `logger` of missing ids
+ * @returns the middleware; it brings `c.t()`
+ * @throws WisentError `E_APP_MISCONFIGURED` when the directory cannot be read or a locale file
+ *   is not valid JSON (read when `i18n()` is called, at start-up)
  * @example
  * app.use(i18n({ directory: new URL("./locales", import.meta.url).pathname }));
  * app.get("/", (c) => c.text(c.t("welcome", { name: "Ada" })));

@@ -24,6 +24,11 @@ export function isFormType(contentType: string): boolean {
  * it streams (files to temporary files) and the returned Request shares that read; without a usable `_method` the original
  * request comes back untouched. Any other `_method` value is a 400 HttpError naming it.
  *
+ * @param request - the incoming request
+ * @param options - `bodyLimit`: the largest urlencoded body read, in bytes (default 1 MiB)
+ * @returns the request with its method overridden, or the original one
+ * @throws HttpError 400 (`E_HTTP`) naming an unknown `_method`, 413 for an urlencoded body
+ *   over the limit
  * @example
  * const request = await overrideMethod(incoming); // POST _method=delete -> DELETE
  */

@@ -5,7 +5,7 @@ import { jsonString, jsonStringContent } from "../../http/json-text.js";
  * Key fragments whose values never reach the logs: Rails' default `filter_parameters` (`passw`,
  * `email`, `secret`, `token`, `_key`, `crypt`, `salt`, `certificate`, `otp`, `ssn`, `cvv`,
  * `cvc`) and a few more (`pwd`, `apikey`, `credit_card`, `authorization`), each matched as a
- * substring of the key in {@link filterKeyForm} (`apiToken` -> `api_token`, `X-Api-Key` ->
+ * substring of the key in `filterKeyForm` (`apiToken` -> `api_token`, `X-Api-Key` ->
  * `x_api_key`), at any depth. Apps add their own with `paramLogger({ filter: [...] })`.
  */
 export const FILTERED_KEY_PARTS = [
@@ -97,10 +97,14 @@ export function isFilteredKey(
 /**
  * A copy of `params` with sensitive values replaced by `[FILTERED]`: any key containing one of
  * {@link FILTERED_KEY_PARTS} (Rails' list: passw, email, secret, token, _key, ...) in
- * {@link filterKeyForm}, at any depth (`user[password]`, `{ user: { password } }`, `apiToken`).
+ * `filterKeyForm`, at any depth (`user[password]`, `{ user: { password } }`, `apiToken`).
  * Files are logged by name and size (an upload never by its temporary file), anything else with
  * a `toJSON` as it gives itself to JSON.
  *
+ * @param params - the parameters (any JSON-like value, nested at any depth)
+ * @param parts - the key fragments to filter, in `filterKeyForm` (default
+ *   {@link FILTERED_KEY_PARTS})
+ * @returns the filtered copy; values deeper than 32 levels are `[TOO DEEP]`
  * @example
  * filterParams({ user: { name: "a", password: "x" } }); // { user: { name: "a", password: "[FILTERED]" } }
  */
@@ -194,6 +198,9 @@ const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie"
  * `Set-Cookie` and any header whose name contains a filter part (`X-Api-Key`, `X-CSRF-Token`)
  * as `[FILTERED]`.
  *
+ * @param headers - a plain object (Node's `IncomingHttpHeaders`) or a `Headers`
+ * @param parts - the key fragments to filter (default {@link FILTERED_KEY_PARTS})
+ * @returns the headers by lower-case name, repeated values joined with `, `
  * @example
  * filterHeaders({ authorization: "Bearer x", accept: "text/html" });
  * // { authorization: "[FILTERED]", accept: "text/html" }

@@ -89,6 +89,8 @@ const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, st
  * on the response; `c.get("requestId")` and `c.get("logger")` serve later middleware and errors.
  * The health route (`app.healthCheck`) is not logged.
  *
+ * @param options - the `logger`, extra `filter` key fragments, and whether to log `headers`
+ * @returns the middleware; it sets `c.get("requestId")` and `c.get("logger")`
  * @example
  * app.use(paramLogger());                       // JSON lines on stdout
  * app.use(paramLogger({ logger: myPinoLike })); // any { info, warn, error }

@@ -9,7 +9,13 @@ export const REQUEST_ID_HEADER = "X-Request-Id";
  */
 const SANE_ID = /^[\w.:@/+=-]{1,200}$/;
 
-/** The incoming id when it is sane, else a new UUID: either way, text JSON leaves as it is. */
+/**
+ * The incoming id when it is sane, else a new UUID: either way, text JSON leaves as it is.
+ * @param incoming - the request's `X-Request-Id`, if any
+ * @returns the id to use: the incoming one when it is 1-200 characters of letters, digits and
+ *   `_.:@/+=-`, else a new random UUID
+ * @example requestIdFrom(undefined); // "3f0c...-..."; requestIdFrom("abc-1") // "abc-1"
+ */
 export function requestIdFrom(incoming: string | undefined): string {
   return incoming && SANE_ID.test(incoming) ? incoming : newRequestId();
 }

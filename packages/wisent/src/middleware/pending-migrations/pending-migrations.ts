@@ -23,8 +23,12 @@ export interface PendingMigrationsOptions {
  * the command to run them (HTML, or JSON for JSON clients; status 503), instead of a raw
  * "no such table" 500. It checks once (a readdir and one query) and again when a file in the
  * folder changes; while migrations are pending, on each request, so the page goes away as soon
- * as they have run. Elsewhere (test, production) it does nothing.
+ * as they have run. Elsewhere (test, production) it does nothing. A database that cannot be
+ * asked is not reported here: the request goes on to meet its own error.
  *
+ * @param db - the app's database
+ * @param options - the migrations `folder`, the `env` it is on in and the `command` shown
+ * @returns the middleware (one that does nothing outside development)
  * @example
  * app.use(pendingMigrations(db));
  */

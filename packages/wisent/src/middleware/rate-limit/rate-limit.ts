@@ -51,6 +51,12 @@ export class RateLimiter {
   readonly #store: RateLimitStore;
   readonly #prefix: string;
 
+  /**
+   * @param options - `limit` requests per `window` seconds, the `store` (default memory) and the
+   *   `name` that keeps this limit's counts apart
+   * @throws WisentError `E_APP_MISCONFIGURED` when `limit` is not a whole number of at least 1, or
+   *   `window` not a number of seconds above 0
+   */
   constructor(options: Omit<RateLimitOptions, "by">) {
     if (!Number.isSafeInteger(options.limit) || options.limit < 1) {
       throw new WisentError(
@@ -72,7 +78,13 @@ export class RateLimiter {
     this.#prefix = `${options.name ?? "default"}:`;
   }
 
-  /** Counts one request against `key` and says whether it is allowed. */
+  /**
+   * Counts one request against `key` and says whether it is allowed.
+   * @param key - whom the request counts against (an IP address, an account's email)
+   * @returns whether it is allowed, what is left, and the response headers to send
+   * @throws Error of the store (Redis unreachable; `MissingDependencyError`, `E_MISSING_DEPENDENCY`,
+   *   when `redisStore()` is used without ioredis installed)
+   */
   async consume(key: string): Promise<RateLimitResult> {
     const { count, resetMs } = await this.#store.hit(this.#prefix + key, this.windowMs);
     const allowed = count <= this.limit;
@@ -88,12 +100,19 @@ export class RateLimiter {
     return { allowed, limit: this.limit, remaining, resetSeconds, headers };
   }
 
-  /** Forgets the count of `key`. */
+  /**
+   * Forgets the count of `key` (after a successful sign-in, say).
+   * @param key - as given to `consume`
+   */
   reset(key: string): Promise<void> {
     return this.#store.reset(this.#prefix + key);
   }
 
-  /** The 429 to throw for a refused request, with its headers (rendered in the client's format). */
+  /**
+   * The 429 to throw for a refused request, with its headers (rendered in the client's format).
+   * @param result - what `consume` answered
+   * @returns an HttpError 429 (`E_HTTP`) carrying `Retry-After` and the `RateLimit-*` headers
+   */
   refusal(result: RateLimitResult): HttpError {
     return new HttpError(
       429,
@@ -111,6 +130,13 @@ export { clientAddress };
  * `RateLimit-Remaining`, `RateLimit-Reset` (seconds) and `RateLimit-Policy` (`10;w=60`).
  * Counts live in memory unless a `store` is given (`redisStore()` for several workers).
  *
+ * @param options - `limit` requests per `window` seconds, whom a request counts against (`by`),
+ *   the `store` and the limit's `name`
+ * @returns the middleware
+ * @throws WisentError `E_APP_MISCONFIGURED` when `limit` is not a whole number of at least 1, or
+ *   `window` not a number of seconds above 0
+ * @throws HttpError 429 (`E_HTTP`), from the middleware, for a request past the limit, with
+ *   `Retry-After`
  * @example
  * app.use(rateLimit({ limit: 100, window: 60 }));
  * api.use(rateLimit({ limit: 10, window: 60, by: (c) => c.req.header("x-api-key") ?? "anonymous",

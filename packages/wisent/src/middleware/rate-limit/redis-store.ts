@@ -27,6 +27,11 @@ return { count, ttl }`;
  * Counts in Redis, so a limit holds across worker processes and machines. ioredis is loaded on
  * the first hit: an app that never uses this store never loads it.
  *
+ * @param options - the Redis `url` (default `REDIS_URL`), or a `client` of your own, the key
+ *   `prefix` and ioredis options
+ * @returns the store, with `close()` for the client it made
+ * @throws MissingDependencyError (`E_MISSING_DEPENDENCY`) on the first hit when ioredis is not
+ *   installed
  * @example
  * app.use(rateLimit({ limit: 100, window: 60, store: redisStore({ url: process.env.REDIS_URL }) }));
  */

@@ -11,15 +11,24 @@ export interface WindowCount {
  * workers or machines. A store counts hits per key in fixed windows.
  */
 export interface RateLimitStore {
-  /** Counts one hit for `key` in its window of `windowMs` (the window starts at its first hit). */
+  /**
+   * Counts one hit for `key` in its window of `windowMs` (the window starts at its first hit).
+   * @param key - whom the hit counts against (prefixed with the limit's name)
+   * @param windowMs - the window's length
+   * @returns the count in the window, this hit included, and the time left
+   */
   hit(key: string, windowMs: number): Promise<WindowCount>;
-  /** Forgets `key` (e.g. after a successful sign-in). */
+  /**
+   * Forgets `key` (e.g. after a successful sign-in).
+   * @param key - as given to `hit`
+   */
   reset(key: string): Promise<void>;
 }
 
 /**
  * Counts in this process's memory: right for one process (`wisent start` with one worker, tests).
  * Expired windows are swept as new hits come in, so memory stays bounded by the active keys.
+ * @returns a new, empty store (each call makes its own counts)
  * @example rateLimit({ limit: 10, window: 60, store: memoryStore() })
  */
 export function memoryStore(): RateLimitStore {

@@ -65,6 +65,9 @@ const NONCED = new Set(["scriptSrc", "styleSrc"]);
  * `cacheControl`). HSTS is left to `forceSSL()`, which knows when the app is behind HTTPS. Put
  * it first, so redirects and error pages get the headers too.
  *
+ * @param options - Hono's `secureHeaders` options (the `contentSecurityPolicy` merged over the
+ *   default), `cacheControl` (`false`: none) and `nonce` (`false`: no per-request CSP nonce)
+ * @returns the middleware
  * @example
  * app.use(securityHeaders());
  * app.use(securityHeaders({ contentSecurityPolicy: { imgSrc: ["'self'", "https://cdn.example"] } }));

@@ -48,6 +48,10 @@ export class Session {
   /** Counts changes, so a cookie sealed before the commit is known to be still current. */
   #version = 0;
 
+  /**
+   * Made by `session()` for each request; make one yourself only in tests.
+   * @param data - the session's values
+   */
   constructor(data: SessionData = {}) {
     this.#data = data;
   }
@@ -69,12 +73,21 @@ export class Session {
     return this.#data;
   }
 
-  /** The value stored under `key`. */
+  /**
+   * The value stored under `key`.
+   * @param key - the session key
+   * @returns the value as stored (JSON: dates come back as strings), or undefined
+   * @example const userId = c.get("session").get<string>("user_id");
+   */
   get<T = unknown>(key: string): T | undefined {
     return this.#values[key] as T | undefined;
   }
 
-  /** Stores a JSON-serialisable value. */
+  /**
+   * Stores a JSON-serialisable value (written back to the cookie when the request ends).
+   * @param key - the session key
+   * @param value - any JSON value; `undefined` removes the key
+   */
   set(key: string, value: unknown): void {
     if (value === undefined) {
       this.delete(key);
@@ -89,7 +102,10 @@ export class Session {
     this.#version++;
   }
 
-  /** Removes a key. */
+  /**
+   * Removes a key.
+   * @param key - the session key
+   */
   delete(key: string): void {
     const values = this.#values;
     if (!(key in values)) return;
@@ -128,6 +144,8 @@ export class Session {
    * c.get("session").set("user_id", user.id);
    * // log-out: nothing of the old session survives but the chosen keys
    * c.get("session").renew(["locale"]);
+   *
+   * @param keep - the keys to carry into the new session (the CSRF secret and the id never are)
    */
   renew(keep: readonly string[] = []): void {
     const values = this.#values;
@@ -141,7 +159,7 @@ export class Session {
     this.#touch();
   }
 
-  /** The change count (see {@link sessionFitsBeforeCommit}). */
+  /** The change count (see `sessionFitsBeforeCommit`). */
   get version(): number {
     return this.#version;
   }
@@ -151,6 +169,10 @@ export class Session {
     return this.#changed;
   }
 
+  /**
+   * The session's values, as sealed into the cookie.
+   * @returns a copy of the values
+   */
   toJSON(): SessionData {
     return { ...this.#values };
   }
@@ -196,8 +218,15 @@ export interface SessionOptions {
  * test a random one per run; every other environment throws here, at start-up, saying how to
  * make one. A cookie that fails to open (tampered, expired, old secret) is a fresh, empty
  * session. A session too large for a cookie drops its flash messages (with a log line) rather
- * than fail a request whose transaction committed; see {@link sessionFitsBeforeCommit}.
+ * than fail a request whose transaction committed; see `sessionFitsBeforeCommit`.
  *
+ * @param options - the cookie's name, secrets, lifetime and `Secure` flag (see
+ *   {@link SessionOptions})
+ * @returns the middleware; it sets `c.get("session")`
+ * @throws WisentError `E_CONFIG_INVALID` when an environment other than development or test has
+ *   no `SESSION_SECRET` (or `secret`), or a secret is shorter than 32 characters
+ * @throws Error, from the middleware, when the session has grown too large for its cookie (4096
+ *   bytes) even without its flash messages
  * @example
  * app.use(session());
  * app.get("/count", (c) => {
@@ -252,7 +281,7 @@ interface CookieSettings {
 interface SessionWriter {
   name: string;
   cookie: CookieSettings;
-  /** Sealed by {@link sessionFitsBeforeCommit}, for the session at `version`. */
+  /** Sealed by `sessionFitsBeforeCommit`, for the session at `version`. */
   sealed: { value: string; version: number } | undefined;
 }
 

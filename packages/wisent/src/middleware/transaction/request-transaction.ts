@@ -20,6 +20,11 @@ export class RequestTransaction<DB = AnyDB> {
   #trx: Promise<Transaction<DB>> | undefined;
   #finished = false;
 
+  /**
+   * Made by `transaction()` for each request.
+   * @param database - the app's database (or the promise of it)
+   * @param intent - `write: false` for GET and HEAD requests
+   */
   constructor(
     private readonly database: Database<DB> | Promise<Database<DB>>,
     /** `write: false` for GET and HEAD requests (on SQLite their reads run without BEGIN). */
@@ -31,7 +36,11 @@ export class RequestTransaction<DB = AnyDB> {
     return this.#begun !== undefined;
   }
 
-  /** The transaction, begun on the first call. */
+  /**
+   * The transaction, begun on the first call (what `c.tx()` answers).
+   * @returns the request's Kysely transaction, the same one on every call
+   * @throws Error when the request's transaction already ended
+   */
   get(): Promise<Transaction<DB>> {
     if (this.#finished) {
       return Promise.reject(new Error(TRANSACTION_FINISHED));
@@ -63,6 +72,8 @@ export class RequestTransaction<DB = AnyDB> {
    * record up, then do slow work that needs no database (hashing a password), then begin the
    * request's transaction to write, without holding a connection (on SQLite, the only one)
    * through the slow part.
+   * @param read - the reads, given the transaction to read with
+   * @returns what `read` returns
    */
   async readAlone<T>(read: (db: Transaction<DB>) => Promise<T>): Promise<T> {
     if (this.#begun !== undefined || this.#finished) return read(await this.get());
@@ -150,6 +161,8 @@ export class RequestTransaction<DB = AnyDB> {
   /**
    * Runs the hooks registered on the transaction (`afterCommit`, `afterRollback`) once it has
    * ended; undefined when there are none (most requests).
+   * @param committed - whether the transaction committed (else the rollback hooks run)
+   * @returns the hooks' run, or undefined
    */
   runHooks(committed: boolean): Promise<void> | undefined {
     const trx = this.#handle?.trx;

@@ -17,8 +17,13 @@ declare module "hono" {
   interface Context {
     /**
      * The request's database transaction, begun on first use. Read the request body before
-     * calling it. Throws HttpError 500 `no transaction found` without the `transaction` middleware.
+     * calling it.
      *
+     * @returns the request's Kysely transaction (the same one on every call)
+     * @throws HttpError 500 (`E_HTTP`) `no transaction found` without the `transaction`
+     *   middleware on the route
+     * @throws Error when called after the request's transaction ended (a query after the
+     *   response), or of the driver when no connection can be had
      * @example
      * const widget = await Widget.find(await c.tx(), c.req.param("widget_id"));
      */
@@ -49,6 +54,12 @@ export const txExtension = contextExtension("tx", function tx(this: Context) {
  * const user = await readBeforeTransaction(c, (db) => findUserByEmail(db, email));
  * const check = await verifyPassword(password, user.password_digest); // no connection held
  * await AccessToken.create(await c.tx(), { user_id: user.id, token_digest });
+ *
+ * @param c - the request's context
+ * @param read - the reads, given a transaction of their own (or the request's, once begun)
+ * @returns what `read` returns
+ * @throws HttpError 500 (`E_HTTP`) without the `transaction` middleware on the route; and
+ *   whatever `read` throws (its transaction rolled back)
  */
 export function readBeforeTransaction<T>(
   c: Context,
@@ -73,6 +84,10 @@ function failedCommit(cause: unknown): never {
  * commit becomes a 500 with the cause logged. Before committing, the session (when `session()`
  * is in use) is checked to fit its cookie, so nothing after the commit can fail the request.
  *
+ * @param database - the app's database (or the promise `openDatabase()` returns)
+ * @returns the middleware; it brings `c.tx()`
+ * @throws HttpError 500 (`E_HTTP`), from the middleware, when the commit fails (the cause is
+ *   logged); a database that went away answers 503
  * @example
  * const db = await openDatabase();
  * app.use(transaction(db));
