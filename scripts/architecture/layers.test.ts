@@ -57,9 +57,9 @@ describe("the import rules (.dependency-cruiser.cjs)", () => {
         ],
       ].sort(),
     );
-  });
+  }, 120_000);
 
   it("pass on the real tree", () => {
     expect(violations(ROOT, ["packages/wisent/src", "e2e", "bench", "scripts"])).toEqual([]);
-  });
+  }, 120_000);
 });
