@@ -1,0 +1,203 @@
+/**
+ * Two builds of Wisent, priced in CPU instructions per request rather than requests per second:
+ * each build's app is started under valgrind's callgrind (instrumentation off), warmed up, then
+ * instrumented for a fixed number of requests, so the count is the server's own work for those
+ * requests (all its threads, the garbage collector's included) and does not depend on what else
+ * the machine is doing. Repeat runs of one build agree within about 0.5%; use it to bisect and to
+ * A/B a change on a busy machine, and bench/load/ab.mjs on a quiet one for requests per second
+ * (instructions miss cache misses and stalls, which a throughput run sees).
+ *
+ *   node bench/load/ab-instructions.mjs <dirA> <dirB>
+ *
+ * The dirs are laid out as for bench/load/ab.mjs (bench/lib/baseline-build.mjs, with `app/` for
+ * the shop as of that commit; without it, the generated API app). Needs valgrind (Debian's
+ * `valgrind` package: callgrind and callgrind_control).
+ * Environment: BENCH_WORKLOADS (json-show,html-index), BENCH_REQUESTS (1500, measured),
+ * BENCH_WARMUP_REQUESTS (1500), BENCH_CONCURRENCY (8).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { buildCli } from "../lib/baseline-build.mjs";
+import { API_APP, apiApp, SHOP } from "./lib/apps.mjs";
+import { BEHIND_PROXY, freePort } from "./lib/servers.mjs";
+import { seedFiles, variantEnv, workloads } from "./throughput.mjs";
+
+const dirs = process.argv.slice(2, 4).map((d) => resolve(d));
+if (dirs.length !== 2) {
+  console.error("usage: node bench/load/ab-instructions.mjs <dirA> <dirB>");
+  process.exit(2);
+}
+if (spawnSync("callgrind_control", ["--version"]).error) {
+  console.error("callgrind_control not found: apt-get install valgrind");
+  process.exit(2);
+}
+const requests = Number(process.env.BENCH_REQUESTS ?? 1500);
+const warmupRequests = Number(process.env.BENCH_WARMUP_REQUESTS ?? 1500);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const names = (process.env.BENCH_WORKLOADS ?? "json-show,html-index").split(",");
+
+/** Sends `count` requests of `workload` over `concurrency` kept-alive connections; throws on a wrong status. */
+async function load(url, workload, count) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const { port } = new URL(url);
+  const [status] = workload.expect;
+  let sent = 0;
+  const one = (path) =>
+    new Promise((done, fail) => {
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port,
+          path,
+          method: workload.method ?? "GET",
+          agent,
+          headers: workload.headers,
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () =>
+            res.statusCode === status ? done() : fail(new Error(`${path}: ${res.statusCode}`)),
+          );
+        },
+      );
+      req.on("error", fail);
+      req.end(workload.body);
+    });
+  // A kept-alive connection the slowed-down server closed as the next request went out is reset:
+  // that request is sent again (on a new connection), as a browser retries an idempotent one.
+  const sendRetrying = async (path) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await one(path);
+      } catch (error) {
+        if (attempt === 3 || !["ECONNRESET", "EPIPE"].includes(error.code)) throw error;
+      }
+    }
+  };
+  const worker = async () => {
+    while (sent < count) await sendRetrying(workload.paths[sent++ % workload.paths.length]);
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  agent.destroy();
+}
+
+/** callgrind_control's command to every callgrind process of this run (the server, its children). */
+function control(args, env) {
+  const run = spawnSync("callgrind_control", args, { env, encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`callgrind_control ${args.join(" ")}: ${run.stderr}`);
+}
+
+/** Instructions per request of each workload, for the build in `dir`. */
+async function measure(dir, base, ids, tmp) {
+  const own = join(dir, "app");
+  const web = existsSync(own);
+  const app = join(dir, "shop-instructions");
+  rmSync(app, { recursive: true, force: true });
+  cpSync(web ? own : API_APP, app, { recursive: true, filter: (src) => !src.includes("/db/") });
+  const cli = buildCli(dir);
+  // Built outside valgrind: esbuild's Go binary does not run under it.
+  const built = spawnSync(process.execPath, [cli, "build"], { cwd: app, encoding: "utf8" });
+  if (built.status !== 0) throw new Error(`wisent build in ${app}: ${built.stdout}${built.stderr}`);
+  const results = new Map();
+  for (const name of names) {
+    const file = join(tmp, `${basename(dir)}-${name}.sqlite`);
+    copyFileSync(base({ app: web ? SHOP : API_APP }), file);
+    const port = await freePort();
+    const out = join(tmp, `${basename(dir)}-${name}`);
+    // vgdb names its pipes after HOST; callgrind_control must be given the server's.
+    const env = {
+      ...process.env,
+      ...variantEnv(file),
+      NO_COLOR: "1",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      USER: process.env.USER ?? "root",
+    };
+    const server = spawn(
+      "valgrind",
+      [
+        "--tool=callgrind",
+        "--instr-atstart=no",
+        "--smc-check=all-non-file",
+        "--trace-children=yes",
+        `--callgrind-out-file=${out}.%p`,
+        process.execPath,
+        cli,
+        "start",
+      ],
+      { cwd: app, env, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    let stderr = "";
+    server.stderr.on("data", (d) => {
+      stderr = (stderr + d).slice(-10_000);
+    });
+    const url = `http://127.0.0.1:${port}`;
+    for (let waited = 0; ; waited += 500) {
+      if (server.exitCode !== null) throw new Error(`server exited:\n${stderr}`);
+      if (waited > 300_000) throw new Error(`server did not answer in 300 s:\n${stderr}`);
+      const up = await fetch(`${url}/widgets?per_page=1`, { headers: BEHIND_PROXY }).catch(
+        () => undefined,
+      );
+      if (up) {
+        await up.arrayBuffer();
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    let cookie = "";
+    if (name.startsWith("html")) {
+      const first = await fetch(`${url}/widgets`, {
+        headers: { Accept: "text/html", ...BEHIND_PROXY },
+      });
+      await first.text();
+      cookie = (first.headers.getSetCookie()[0] ?? "").split(";")[0];
+    }
+    const workload = workloads(ids, cookie).find((w) => w.name === name);
+    if (!workload) throw new Error(`unknown workload ${name}`);
+    await load(url, workload, warmupRequests);
+    control(["-i", "on"], env);
+    await load(url, workload, requests);
+    control(["-d"], env);
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+    let total = 0;
+    for (const f of readdirSync(tmp).filter((f) => f.startsWith(basename(out)))) {
+      const totals = /^totals: (\d+)/m.exec(readFileSync(join(tmp, f), "utf8"));
+      total += Number(totals?.[1] ?? 0);
+    }
+    results.set(name, total / requests);
+  }
+  rmSync(app, { recursive: true, force: true });
+  return results;
+}
+
+apiApp();
+const tmp = mkdtempSync(join(tmpdir(), "wisent-ab-instructions-"));
+try {
+  const { ids, base } = await seedFiles(tmp, 1000);
+  const [a, b] = [await measure(dirs[0], base, ids, tmp), await measure(dirs[1], base, ids, tmp)];
+  console.log(
+    `${new Date().toISOString()}, node ${process.version}, ${requests} requests measured after ${warmupRequests}\n`,
+  );
+  console.log(`| workload | A: ${basename(dirs[0])} | B: ${basename(dirs[1])} | B / A |`);
+  console.log("|---|---|---|---|");
+  for (const name of names) {
+    const [x, y] = [a.get(name), b.get(name)];
+    console.log(
+      `| ${name} | ${Math.round(x).toLocaleString("en")} | ${Math.round(y).toLocaleString("en")} | ${(y / x).toFixed(3)} |`,
+    );
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
