@@ -56,7 +56,7 @@ export function hasBody(req: IncomingMessage): boolean {
  *
  * @example
  * const refusal = requestRefusal(req, 1024 * 1024);
- * if (refusal) answerRefusal(req, res, refusal);
+ * if (refusal) answerRefusal(res, refusal);
  */
 export function requestRefusal(
   req: IncomingMessage,
