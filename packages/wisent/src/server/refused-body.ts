@@ -26,7 +26,8 @@ export function setDiscardBounds(server: object, bounds: DiscardBounds): void {
  * time) the answer says `Connection: close` and the connection is closed gracefully (see
  * {@link lingeringClose}): the status line and headers are held back until then (`writeHead`
  * waits for `end`), because a kept-alive answer on a connection whose body is half read makes
- * the client send its next request into that body, and get a reset. A request without a body, or
+ * the client send its next request into that body, and get a reset. A body whose stream a reader
+ * ended early (destroyed) cannot be drained: that answer closes. A request without a body, or
  * whose body was read, costs a few property checks.
  */
 export class BodyDiscardingResponse<
@@ -59,8 +60,14 @@ export class BodyDiscardingResponse<
     }
     decided.add(this);
     const req = this.req;
+    if (req.destroyed) {
+      // Whoever read the body ended its stream early (a multipart read past the upload limit
+      // cancels it): nothing is left to drain it with, and Node reads no more of this connection.
+      this.#decide(false);
+      return super.end(...args);
+    }
     const bounds =
-      boundsOf.get((req.socket as { server?: object }).server ?? req) ?? DEFAULT_BOUNDS;
+      boundsOf.get((req.socket as { server?: object } | null)?.server ?? req) ?? DEFAULT_BOUNDS;
     discardBody(req, bounds).then((within) => {
       this.#decide(within);
       super.end(...args);
@@ -84,16 +91,18 @@ const decided = new WeakSet<ServerResponse>();
 /** `writeHead`'s arguments, held while the body is read (see BodyDiscardingResponse). */
 const heldHeads = new WeakMap<ServerResponse, unknown[]>();
 
-/** The request has a body nobody has read (nor will: an answer is being made). */
+/** The request has a body nobody has read to its end (nor will: an answer is being made). */
 function bodyUnread(res: ServerResponse): boolean {
   const req = res.req;
-  return !req.complete && !req.destroyed && hasBody(req) && !decided.has(res);
+  return !req.complete && hasBody(req) && !decided.has(res);
 }
 
 /** The answer says `Connection: close`, and the connection closes gracefully after it. */
 function closeAfterAnswer(res: ServerResponse): void {
   res.shouldKeepAlive = false;
-  closeLingeringAfterAnswer(res.req.socket);
+  // The response's own: a request destroyed early has let go of its socket.
+  const socket = res.socket ?? res.req.socket;
+  if (socket) closeLingeringAfterAnswer(socket);
 }
 
 /**
