@@ -117,6 +117,24 @@ describe("BodyDiscardingResponse", () => {
     expect(next.socketPort).not.toBe(refused.socketPort);
   }, 10_000);
 
+  it("ends the connection, not the process, when a held status line is one Node refuses", async () => {
+    const errors: unknown[] = [];
+    const log = console.error;
+    console.error = (error: unknown) => errors.push(error);
+    try {
+      const { send } = await serve((req, res) => {
+        if (req.method === "GET") return plainAnswer(res, 200, "next");
+        res.writeHead(1000); // held while the body is drained; Node refuses it then
+        res.end();
+      });
+      await expect(send("POST", "/x", Buffer.alloc(1024, 0x61), "text/plain")).rejects.toThrow();
+      expect(String(errors[0])).toMatch(/status code/i);
+      expect(await send("GET", "/")).toMatchObject({ status: 200, body: "next" });
+    } finally {
+      console.error = log;
+    }
+  });
+
   it("answers a request without a body at once, without listening to a body", async () => {
     const listening: number[] = [];
     const { send } = await serve((req, res) => {

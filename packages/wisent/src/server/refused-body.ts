@@ -68,10 +68,16 @@ export class BodyDiscardingResponse<
     }
     const bounds =
       boundsOf.get((req.socket as { server?: object } | null)?.server ?? req) ?? DEFAULT_BOUNDS;
-    discardBody(req, bounds).then((within) => {
-      this.#decide(within);
-      super.end(...args);
-    });
+    discardBody(req, bounds)
+      .then((within) => {
+        this.#decide(within);
+        super.end(...args);
+      })
+      .catch((error: unknown) => {
+        // What writeHead would have thrown at once (a status Node refuses): never a crash.
+        console.error(error);
+        this.destroy();
+      });
     return this;
   }
 
