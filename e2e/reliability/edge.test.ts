@@ -28,6 +28,23 @@ const SHAPES: [string, string, number, number, string?, string?][] = [
   ["PROPFIND", head("PROPFIND /widgets HTTP/1.1"), 0, 405, "allow:"],
   ["Host 1.2.3.256", head("GET /widgets HTTP/1.1", ["Host: 1.2.3.256"]), 0, 400, "Host header"],
   ['Host a"b', head("GET /widgets HTTP/1.1", ['Host: a"b']), 0, 400, "Host header", 'a"b'],
+  // Punycode the URL standard refuses, which Node 24's own URL parser lets through.
+  ["Host xn--zz", head("GET /widgets HTTP/1.1", ["Host: xn--zz"]), 0, 400, "Host header"],
+  [
+    "Host xn--zz (JSON)",
+    head("GET /widgets.json HTTP/1.1", ["Host: xn--zz"]),
+    0,
+    400,
+    "Host header",
+  ],
+  ["Host a.xn--", head("GET /widgets HTTP/1.1", ["Host: a.xn--"]), 0, 400, "Host header"],
+  [
+    "Host a.xn-- (JSON)",
+    head("GET /widgets.json HTTP/1.1", ["Host: a.xn--"]),
+    0,
+    400,
+    "Host header",
+  ],
   [
     "two Host headers",
     head("GET /widgets HTTP/1.1", ["Host: a.example", "Host: b.example"]),

@@ -298,7 +298,16 @@ function headers(rng: Prng): Record<string, string> {
   if (rng.chance(0.05)) h["if-none-match"] = rng.pick(['"x"', "*", 'W/"1"']);
   // Forged, invalid and odd Hosts (node:http sends what it is given).
   if (rng.chance(0.05))
-    h.host = rng.pick(["evil.example", "1.2.3.256", "[::1", "x:99999999", "127.0.0.1:1", "a_b"]);
+    h.host = rng.pick([
+      "evil.example",
+      "1.2.3.256",
+      "[::1",
+      "x:99999999",
+      "127.0.0.1:1",
+      "a_b",
+      "xn--zz",
+      "a.xn--",
+    ]);
   return h;
 }
 

@@ -66,5 +66,9 @@ describe("isValidHost", () => {
     ["", false],
     ["a/b", false],
     ["a:b:c", false],
+    // Punycode the URL standard refuses (Node 24's parser lets these through).
+    ["xn--zz", false],
+    ["a.xn--", false],
+    ["xn--mnchen-3ya.de", true],
   ])("%s -> %s", (host, valid) => expect(isValidHost(host)).toBe(valid));
 });

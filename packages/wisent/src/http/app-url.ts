@@ -6,6 +6,7 @@
  */
 import type { Context } from "hono";
 import { BoundedMemo } from "../base/bounded-memo.js";
+import { urlStandardAcceptsHost } from "../base/url-host.js";
 import { WisentError } from "../base/wisent-error.js";
 import { type Env, envValue } from "../config/env.js";
 import { pathFormatOf } from "./path-format.js";
@@ -54,12 +55,7 @@ export function configuredAppUrl(env: Env = process.env): URL | undefined {
 const checkedHosts = new BoundedMemo<string, boolean>(1000);
 
 function checkHost(host: string): boolean {
-  if (host.length > 255 || !HOST_SYNTAX.test(host)) return false;
-  try {
-    return new URL(`http://${host}`).host !== "";
-  } catch {
-    return false;
-  }
+  return host.length <= 255 && HOST_SYNTAX.test(host) && urlStandardAcceptsHost(host);
 }
 
 /** True when `host` (a Host header's value) is a well-formed host with an optional port. */

@@ -38,7 +38,7 @@ type ReadRequest = Request & {
 export function multipartEntriesOf(request: Request): Promise<MultipartEntry[]> {
   let entries = (request as ReadRequest)[MULTIPART];
   if (!entries) {
-    entries = readMultipart(request.body, request.headers.get("content-type") ?? "");
+    entries = readMultipart(request, request.headers.get("content-type") ?? "");
     (request as ReadRequest)[MULTIPART] = entries;
   }
   return entries;

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -11,6 +11,8 @@ import {
   currentUploadScope,
   DEFAULT_UPLOAD_LIMIT,
   discardTemporaryFiles,
+  temporaryUploadFolder,
+  type UploadScope,
 } from "../storage/upload-scope.js";
 import { UploadedFile } from "../storage/uploaded-file.js";
 
@@ -55,68 +57,136 @@ class FileMeter extends Transform {
 
 /**
  * Reads a `multipart/form-data` body as it arrives (busboy): text fields in memory (1 MiB each at
- * most), each file streamed through SHA-256 into a temporary file, then typed from its bytes
- * (`file-type`). Memory stays flat whatever the files' sizes. More than the upload limit (the
- * request's upload scope, else {@link DEFAULT_UPLOAD_LIMIT}) is a 413 naming the field being
- * read; a malformed body a 400. Temporary files are deleted at the end of the request (see
- * `withUploadScope`), or at once when reading fails. A file input left empty (no name, no bytes)
- * is left out, as if not sent.
+ * most), each file streamed through SHA-256 into a temporary file under the app's
+ * `tmp/uploads/<pid>/`, then typed from its bytes (`file-type`). Memory stays flat whatever the
+ * files' sizes. More than the upload limit (the request's upload scope, else
+ * {@link DEFAULT_UPLOAD_LIMIT}) is a 413 naming the field being read; a malformed body, or one
+ * the client stopped sending (it closed or reset the connection, or timed out), a 400. Temporary
+ * files are deleted at the end of the request (see `withUploadScope`), or at once when reading
+ * fails, their descriptors closed first. A file input left empty (no name, no bytes) is left
+ * out, as if not sent. The body is not touched when the Content-Type cannot be read (no
+ * boundary): the answer can then drain it.
  *
  * @example
- * const entries = await readMultipart(request.body, request.headers.get("content-type")!);
+ * const entries = await readMultipart(request, request.headers.get("content-type")!);
  */
-export async function readMultipart(
-  body: ReadableStream<Uint8Array> | null,
-  contentType: string,
-): Promise<MultipartEntry[]> {
+export function readMultipart(request: Request, contentType: string): Promise<MultipartEntry[]> {
   const scope = currentUploadScope();
-  const limit = scope?.limit ?? DEFAULT_UPLOAD_LIMIT;
-  const written: string[] = [];
-  const entries: MultipartEntry[] = [];
-  const files: Promise<void>[] = [];
-  if (!body) return entries;
-  const { Busboy } = requireDependency<BusboyModule>("@fastify/busboy");
-  let parser: ReturnType<typeof Busboy>;
-  try {
-    parser = Busboy({
-      headers: { "content-type": contentType },
-      limits: { fieldSize: FIELD_LIMIT, fileSize: limit, parts: PARTS_LIMIT },
-    });
-  } catch (cause) {
-    throw new HttpError(400, `malformed multipart body: ${(cause as Error).message}`, { cause });
+  const read = new MultipartRead(scope);
+  const entries = read.run(request, contentType);
+  scope?.track({ stop: () => read.stop(), ended: entries.catch(() => {}) });
+  return entries;
+}
+
+/** One read of a multipart body, and the temporary files it writes. */
+class MultipartRead {
+  readonly #limit: number;
+  readonly #folder: string;
+  readonly #entries: MultipartEntry[] = [];
+  /** Its temporary files: deleted at once when the read fails. */
+  readonly #written: string[] = [];
+  /** One promise a file part: settles once its temporary file is written and closed. */
+  readonly #files: Promise<void>[] = [];
+  /** File parts still streaming to their temporary files. */
+  readonly #open = new Set<Readable>();
+  #failure: Error | undefined;
+  /** The request's answer is made: parts still arriving are dropped, not written. */
+  #stopped = false;
+
+  constructor(private readonly scope: UploadScope | undefined) {
+    this.#limit = scope?.limit ?? DEFAULT_UPLOAD_LIMIT;
+    this.#folder = scope?.folder ?? temporaryUploadFolder();
   }
-  let failure: Error | undefined;
-  const fail = (error: Error) => {
-    failure ??= error;
+
+  stop(): void {
+    this.#stopped = true;
+  }
+
+  #fail = (error: Error): void => {
+    this.#failure ??= error;
   };
-  parser.on("field", (name, value, _nameTruncated, valueTruncated) => {
-    if (valueTruncated) {
-      fail(new HttpError(413, `field ${JSON.stringify(name)} is larger than ${FIELD_LIMIT} bytes`));
+
+  async run(request: Request, contentType: string): Promise<MultipartEntry[]> {
+    const { Busboy } = requireDependency<BusboyModule>("@fastify/busboy");
+    let parser: ReturnType<typeof Busboy>;
+    try {
+      parser = Busboy({
+        headers: { "content-type": contentType },
+        limits: { fieldSize: FIELD_LIMIT, fileSize: this.#limit, parts: PARTS_LIMIT },
+      });
+    } catch (cause) {
+      throw new HttpError(400, `malformed multipart body: ${(cause as Error).message}`, { cause });
+    }
+    const body = request.body;
+    if (!body) return [];
+    parser.on("field", (name, value, _nameTruncated, valueTruncated) => {
+      if (valueTruncated) {
+        this.#fail(
+          new HttpError(413, `field ${JSON.stringify(name)} is larger than ${FIELD_LIMIT} bytes`),
+        );
+        return;
+      }
+      this.#entries.push([name, value]);
+    });
+    parser.on("file", (name, stream, filename, _encoding, mimeType) =>
+      this.#file(name, stream, filename, mimeType),
+    );
+    parser.on("partsLimit", () =>
+      this.#fail(new HttpError(413, `more than ${PARTS_LIMIT} form parts`)),
+    );
+    // Not the client's fault when it fails (a folder that cannot be written): a 500.
+    await mkdir(this.#folder, { recursive: true });
+    try {
+      await pipeline(
+        Readable.fromWeb(body as NodeReadableStream<Uint8Array>),
+        new BodyMeter(this.#limit),
+        parser,
+      );
+      await Promise.all(this.#files);
+    } catch (cause) {
+      this.#fail(clientFault(cause as Error));
+      // The body broke off (the client went away, the limit, a malformed part): the parser is
+      // destroyed and ends no part it had begun, so each is ended here, closing its file.
+      for (const part of this.#open) part.destroy(cause as Error);
+      await Promise.allSettled(this.#files);
+    }
+    if (this.#failure) {
+      await discardTemporaryFiles(this.#written);
+      throw this.#failure;
+    }
+    return this.#entries.filter(([name]) => name !== "");
+  }
+
+  #file(name: string, stream: Readable, filename: string | undefined, mimeType: string): void {
+    if (this.#failure || this.#stopped) {
+      stream.resume(); // nobody will read it: dropped as it arrives
       return;
     }
-    entries.push([name, value]);
-  });
-  parser.on("file", (name, stream, filename, _encoding, mimeType) => {
-    const at = entries.length;
-    entries.push([name, ""]);
-    const path = join(tmpdir(), `wisent-upload-${randomUUID()}`);
-    written.push(path);
-    scope?.paths.push(path);
+    const at = this.#entries.length;
+    this.#entries.push([name, ""]);
+    const path = join(this.#folder, randomUUID());
+    this.#written.push(path);
+    this.scope?.addFile(path);
     const meter = new FileMeter();
+    const limit = this.#limit;
     stream.on("limit", () =>
-      fail(
+      this.#fail(
         new HttpError(413, `${name}: the file is larger than the upload limit of ${limit} bytes`),
       ),
     );
-    files.push(
-      pipeline(stream, meter, createWriteStream(path)).then(async () => {
+    this.#open.add(stream);
+    const written = pipeline(stream, meter, createWriteStream(path)).finally(() =>
+      this.#open.delete(stream),
+    );
+    this.#files.push(
+      written.then(async () => {
         if (meter.size === 0 && !filename) {
-          entries[at] = ["", ""];
+          this.#entries[at] = ["", ""];
           return;
         }
         fileTypeModule ??= import("file-type");
         const found = await (await fileTypeModule).fileTypeFromFile(path);
-        entries[at] = [
+        this.#entries[at] = [
           name,
           new UploadedFile(
             path,
@@ -128,28 +198,18 @@ export async function readMultipart(
             mimeType ?? "",
           ),
         ];
-      }, fail),
-    );
-  });
-  parser.on("partsLimit", () => fail(new HttpError(413, `more than ${PARTS_LIMIT} form parts`)));
-  try {
-    await pipeline(
-      Readable.fromWeb(body as NodeReadableStream<Uint8Array>),
-      new BodyMeter(limit),
-      parser,
-    );
-    await Promise.all(files);
-  } catch (cause) {
-    await Promise.allSettled(files);
-    fail(
-      cause instanceof HttpError
-        ? cause
-        : new HttpError(400, `malformed multipart body: ${(cause as Error).message}`, { cause }),
+      }, this.#fileFailed),
     );
   }
-  if (failure) {
-    await discardTemporaryFiles(written);
-    throw failure;
-  }
-  return entries.filter(([name]) => name !== "");
+
+  /** A file part that could not be written: the disk's fault (a 500), else the body's. */
+  #fileFailed = (error: Error): void => {
+    this.#fail((error as NodeJS.ErrnoException).syscall ? error : clientFault(error));
+  };
+}
+
+/** What went wrong reading the body, as the client's error: a 413 as it is, else a 400. */
+function clientFault(cause: Error): HttpError {
+  if (cause instanceof HttpError) return cause;
+  return new HttpError(400, `malformed multipart body: ${cause.message}`, { cause });
 }

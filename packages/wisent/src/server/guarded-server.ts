@@ -41,7 +41,7 @@ export function createGuardedServer(
   const guarded: RequestListener = (req, res) => {
     const refusal = requestRefusal(req, limits.bodyLimit, limits.uploadLimit);
     if (refusal === undefined) return listener(req, res);
-    answerRefusal(req, res, refusal);
+    answerRefusal(res, refusal);
   };
   const server = createServer(
     { ...options, ServerResponse: BodyDiscardingResponse as typeof BodyDiscardingResponse },
@@ -53,7 +53,7 @@ export function createGuardedServer(
   server.on("checkContinue", (req, res) => {
     const refusal = requestRefusal(req, limits.bodyLimit, limits.uploadLimit);
     // The client waits for 100 before sending: refused, it is answered at once and closed.
-    if (refusal !== undefined) return answerRefusal(req, res, { ...refusal, close: true });
+    if (refusal !== undefined) return answerRefusal(res, { ...refusal, close: true });
     const known = limits.answersWithoutBody?.(
       req.method ?? "GET",
       req.url ?? "/",

@@ -3,6 +3,7 @@ import net, { type AddressInfo } from "node:net";
 import { envValue } from "../config/env.js";
 import { listenHost, listenPort } from "../config/settings.js";
 import { loadNodeAdapter, type NodeFetch, nodeListener } from "../kernel/node-listener.js";
+import { removeLeftoverUploads } from "../storage/upload-scope.js";
 import { trackConnections } from "./connection-drain.js";
 import { createGuardedServer } from "./guarded-server.js";
 import { findPortHolder, isAddressInUse, PortInUseError } from "./port-in-use.js";
@@ -56,7 +57,8 @@ export async function listen(
   onClosed: () => Promise<void>,
   answersWithoutBody?: AnswersWithoutBody,
 ): Promise<RunningServer> {
-  await loadNodeAdapter();
+  // Temporary files of uploads a process that died was receiving (tmp/uploads/<its pid>).
+  await Promise.all([loadNodeAdapter(), removeLeftoverUploads()]);
   const port = options.port ?? listenPort();
   const host = options.host ?? listenHost();
   const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;

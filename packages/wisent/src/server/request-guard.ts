@@ -1,4 +1,6 @@
 import type { IncomingMessage } from "node:http";
+import { BoundedMemo } from "../base/bounded-memo.js";
+import { urlStandardAcceptsHost } from "../base/url-host.js";
 
 /** An answer decided from the request line and headers alone, before routing. */
 export interface Refusal {
@@ -12,9 +14,8 @@ export interface Refusal {
 /** Longest request target answered (longer: 414). */
 export const MAX_URL_LENGTH = 8 * 1024;
 
-/** Hosts already checked (hosts repeat, so a request costs one Map lookup). */
-const checkedHosts = new Map<string, boolean>();
-const MAX_CHECKED_HOSTS = 512;
+/** Verdicts per Host value (hosts repeat, so a request costs one Map lookup). */
+const checkedHosts = new BoundedMemo<string, boolean>(512);
 
 /** RFC 3986 `host [ ":" port ]`: an IP literal, or a reg-name of unreserved/sub-delims/%XX. */
 const HOST_SYNTAX =
@@ -24,17 +25,16 @@ const HOST_SYNTAX =
 const BROKEN_PERCENT = /%(?![0-9A-Fa-f]{2})/;
 
 /**
- * Whether `host` is a Host header both RFC 3986 and the WHATWG URL parser accept (`1.2.3.256`
- * passes Node's parser but makes `new URL()` throw; `a"b` is not a host at all).
+ * Whether `host` is a Host header both RFC 3986 and the URL standard accept (`1.2.3.256`
+ * passes Node's parser but makes `new URL()` throw; `a"b` is not a host at all; `xn--zz` is not
+ * Punycode, see `urlStandardAcceptsHost`).
  */
 export function isValidHost(host: string): boolean {
-  let valid = checkedHosts.get(host);
-  if (valid === undefined) {
-    valid = HOST_SYNTAX.test(host) && URL.canParse(`http://${host}/`);
-    if (checkedHosts.size >= MAX_CHECKED_HOSTS) checkedHosts.clear();
-    checkedHosts.set(host, valid);
-  }
-  return valid;
+  return checkedHosts.get(host, checkHost);
+}
+
+function checkHost(host: string): boolean {
+  return HOST_SYNTAX.test(host) && urlStandardAcceptsHost(host);
 }
 
 /** Whether a Content-Type header is `multipart/form-data`. */
@@ -56,7 +56,7 @@ export function hasBody(req: IncomingMessage): boolean {
  *
  * @example
  * const refusal = requestRefusal(req, 1024 * 1024);
- * if (refusal) answerRefusal(req, res, refusal);
+ * if (refusal) answerRefusal(res, refusal);
  */
 export function requestRefusal(
   req: IncomingMessage,

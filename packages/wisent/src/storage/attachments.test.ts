@@ -3,8 +3,6 @@
  * `attachment()` field, multipart requests, the stored-files route, on the local disk and on an
  * S3-compatible server (s3rver, started here on 127.0.0.1).
  */
-import { readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { App } from "../app/app.js";
@@ -17,6 +15,7 @@ import { type AppStorage, useStorage } from "./app-storage.js";
 import { attachment } from "./attachment-rule.js";
 import { EXE, PNG } from "./test-support/sample-files.js";
 import { TestStorages } from "./test-support/test-storages.js";
+import { uploadFiles } from "./test-support/upload-leftovers.js";
 
 const Image = defineModel({
   table: "images",
@@ -93,8 +92,9 @@ function storedKeys(storage: AppStorage): Promise<string[]> {
   })();
 }
 
+/** The temporary files of this process's uploads (the app's tmp/uploads/<pid>/). */
 function uploadTemporaries(): string[] {
-  return readdirSync(tmpdir()).filter((name) => name.startsWith("wisent-upload-"));
+  return uploadFiles();
 }
 
 describe.each(storages.drivers)("attachments on $name", ({ name, storage: make }) => {

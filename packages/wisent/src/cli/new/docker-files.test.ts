@@ -75,6 +75,11 @@ describe.each(CASES)("wisent new --%s --db %s", (kind, db) => {
     const final = lines.slice(lines.indexOf("FROM base"));
     expect(final).toContain("COPY --from=build /app /app");
     expect(final).toContain("USER node");
+    // Uploads' temporary files go to tmp/uploads/: the user the server runs as writes there.
+    expect(final.indexOf("RUN mkdir -p tmp && chown node:node tmp")).toBeGreaterThan(-1);
+    expect(final.indexOf("RUN mkdir -p tmp && chown node:node tmp")).toBeLessThan(
+      final.indexOf("USER node"),
+    );
     expect(final).toContain("ENV GO_ENV=production NODE_ENV=production HOST=0.0.0.0 PORT=3000");
     expect(final.at(-1)).toBe(
       'CMD ["sh", "-c", "node_modules/.bin/wisent migrate && exec node_modules/.bin/wisent start"]',
@@ -114,7 +119,7 @@ describe.each(CASES)("wisent new --%s --db %s", (kind, db) => {
   it("writes a .dockerignore that keeps local state out and the sources in", async () => {
     const { dockerignore } = await newApp(kind, db);
     const patterns = dockerignore.split("\n").filter((l) => l !== "" && !l.startsWith("#"));
-    for (const kept of [".git", "node_modules", "dist", "db/*.sqlite*", ".env"])
+    for (const kept of [".git", "node_modules", "dist", "db/*.sqlite*", ".env", "tmp"])
       expect(patterns).toContain(kept);
     for (const needed of ["src", "migrations", "public", "package.json", "package-lock.json"])
       expect(patterns.some((p) => p.startsWith(needed))).toBe(false);

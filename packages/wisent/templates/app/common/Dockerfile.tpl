@@ -32,6 +32,9 @@ ENV GO_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000
 COPY --from=build /app /app
+# Uploads stream to temporary files in tmp/uploads/ (each deleted when its request ends): the
+# node user writes there.
+RUN mkdir -p tmp && chown node:node tmp
 @@dockerDatabase@@
 USER node
 EXPOSE 3000
