@@ -22,7 +22,7 @@ import { Output } from "../output.js";
 import { type PlannedFile, planApp } from "./app-template.js";
 import { dockerVars } from "./docker-vars.js";
 import { npmInstall } from "./install.js";
-import { APP_TOOL_VERSIONS, appDependencies, driverDependency } from "./versions.js";
+import { APP_TOOL_VERSIONS, appDependencies, driverDependency, wisentPackage } from "./versions.js";
 
 /** How the app maker was started: the command its help and retry hints name. */
 export interface CreateAppCommand {
@@ -190,6 +190,8 @@ export async function createApp(
       vitestVersion: APP_TOOL_VERSIONS.vitest,
       biomeVersion: APP_TOOL_VERSIONS.biome,
       typesNodeVersion: APP_TOOL_VERSIONS.typesNode,
+      // The Node versions wisent supports: a new app says the same (one source, its package.json).
+      nodeEngines: wisentPackage().engines.node,
     };
     const files = planApp(api ? "api" : "web", vars);
     const driver = driverDependency(db as DatabaseKind);
