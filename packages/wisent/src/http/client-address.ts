@@ -57,7 +57,9 @@ function bareAddress(value: string): string | undefined {
   if (bracketed) text = bracketed[1]!;
   else if (/^[\d.]+:\d+$/.test(text)) text = text.slice(0, text.lastIndexOf(":"));
   // node:net's isIP is strict (no `127.1` or `0x7f.0.0.1`, which ipaddr.js would also read).
-  if (isIP(text) === 0) return undefined;
+  const family = isIP(text);
+  if (family === 4) return text; // already canonical: no parse on the common path of every log line
+  if (family === 0) return undefined;
   return ipaddr.process(text.replace(/%.*$/, "")).toString();
 }
 
