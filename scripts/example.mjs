@@ -8,11 +8,14 @@
  *   wisent new shop --dev --skip-install
  *   wisent g r widget title description:nulls.Text
  *   wisent g r image caption file:attachment --parent widget
- * then two repository-only adjustments, both mechanical:
+ * then three repository-only adjustments, all mechanical:
  *   - package.json's link to wisent is relative (`file:../../packages/wisent`) instead of --dev's
  *     absolute one, and hono and zod take the framework's ranges instead of absolute links into
  *     this checkout's node_modules, so the example works from any clone: it is an npm workspace of
  *     this repository, and `npm ci` at the root links wisent and installs the rest;
+ *   - package.json's `allowScripts` goes: npm reads that policy from the project root only (and
+ *     warns about a workspace's), and the repository's root package.json approves the same
+ *     packages (src/package-install.test.ts checks it);
  *   - Biome (the repository's own binary, the app's biome.json) formats the generated files, as
  *     the generator itself does when the app has its dependencies installed.
  * The check ignores the files the example's authors fill in (its tests, screenshots) and the
@@ -75,6 +78,7 @@ export function make(parent) {
     hono: wisent.dependencies.hono,
     zod: wisent.dependencies.zod,
   };
+  delete pkg.allowScripts;
   writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
   const formatted = spawnSync(biome, ["check", "--write", "."], { cwd: app, encoding: "utf8" });
   if (formatted.status !== 0)

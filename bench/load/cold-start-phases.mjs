@@ -32,9 +32,11 @@ async function phases(argv, cwd, env, file) {
   const port = await freePort();
   const child = spawn(process.execPath, argv, {
     cwd,
+    // This script is the TLS proxy: its X-Forwarded-Proto counts only from TRUSTED_PROXIES.
     env: {
       ...process.env,
       NO_COLOR: "1",
+      TRUSTED_PROXIES: "127.0.0.1",
       ...env,
       PORT: String(port),
       HOST: "127.0.0.1",

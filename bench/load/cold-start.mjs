@@ -72,7 +72,15 @@ async function firstAnswer(argv, cwd, env, path) {
   const started = performance.now();
   const child = spawn(process.execPath, argv, {
     cwd,
-    env: { ...process.env, NO_COLOR: "1", ...env, PORT: String(port), HOST: "127.0.0.1" },
+    // This script is the TLS proxy: its X-Forwarded-Proto counts only from TRUSTED_PROXIES.
+    env: {
+      ...process.env,
+      NO_COLOR: "1",
+      TRUSTED_PROXIES: "127.0.0.1",
+      ...env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";

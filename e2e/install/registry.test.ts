@@ -126,6 +126,15 @@ describe("npm create wisent@latest myapp (SQLite, web)", { timeout: 10 * MINUTES
     await ok(NPM, ["test"], app);
   });
 
+  it("installs quietly with npm 11: every install script approved (allowScripts)", async (ctx) => {
+    const listed = await sh(NPM, ["install-scripts", "ls"], app);
+    // npm before 11.x has no install-script policy, and nothing to say about it.
+    if (/Unknown command/i.test(listed.stdout + listed.stderr)) ctx.skip();
+    expect(listed.stdout + listed.stderr).toContain("No packages with unreviewed install scripts.");
+    const again = await ok(NPM, ["install", "--no-audit", "--no-fund"], app);
+    expect(again.stdout + again.stderr).not.toMatch(/not yet covered by allowScripts|EBADENGINE/);
+  });
+
   it("installs no server database driver, Redis or mail package", () => {
     for (const name of ["pg", "mysql2", "ioredis", "nodemailer"]) {
       expect(existsSync(join(app, "node_modules", name)), name).toBe(false);
@@ -199,6 +208,12 @@ describe("npm create wisent@latest inventory -- --api --db postgres", {
     writeFileSync(join(app, ".env"), `DATABASE_URL=${url}\n`);
     await ok(NPX, ["wisent", "db", "create"], app);
     await ok(NPM, ["test"], app);
+  });
+
+  it("installs quietly with npm 11, the driver too", async (ctx) => {
+    const listed = await sh(NPM, ["install-scripts", "ls"], app);
+    if (/Unknown command/i.test(listed.stdout + listed.stderr)) ctx.skip();
+    expect(listed.stdout + listed.stderr).toContain("No packages with unreviewed install scripts.");
   });
 
   it("generates a resource, migrates, and its tests pass", async () => {

@@ -50,7 +50,15 @@ export async function startServer(
     : onCore(SERVER_CORE, process.execPath, argv);
   const child = spawn(command, args, {
     cwd,
-    env: { ...process.env, NO_COLOR: "1", ...env, PORT: String(port), HOST: "127.0.0.1" },
+    // The bench is the TLS proxy: its X-Forwarded-Proto counts only from TRUSTED_PROXIES.
+    env: {
+      ...process.env,
+      NO_COLOR: "1",
+      TRUSTED_PROXIES: "127.0.0.1",
+      ...env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+    },
     stdio: ["ignore", ready ? "pipe" : "ignore", "pipe"],
   });
   let stdout = "";

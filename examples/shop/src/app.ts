@@ -40,7 +40,9 @@ app.use(i18n({ directory: fileURLToPath(new URL("./locales/", import.meta.url)) 
 app.use(layout(Layout));
 
 app.get("/", HomeHandler);
-app.openapi("/openapi.json"); // the OpenAPI 3.1 document (`wisent openapi` prints it)
+// The OpenAPI 3.1 document, in development and test (`wisent openapi` prints it); to serve it
+// in production too: app.openapi("/openapi.json", { production: true }).
+app.openapi("/openapi.json");
 export const widgets = app.resource("/widgets", new WidgetsResource());
 app.storedFiles(); // GET /files/...: records' attachments, from the storage STORAGE_URL names
 export const widgetImages = widgets.resource("/images", new ImagesResource());

@@ -16,6 +16,13 @@ describe("the shop in production", () => {
     expect(res.headers.get("location")).toBe("https://shop.example/widgets?page=2");
   });
 
+  it("redirects a request that only claims HTTPS: X-Forwarded-Proto counts from TRUSTED_PROXIES", async () => {
+    const res = await app.fetch(
+      new Request("http://shop.example/widgets", { headers: { "x-forwarded-proto": "https" } }),
+    );
+    expect(res.status).toBe(301);
+  });
+
   it("answers the health check /up over plain HTTP: a load balancer's probe is not redirected", async () => {
     const res = await app.fetch(new Request("http://shop.example/up"));
     expect(res.status).toBe(200);
@@ -24,8 +31,8 @@ describe("the shop in production", () => {
     expect(await res.text()).toContain("<h1>up</h1>");
   });
 
-  it("serves a request the proxy marks as HTTPS, with a Secure _shop_session cookie", async () => {
-    const client = testClient(app, { headers: { "x-forwarded-proto": "https" } });
+  it("serves a request that came over HTTPS, with a Secure _shop_session cookie", async () => {
+    const client = testClient(app, { baseUrl: "https://localhost" });
     const res = await client.get("/widgets/new");
     expect(res.status).toBe(200);
     const cookie = res.headers.get("set-cookie") ?? "";

@@ -258,9 +258,7 @@ describe("format negotiation as caches expect", () => {
     await createWidget();
     await createWidget();
     await createWidget();
-    const res = await send("/widgets.json?per_page=2", {
-      headers: { "x-forwarded-proto": "https" },
-    });
+    const res = await app.fetch(new Request("https://localhost/widgets.json?per_page=2"));
     expect(res.headers.get("link")).toMatch(
       /^<https:\/\/localhost\/widgets\.json\?per_page=2&page=1>; rel="first", <https:\/\/localhost\/widgets\.json\?per_page=2&page=2>; rel="next"/,
     );

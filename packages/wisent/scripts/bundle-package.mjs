@@ -44,6 +44,8 @@ export const EXTERNAL = [
   "tsx/*",
   "eta",
   "youch",
+  // CommonJS that require()s node:util, which an ES module bundle cannot do.
+  "forwarded-parse",
 ];
 
 /**

@@ -12,7 +12,7 @@
  * @module
  */
 
-export { App, type AppOptions, type CorsOptions } from "./app/app.js";
+export { App, type AppOptions, type CorsOptions, type OpenApiRouteOptions } from "./app/app.js";
 export { Group, type ParamsOf, ResourceGroup } from "./app/group.js";
 export type { RouteBuilder } from "./app/route-builder.js";
 export type { WisentRuntime } from "./app/runtime.js";

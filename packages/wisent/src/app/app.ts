@@ -2,7 +2,7 @@ import { type Context, type Handler, Hono, type MiddlewareHandler, type Next } f
 import { cors } from "hono/cors";
 import type { Router } from "hono/router";
 import { HttpError } from "../base/http-error.js";
-import { currentEnv } from "../config/settings.js";
+import { currentEnv, isProductionLike } from "../config/settings.js";
 import { configuredAppUrl } from "../http/app-url.js";
 import { errorResponse } from "../http/error-response.js";
 import { mediaTypeOf } from "../http/media-types.js";
@@ -31,6 +31,15 @@ import { Group } from "./group.js";
 import type { RouteBuilder } from "./route-builder.js";
 import type { WisentRuntime } from "./runtime.js";
 import { announceStartupNotices } from "./startup-notices.js";
+
+/** Options of {@link App.openapi}. */
+export interface OpenApiRouteOptions {
+  /**
+   * Serve the document in production-like environments too (default false: only development
+   * and test serve it). Turn it on for a public API whose clients read it.
+   */
+  readonly production?: boolean;
+}
 
 /**
  * Whether a POST may carry a form's `_method`. On Node the Content-Type is read from the headers
@@ -306,12 +315,19 @@ export class App extends Group<[], never> {
   /**
    * Serves {@link App.openApiDocument} as JSON at `path` (the typed client of `wisent/client`
    * reads it to find its operations). Declared like any route: in the routes table, not in the
-   * document itself.
+   * document itself. Only in development and test unless `production: true`: the document maps
+   * every route and field of the app, so in production-like environments the route is not
+   * declared at all (a 404, as any unknown path) and this returns undefined. `wisent openapi`
+   * prints the same document, for clients given it (`createClient({ document })`).
    * @param path - where to serve it (default `/openapi.json`)
-   * @returns the route, to rename or give middleware
-   * @example app.openapi("/openapi.json");
+   * @param options - `production: true` serves it in production-like environments too
+   * @returns the route, to rename or give middleware; undefined where it is not served
+   * @example
+   * app.openapi("/openapi.json"); // development and test
+   * app.openapi("/openapi.json", { production: true }); // a public API's document, everywhere
    */
-  openapi(path = "/openapi.json"): RouteBuilder {
+  openapi(path = "/openapi.json", options: OpenApiRouteOptions = {}): RouteBuilder | undefined {
+    if (isProductionLike(this.env) && options.production !== true) return undefined;
     // `/openapi.json` reaches the route `/openapi` with the format json (see path-format.ts).
     const { path: bare } = splitPathFormat(path);
     let cached: { routes: number; body: string } | undefined;

@@ -1,5 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { runInThisContext } from "node:vm";
+import { build } from "esbuild";
 import type { Context } from "hono";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paramLogger } from "../middleware/param-logger/param-logger.js";
 import { securityHeaders } from "../middleware/security-headers/security-headers.js";
 import { Resource } from "../resources/resource.js";
@@ -77,5 +83,71 @@ describe("the development error page", () => {
     // The app's own policy (with the request's nonce, as every page), not the error page's.
     expect(res.headers.get("content-security-policy")).toContain("default-src 'self'");
     expect(res.headers.get("content-security-policy")).not.toContain("style-src-attr");
+  });
+});
+
+describe("the development error page of a build (source maps without the sources' text)", () => {
+  let root = "";
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "wisent-dev-page-"));
+    writeFileSync(
+      join(root, "boom.ts"),
+      [
+        "// A comment, so that the compiled lines differ from these.",
+        "export function fail(): never {",
+        "  const widgets: { name: string }[] = [];",
+        "  return widgets[0]!.name as never; // the throwing line of the build",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    // As `wisent build` makes it: a map beside the file, without the sources' text; and once
+    // with the text, for a build whose sources are gone.
+    for (const [outdir, sourcesContent] of [
+      ["dist", false],
+      ["dist-with-text", true],
+    ] as const) {
+      await build({
+        absWorkingDir: root,
+        entryPoints: ["boom.ts"],
+        outdir,
+        format: "iife",
+        globalName: "built",
+        bundle: true,
+        sourcemap: true,
+        sourcesContent,
+        minifyWhitespace: true,
+        logLevel: "silent",
+      });
+    }
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  /** The page's text for a route that runs the build in `outdir`, loaded exactly as written. */
+  async function pageOf(outdir: string): Promise<string> {
+    const file = join(root, outdir, "boom.js");
+    const { fail } = runInThisContext(`${readFileSync(file, "utf8")}\n;built`, {
+      filename: pathToFileURL(file).href,
+    }) as { fail: () => never };
+    const app = new App({ name: "shop", env: "development" });
+    app.use(paramLogger({ logger: quiet }));
+    app.get("/boom", () => fail());
+    const res = await app.fetch(
+      new Request("http://localhost/boom", { headers: { accept: "text/html" } }),
+    );
+    expect(res.status).toBe(500);
+    return (await res.text()).replace(/<[^>]+>/g, "").replace(/&quot;/g, '"');
+  }
+
+  it("shows the TypeScript line, read from the file on disk", async () => {
+    const text = await pageOf("dist");
+    expect(text).toContain("boom.ts");
+    expect(text).toContain("// the throwing line of the build");
+  });
+
+  it("shows the map's own text when the map has it and the source is gone", async () => {
+    rmSync(join(root, "boom.ts"));
+    const text = await pageOf("dist-with-text");
+    expect(text).toContain("// the throwing line of the build");
   });
 });

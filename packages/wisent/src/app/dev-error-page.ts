@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { sep } from "node:path";
 import type { Context } from "hono";
+import { SourceMaps } from "../base/source-maps.js";
 import { parsedBodyIfRead } from "../http/body.js";
 import { filterHeaders, filterParams } from "../middleware/param-logger/filter-params.js";
 import { requestParams } from "../middleware/param-logger/param-logger.js";
@@ -30,10 +32,57 @@ function isAppFile(fileName: string | undefined, root: string): boolean {
   );
 }
 
+/** A frame of a stack trace: `at name (file:line:column)` or `at file:line:column`. */
+const FRAME = /^(\s*at (?:.*? \()?)(.+?):(\d+):(\d+)(\)?)$/;
+
+/**
+ * `err` with the frames of compiled files that have a source map beside them (a `wisent build`,
+ * run without its stack-trace mapping) moved to their original file, line and column; `err`
+ * itself when none moved. A copy: the error stays as the log saw it.
+ */
+function withOriginalFrames(err: Error, maps: SourceMaps): Error {
+  const stack = err.stack;
+  if (typeof stack !== "string") return err;
+  let moved = false;
+  const lines = stack.split("\n").map((line) => {
+    const match = FRAME.exec(line);
+    if (!match || !/\.[cm]?js$/.test(match[2]!)) return line;
+    const place = maps.originalPosition(match[2]!, Number(match[3]), Number(match[4]));
+    if (!place) return line;
+    moved = true;
+    return `${match[1]}${place.file}:${place.line}:${place.column}${match[5]}`;
+  });
+  if (!moved) return err;
+  const copy = Object.create(Object.getPrototypeOf(err)) as Error;
+  Object.defineProperties(copy, Object.getOwnPropertyDescriptors(err));
+  Object.defineProperty(copy, "stack", { value: lines.join("\n"), configurable: true });
+  return copy;
+}
+
+/**
+ * The text of a frame's file: the source map's copy when the map carries one, else the file on
+ * disk (`wisent build` writes maps without the sources' text, which start-up would read for
+ * nothing; the `.ts` files are beside the build).
+ */
+function sourceLoader(maps: SourceMaps) {
+  return async (frame: { fileName?: string; fileType?: string; type?: string }) => {
+    if (!frame.fileName || frame.fileType !== "fs" || frame.type === "native") return undefined;
+    const mapped = maps.contentOf(frame.fileName);
+    if (mapped !== undefined) return { contents: mapped };
+    try {
+      return { contents: await readFile(frame.fileName, "utf8") };
+    } catch {
+      return undefined;
+    }
+  };
+}
+
 /**
  * The development page of an unexpected error, made by Youch (the page AdonisJS shows): the
  * message, the source excerpt of the throwing line, the app's frames first (the stack is
- * source-mapped: `src/*.ts` under tsx and in a build made with source maps), the request (method,
+ * source-mapped: `src/*.ts` under tsx and in a build made with source maps, whose frames this
+ * maps itself when nothing did, the line's text read from the map or else from the file on
+ * disk), the request (method,
  * path, parameters and headers filtered as the param logger filters them) and the route that
  * matched. Returns the page and the Content-Security-Policy it needs: its inline styles and
  * scripts carry the request's CSP nonce when the app's policy has one, else a nonce of its own.
@@ -50,6 +99,12 @@ export async function devErrorPage(
   // Loaded on the first error only: production and a healthy development server never load it.
   const { Youch } = await import("youch");
   const youch = new Youch();
+  // Read on this error path only: start-up reads no source map.
+  const maps = new SourceMaps();
+  youch.useParser((source) =>
+    source instanceof Error ? withOriginalFrames(source, maps) : source,
+  );
+  youch.defineSourceLoader(sourceLoader(maps));
   const root = process.cwd() + sep;
   youch.useTransformer((parsed) => {
     for (const frame of parsed.frames) {

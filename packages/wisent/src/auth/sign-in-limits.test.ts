@@ -78,6 +78,17 @@ describe("SignInLimits", () => {
     expect(await attempt(reset, "203.0.113.5", "ada@example.com")).toBe("allowed");
   });
 
+  it("counts an IPv6 client by its /64: 25 addresses of one /64 are one budget", async () => {
+    const limits = new SignInLimits({ name: "sign-in" });
+    const results = [];
+    for (let i = 1; i <= 25; i++) {
+      results.push(await attempt(limits, `2001:db8:5:6::${i.toString(16)}`, `u${i}@x.example`));
+    }
+    expect(results).toEqual([...Array(10).fill("allowed"), ...Array(15).fill(429)]);
+    await limits.reset({ address: "2001:db8:5:6::ffff" }); // any address of the /64 resets it
+    expect(await attempt(limits, "2001:db8:5:6::1", "ada@example.com")).toBe("allowed");
+  });
+
   describe("with Redis (127.0.0.1:6379)", () => {
     const store = redisStore({ prefix: `wisent-test:${randomUUID()}:` });
     afterAll(() => store.close());

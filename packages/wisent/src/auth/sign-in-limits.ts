@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { envValue } from "../config/env.js";
-import { clientAddress } from "../http/client-address.js";
+import { addressKey, clientAddressKey } from "../http/client-address.js";
 import { RateLimiter } from "../middleware/rate-limit/rate-limit.js";
 import { redisStore } from "../middleware/rate-limit/redis-store.js";
 import { memoryStore, type RateLimitStore } from "../middleware/rate-limit/store.js";
@@ -24,8 +24,9 @@ export interface SignInLimitsOptions {
 
 /**
  * Limits attempts at something an attacker would repeat (signing in, signing up, asking for reset
- * mail) through the app's rate limiter: per client address ({@link clientAddress}, so behind
- * `TRUSTED_PROXIES` each client counts alone), and, for sign-in, per email from that address
+ * mail) through the app's rate limiter: per client address ({@link clientAddressKey}: behind
+ * `TRUSTED_PROXIES` each client counts alone, an IPv6 client by its /64), and, for sign-in, per
+ * email from that address
  * (Laravel Breeze's key). Past either limit, a 429 with `Retry-After`. A successful sign-in
  * clears its email-and-address count ({@link succeeded}); the per-address count is not cleared,
  * so a valid account of the attacker's own cannot reset it. No count is kept per email alone:
@@ -65,7 +66,7 @@ export class SignInLimits {
    * @throws HttpError 429 (`E_HTTP`) with `Retry-After`, past either limit
    */
   async check(c: Context, email?: unknown): Promise<void> {
-    const address = clientAddress(c);
+    const address = clientAddressKey(c);
     const byAddress = await this.#byAddress.consume(address);
     if (!byAddress.allowed) throw this.#byAddress.refusal(byAddress);
     const key = emailKey(email, address);
@@ -80,7 +81,7 @@ export class SignInLimits {
    * @param email - the email that signed in
    */
   async succeeded(c: Context, email: unknown): Promise<void> {
-    const key = emailKey(email, clientAddress(c));
+    const key = emailKey(email, clientAddressKey(c));
     if (this.#byEmail !== undefined && key !== undefined) await this.#byEmail.reset(key);
   }
 
@@ -90,8 +91,9 @@ export class SignInLimits {
    * @param keys - the `address` (default `unknown`) and the `email` to forget
    */
   async reset(keys: { address?: string; email?: string }): Promise<void> {
-    if (keys.address !== undefined) await this.#byAddress.reset(keys.address);
-    const key = emailKey(keys.email, keys.address ?? "unknown");
+    const address = addressKey(keys.address ?? "unknown");
+    if (keys.address !== undefined) await this.#byAddress.reset(address);
+    const key = emailKey(keys.email, address);
     if (this.#byEmail !== undefined && key !== undefined) await this.#byEmail.reset(key);
   }
 }

@@ -28,7 +28,8 @@ export const BODY_PARAMS_KEY: unique symbol = Symbol("wisent.bodyParams");
 export const MULTIPART_KEY: unique symbol = Symbol("wisent.multipart");
 
 // src/http/client-address.ts
-export const CLIENT_ADDRESS_KEY: unique symbol = Symbol("wisent.clientAddress");
+/** What the request says about its client (address, forwarded scheme and host), once worked out. */
+export const CLIENT_KEY: unique symbol = Symbol("wisent.client");
 
 // src/http/csp-nonce.ts
 export const CSP_NONCE_KEY: unique symbol = Symbol("wisent.cspNonce");
@@ -42,6 +43,9 @@ export const FORMAT_VARIES_ON_ACCEPT_KEY: unique symbol = Symbol("wisent.formatV
 
 // src/http/health-check.ts
 export const OUTSIDE_HEALTH_CHECKS_KEY: unique symbol = Symbol("wisent.outsideHealthChecks");
+
+// src/http/logged-path.ts
+export const SECRET_PATH_PARAM_KEY: unique symbol = Symbol("wisent.secretPathParam");
 
 // src/http/logger.ts
 export const JSON_LOGGER_LINES_KEY: unique symbol = Symbol("wisent.jsonLogger.lines");

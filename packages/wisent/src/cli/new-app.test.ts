@@ -336,6 +336,8 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
         PORT: "0",
         SESSION_SECRET: "a-production-secret-of-at-least-32-characters",
         DATABASE_URL: `sqlite:${join(data, "production.sqlite")}`,
+        // This test is the TLS proxy: its X-Forwarded-Proto counts only from a trusted peer.
+        TRUSTED_PROXIES: "127.0.0.1",
       }),
     });
     const output = { text: "" };

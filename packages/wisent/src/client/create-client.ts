@@ -147,8 +147,13 @@ export function createClient<M>(target: string | ClientOptions): Client<M> {
       const url = `${base}${options.openapiPath ?? "/openapi.json"}`;
       const response = await send(new Request(url, { headers: { accept: "application/json" } }));
       if (!response.ok) {
+        // In production an app serves its document only with app.openapi(path, { production: true }).
+        const hint =
+          response.status === 404
+            ? ` (in production the app serves it only with app.openapi("${options.openapiPath ?? "/openapi.json"}", { production: true }); or pass createClient({ document }), the output of \`wisent openapi\`)`
+            : "";
         throw new Error(
-          `could not read the app's OpenAPI document: GET ${url} answered ${response.status}`,
+          `could not read the app's OpenAPI document: GET ${url} answered ${response.status}${hint}`,
         );
       }
       return operationsOf((await response.json()) as OperationsDocument);

@@ -85,7 +85,14 @@ export const ENVIRONMENT_VARIABLES = [
     name: "TRUSTED_PROXIES",
     default: "none",
     meaning:
-      "Addresses and CIDR ranges (comma- or space-separated) of proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed.",
+      "Addresses and CIDR ranges (comma- or space-separated) of proxies whose forwarding header (`TRUSTED_PROXY_HEADER`) is believed: the client's address (rate limits, logs) and scheme (force-SSL, CSRF's origin). From any other peer those headers are ignored.",
+    environments: "production",
+  },
+  {
+    name: "TRUSTED_PROXY_HEADER",
+    default: "`x-forwarded`",
+    meaning:
+      "The header the trusted proxies write, the only one read: `x-forwarded` (`X-Forwarded-For` and `X-Forwarded-Proto`) or `forwarded` (RFC 7239's `Forwarded: for=...;proto=...`). The other is ignored: a proxy passes it through as the client wrote it.",
     environments: "production",
   },
   {

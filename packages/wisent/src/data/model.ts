@@ -130,6 +130,10 @@ export interface Model<S extends z.ZodObject> {
   readonly name: string;
   readonly table: string;
   readonly schema: S;
+  /** The fields no two records may share, as declared (`unique`). */
+  readonly unique: readonly string[];
+  /** The foreign keys and the tables they point to, as declared (`references`). */
+  readonly references: Readonly<Record<string, string>>;
   /**
    * Checks attributes against the schema; errors use Buffalo's wording, keyed by field. Fields the
    * schema does not know are dropped, logged in development or refused (`unpermitted`).
@@ -597,6 +601,8 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     name,
     table,
     schema,
+    unique,
+    references: Object.fromEntries(references),
     validate: validateInput,
     query,
     // find and paginate settle in one promise (no async function around a SQLite read that

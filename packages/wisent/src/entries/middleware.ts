@@ -47,6 +47,7 @@ export {
 } from "../middleware/pending-migrations/index.js";
 export {
   clientAddress,
+  clientAddressKey,
   memoryStore,
   RateLimiter,
   type RateLimitOptions,
@@ -60,6 +61,8 @@ export {
 export {
   type ContentSecurityPolicy,
   DEFAULT_CONTENT_SECURITY_POLICY,
+  DEFAULT_PERMISSIONS_POLICY,
+  type PermissionsPolicy,
   type SecurityHeadersOptions,
   securityHeaders,
 } from "../middleware/security-headers/index.js";

@@ -18,8 +18,9 @@ function listApp() {
   return app;
 }
 
-async function linkOf(path: string, headers: Record<string, string> = {}) {
-  const res = await listApp().fetch(new Request(`http://shop.example${path}`, { headers }));
+async function linkOf(path: string, headers: Record<string, string> = {}, peer?: string) {
+  const env = peer === undefined ? undefined : { incoming: { socket: { remoteAddress: peer } } };
+  const res = await listApp().fetch(new Request(`http://shop.example${path}`, { headers }), env);
   return res.headers.get("link");
 }
 
@@ -30,10 +31,19 @@ describe("absolute URLs in the pagination Link header", () => {
     );
   });
 
-  it("take the scheme the proxy reported", async () => {
-    expect(await linkOf("/widgets?per_page=2", { "x-forwarded-proto": "https" })).toMatch(
-      /^<https:\/\/shop\.example\/widgets\?per_page=2&page=1>/,
-    );
+  it("take the scheme a trusted proxy reported, and only a trusted proxy's", async () => {
+    process.env.TRUSTED_PROXIES = "10.0.0.1";
+    try {
+      const proxied = { "x-forwarded-proto": "https" };
+      expect(await linkOf("/widgets?per_page=2", proxied, "10.0.0.1")).toMatch(
+        /^<https:\/\/shop\.example\/widgets\?per_page=2&page=1>/,
+      );
+      expect(await linkOf("/widgets?per_page=2", proxied, "192.0.2.1")).toMatch(
+        /^<http:\/\/shop\.example\/widgets\?per_page=2&page=1>/,
+      );
+    } finally {
+      delete process.env.TRUSTED_PROXIES;
+    }
   });
 
   it("never copy a Host that is not a host: the links stay relative", async () => {

@@ -1,6 +1,6 @@
 /**
  * Where absolute URLs come from: the configured `APP_URL` when set, else the request (its Host,
- * when it is a well-formed host, and the scheme the proxy reported). A Host that is not a host
+ * when it is a well-formed host, and the scheme a trusted proxy reported). A Host that is not a host
  * (`a"b`, `1.2.3.256`) never reaches a header: the URL stays relative instead.
  * @module
  */
@@ -9,6 +9,7 @@ import { BoundedMemo } from "../base/bounded-memo.js";
 import { urlStandardAcceptsHost } from "../base/url-host.js";
 import { WisentError } from "../base/wisent-error.js";
 import { type Env, envValue } from "../config/env.js";
+import { forwardedScheme } from "./client-address.js";
 import { pathFormatOf } from "./path-format.js";
 import { requestHeader } from "./request-header.js";
 
@@ -63,11 +64,14 @@ export function isValidHost(host: string): boolean {
   return checkedHosts.get(host, checkHost);
 }
 
-/** The request's own scheme: `https` when it came over TLS or the proxy says so. */
+/**
+ * The request's own scheme: `https` when it came over TLS, or when a proxy of `TRUSTED_PROXIES`
+ * says so (`X-Forwarded-Proto`, or `Forwarded`'s `proto=`: {@link forwardedScheme}); from anyone
+ * else the header is ignored.
+ */
 export function requestScheme(c: Context): "http" | "https" {
   if (c.req.url.startsWith("https:")) return "https";
-  const proto = requestHeader(c, "x-forwarded-proto");
-  return proto?.split(",", 1)[0]?.trim().toLowerCase() === "https" ? "https" : "http";
+  return forwardedScheme(c) === "https" ? "https" : "http";
 }
 
 /** The request's Host (the header, else the URL's), or undefined when it is not a valid host. */

@@ -1,9 +1,11 @@
 import { BlockList, isIP } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
-import { CLIENT_ADDRESS_KEY } from "../base/symbols.js";
+import ipaddr from "ipaddr.js";
+import { CLIENT_KEY } from "../base/symbols.js";
 import { WisentError } from "../base/wisent-error.js";
 import { envValue } from "../config/env.js";
+import { forwardedHops, forwardedHostHeader, forwardedProtoHeader } from "./forwarding-headers.js";
 
 /**
  * The proxies whose forwarding headers are believed: `TRUSTED_PROXIES`, addresses and CIDR
@@ -44,33 +46,26 @@ export function parseTrustedProxies(text: string): BlockList {
   return list;
 }
 
-/** An address as written in a header or by the socket: brackets, port and `::ffff:` dropped. */
+/**
+ * An address as written in a header or by the socket, in its canonical form: quotes, brackets,
+ * port and zone dropped, an IPv4-mapped IPv6 address (`::ffff:203.0.113.9`, `::ffff:cb00:7109`)
+ * as its IPv4 address, IPv6 compressed in lower case (RFC 5952); undefined when it is not one.
+ */
 function bareAddress(value: string): string | undefined {
   let text = value.trim();
   if (text.startsWith('"') && text.endsWith('"')) text = text.slice(1, -1);
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(text);
   if (bracketed) text = bracketed[1]!;
   else if (/^[\d.]+:\d+$/.test(text)) text = text.slice(0, text.lastIndexOf(":"));
-  if (/^::ffff:[\d.]+$/i.test(text)) text = text.slice(7);
-  return isIP(text) === 0 ? undefined : text.toLowerCase();
+  // node:net's isIP is strict (no `127.1` or `0x7f.0.0.1`, which ipaddr.js would also read).
+  const family = isIP(text);
+  if (family === 4) return text; // already canonical: no parse on the common path of every log line
+  if (family === 0) return undefined;
+  return ipaddr.process(text.replace(/%.*$/, "")).toString();
 }
 
 function trusts(list: BlockList, address: string): boolean {
   return list.check(address, isIP(address) === 6 ? "ipv6" : "ipv4");
-}
-
-/** The hops a request went through, nearest last: `X-Forwarded-For`, else `Forwarded`'s `for=`. */
-function forwardedHops(c: Context): string[] {
-  const xff = c.req.raw.headers.get("x-forwarded-for");
-  if (xff !== null) return xff.split(",");
-  const forwarded = c.req.raw.headers.get("forwarded");
-  if (forwarded === null) return [];
-  const hops: string[] = [];
-  for (const element of forwarded.split(",")) {
-    const pair = element.split(";").find((p) => /^\s*for\s*=/i.test(p));
-    hops.push(pair ? pair.slice(pair.indexOf("=") + 1) : "");
-  }
-  return hops;
 }
 
 /** The socket's peer address, or undefined outside a Node server (in-process test requests). */
@@ -83,15 +78,62 @@ function peerAddress(c: Context): string | undefined {
   }
 }
 
-const ADDRESS: typeof CLIENT_ADDRESS_KEY = CLIENT_ADDRESS_KEY;
-type Marked = Context & { [ADDRESS]?: string };
+/** What the request says about its client, once worked out. */
+interface Client {
+  readonly address: string;
+  /** The scheme a trusted proxy reported the client used, if it did. */
+  readonly scheme: "http" | "https" | undefined;
+  /** The Host a trusted proxy reported the client asked for, if it did. */
+  readonly host: string | undefined;
+}
+
+const CLIENT: typeof CLIENT_KEY = CLIENT_KEY;
+type Marked = Context & { [CLIENT]?: Client };
+
+function schemeOf(proto: string | undefined): Client["scheme"] {
+  return proto === "https" || proto === "http" ? proto : undefined;
+}
+
+/**
+ * The socket's peer, unless it is one of `TRUSTED_PROXIES`: then the hops of the proxy's header
+ * read from the nearest backwards, trusted proxies skipped.
+ */
+function client(c: Context): Client {
+  const known = (c as Marked)[CLIENT];
+  if (known !== undefined) return known;
+  const peer = peerAddress(c);
+  let found: Client = { address: peer ?? "unknown", scheme: undefined, host: undefined };
+  const trusted = peer === undefined ? undefined : trustedProxies();
+  if (trusted && peer !== undefined && trusts(trusted, peer)) {
+    const hops = forwardedHops(c);
+    // X-Forwarded-Proto and -Host hold for the whole chain; a `Forwarded` element says how its
+    // proxy was reached, so they are the client's element's (or the nearest that said).
+    let address = peer;
+    let scheme = schemeOf(forwardedProtoHeader(c));
+    let host = forwardedHostHeader(c);
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = bareAddress(hops[i]!.for);
+      // A hop that is not an address was written by someone untrusted: stop at the last good one.
+      if (hop === undefined) break;
+      address = hop;
+      scheme = schemeOf(hops[i]!.proto) ?? scheme;
+      host = hops[i]!.host ?? host;
+      if (!trusts(trusted, hop)) break;
+    }
+    found = { address, scheme, host };
+  }
+  (c as Marked)[CLIENT] = found;
+  return found;
+}
 
 /**
  * The client's IP address: the socket's peer, unless that peer is one of `TRUSTED_PROXIES`; then
- * the forwarded hops (`X-Forwarded-For`, else `Forwarded: for=`) are read from the nearest
- * backwards, skipping trusted proxies, and the first other address is the client (Rails'
- * `remote_ip`). Without `TRUSTED_PROXIES` forwarding headers are ignored, as anyone can send
- * them. Rate limits and production log lines use it; `"unknown"` outside a Node server.
+ * the forwarded hops are read from the nearest backwards, skipping trusted proxies, and the first
+ * other address is the client (Rails' `remote_ip`). The hops come from one header, the one
+ * `TRUSTED_PROXY_HEADER` names: `X-Forwarded-For` by default, RFC 7239's `Forwarded` (`for=`)
+ * with `TRUSTED_PROXY_HEADER=forwarded`; the other is ignored. Without `TRUSTED_PROXIES`
+ * forwarding headers are ignored, as anyone can send them. Production log lines use it, rate
+ * limits its {@link addressKey}; `"unknown"` outside a Node server.
  *
  * @param c - the request's context
  * @returns the address (IPv4, or IPv6 without brackets), or `"unknown"`
@@ -102,21 +144,61 @@ type Marked = Context & { [ADDRESS]?: string };
  * clientAddress(c); // "203.0.113.7"
  */
 export function clientAddress(c: Context): string {
-  const known = (c as Marked)[ADDRESS];
-  if (known !== undefined) return known;
-  const peer = peerAddress(c);
-  let address = peer ?? "unknown";
-  const trusted = peer === undefined ? undefined : trustedProxies();
-  if (trusted && peer !== undefined && trusts(trusted, peer)) {
-    const hops = forwardedHops(c);
-    for (let i = hops.length - 1; i >= 0; i--) {
-      const hop = bareAddress(hops[i]!);
-      // A hop that is not an address was written by someone untrusted: stop at the last good one.
-      if (hop === undefined) break;
-      address = hop;
-      if (!trusts(trusted, hop)) break;
-    }
-  }
-  (c as Marked)[ADDRESS] = address;
-  return address;
+  return client(c).address;
+}
+
+/**
+ * The scheme a trusted proxy says the client used: `X-Forwarded-Proto` (or, with
+ * `TRUSTED_PROXY_HEADER=forwarded`, the client's `Forwarded` element's `proto=`), read only when
+ * the socket's peer is one of `TRUSTED_PROXIES`; undefined otherwise, as anyone can send it.
+ *
+ * @example
+ * // TRUSTED_PROXIES=10.0.0.2, a request from 10.0.0.2 with X-Forwarded-Proto: https
+ * forwardedScheme(c); // "https"
+ */
+export function forwardedScheme(c: Context): "http" | "https" | undefined {
+  // Without TRUSTED_PROXIES (clients reach the app directly) the socket is not even looked at.
+  return trustedProxies() === undefined ? undefined : client(c).scheme;
+}
+
+/**
+ * The Host a trusted proxy says the client asked for: `X-Forwarded-Host` (or, with
+ * `TRUSTED_PROXY_HEADER=forwarded`, the client's `Forwarded` element's `host=`), read only when
+ * the socket's peer is one of `TRUSTED_PROXIES`; undefined otherwise. Not checked here: the
+ * caller validates it as any Host.
+ *
+ * @example
+ * // TRUSTED_PROXIES=10.0.0.2, a request from 10.0.0.2 with X-Forwarded-Host: shop.example
+ * forwardedHost(c); // "shop.example"
+ */
+export function forwardedHost(c: Context): string | undefined {
+  return trustedProxies() === undefined ? undefined : client(c).host;
+}
+
+/**
+ * The key rate limits count a client address under: an IPv4 address alone, an IPv6 address by
+ * its /64 (`2001:db8:1:2::/64`), the network one subscriber is handed, so that an attacker with
+ * one /64 cannot make each of its 2^64 addresses a fresh client. An IPv4-mapped IPv6 address is
+ * its IPv4 address. Anything else (`unknown`) is its own key.
+ *
+ * @example
+ * addressKey("2001:db8:1:2::7"); // "2001:db8:1:2::/64"
+ * addressKey("203.0.113.7"); // "203.0.113.7"
+ */
+export function addressKey(address: string): string {
+  const bare = bareAddress(address);
+  if (bare === undefined || isIP(bare) !== 6) return bare ?? address;
+  const parts = ipaddr.IPv6.parse(bare).parts;
+  return `${new ipaddr.IPv6([...parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
+}
+
+/**
+ * The rate-limit key of the request's client: {@link addressKey} of {@link clientAddress}. The
+ * default `by` of `rateLimit()` and the key of `SignInLimits`.
+ *
+ * @example
+ * app.use(rateLimit({ limit: 100, window: 60, by: clientAddressKey })); // the default
+ */
+export function clientAddressKey(c: Context): string {
+  return addressKey(clientAddress(c));
 }

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { SECRET_PATH_PARAM_KEY } from "../base/symbols.js";
 
 /** `[FILTERED]`: what a log line shows for a secret. */
 const FILTERED = "[FILTERED]";
@@ -43,7 +44,7 @@ export function filterPathSegments(path: string, secrets: readonly string[]): st
 /** Which path parameters a log line must not show (paramLogger's filter). */
 export type SecretParam = (name: string) => boolean;
 
-const SECRET_PARAM = Symbol("wisent.secretPathParam");
+const SECRET_PARAM: typeof SECRET_PATH_PARAM_KEY = SECRET_PATH_PARAM_KEY;
 type Marked = Context & { [SECRET_PARAM]?: SecretParam };
 
 /**

@@ -11,6 +11,7 @@ import type { Context } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { App } from "../app/app.js";
+import { defineModel } from "../data/model.js";
 import { documented } from "../resources/operation-doc.js";
 import { Resource, SingletonResource } from "../resources/resource.js";
 
@@ -134,5 +135,61 @@ describe("the OpenAPI document", () => {
       license: { name: "MIT", identifier: "MIT" },
       contact: { name: "Ada Lovelace", email: "ada@example.com", url: "https://example.com" },
     });
+  });
+});
+
+describe("the OpenAPI document lists every answer an operation can give", () => {
+  const Author = defineModel({ table: "authors", schema: z.object({ name: z.string() }) });
+  const Book = defineModel({
+    table: "books",
+    schema: z.object({ isbn: z.string(), author_id: z.string() }),
+    unique: ["isbn"],
+    references: { author_id: "authors" },
+  });
+  class AuthorsResource extends Resource<"author_id"> {
+    override readonly model = Author;
+  }
+  class BooksResource extends Resource<"book_id"> {
+    override readonly model = Book;
+  }
+  const doc: Json = (() => {
+    const a = new App({ name: "library", env: "test", api: true });
+    const authors = a.resource("/authors", new AuthorsResource());
+    authors.resource("/books", new BooksResource());
+    return a.openApiDocument();
+  })();
+  const statuses = (path: string, method: string) => Object.keys(doc.paths[path][method].responses);
+
+  it("409 on destroying a record other records point to (a restricting reference)", () => {
+    expect(statuses("/authors/{author_id}", "delete")).toContain("409");
+    expect(doc.paths["/authors/{author_id}"].delete.responses["409"]).toEqual({
+      $ref: "#/components/responses/Conflict",
+    });
+    expect(doc.components.responses.Conflict.description).toMatch(/still referenced/);
+    expect(doc.components.responses.Conflict.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/Error",
+    });
+    // Nothing points to a book: its delete never answers 409.
+    expect(statuses("/authors/{author_id}/books/{book_id}", "delete")).not.toContain("409");
+  });
+
+  it("422 on create and update of a model with unique fields and references, saying why", () => {
+    expect(statuses("/authors/{author_id}/books", "post")).toContain("422");
+    expect(statuses("/authors/{author_id}/books/{book_id}", "put")).toContain("422");
+    expect(doc.components.responses.UnprocessableContent.description).toMatch(
+      /unique field's value is taken .* referenced record does not exist/,
+    );
+  });
+
+  it("keeps the statuses of each answer in order", () => {
+    expect(statuses("/authors/{author_id}", "delete")).toEqual([
+      "200",
+      "404",
+      "405",
+      "406",
+      "409",
+      "429",
+      "503",
+    ]);
   });
 });

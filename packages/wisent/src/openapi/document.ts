@@ -124,9 +124,9 @@ class SchemaNames {
   }
 }
 
-function errorResponses(kind: string): Record<string, unknown> {
+function errorResponses(kind: string, extra: readonly number[] = []): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
-  for (const status of ERRORS_OF[kind]!) {
+  for (const status of [...ERRORS_OF[kind]!, ...extra].sort((a, b) => a - b)) {
     if (ERROR_STATUSES[status] === undefined) continue;
     responses[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
   }
@@ -148,6 +148,7 @@ export function openApiDocument(
   info: OpenApiInfo,
 ): OpenApiDocument {
   const names = new SchemaNames();
+  const referenced = referencedTables(records);
   const paths: OpenApiDocument["paths"] = {};
   const tags = new Map<string, string>();
   const operationIds = new Set<string>();
@@ -188,7 +189,7 @@ export function openApiDocument(
         operationId: uniqueId(`${base}${action}`),
         summary: `${action} (${record.handler})`,
         tags: [meta.stem],
-        ...resourceOperation(op, meta.model, names, meta.stem, parameters, record),
+        ...resourceOperation(op, meta.model, names, meta.stem, parameters, record, referenced),
       };
       operation["x-wisent-resource"] = meta.stem;
       operation["x-wisent-action"] = op;
@@ -398,6 +399,7 @@ function resourceOperation(
   stem: string,
   parameters: unknown[],
   record: RouteRecord,
+  referenced: ReadonlySet<string>,
 ): Record<string, unknown> {
   const modelName = model ? pascalize(model.name) : undefined;
   const recordSchema =
@@ -474,6 +476,19 @@ function resourceOperation(
   if (operation === "list" || operation === "show") {
     responses["304"] = { description: "Not modified: the ETag sent in If-None-Match still holds" };
   }
-  result.responses = { ...responses, ...errorResponses(operation) };
+  // A destroy answers 409 when rows of another model still point to the record (references
+  // restrict deletes by default: t.references(...), DependentRecordsError).
+  const conflict =
+    operation === "destroy" && model?.table !== undefined && referenced.has(model.table);
+  result.responses = { ...responses, ...errorResponses(operation, conflict ? [409] : []) };
   return result;
+}
+
+/** The tables some resource's model points to through `references`. */
+function referencedTables(records: readonly RouteRecord[]): Set<string> {
+  const tables = new Set<string>();
+  for (const record of records) {
+    for (const table of Object.values(record.resource?.model?.references ?? {})) tables.add(table);
+  }
+  return tables;
 }

@@ -7,7 +7,7 @@ import { statusText } from "../http/error-response.js";
  * `paginationHeaders` answer.
  */
 
-/** Error statuses every JSON operation can answer, and why. */
+/** Error statuses JSON operations can answer, and why (each operation lists those it can give). */
 export const ERROR_STATUSES: Record<number, string> = {
   400: "A list's bad cursor, or a `page` past the offset limit of a long list (the message names the parameter to use: `after`)",
   401: "Not signed in (no valid credentials)",
@@ -15,7 +15,8 @@ export const ERROR_STATUSES: Record<number, string> = {
   405: "The path answers other methods only (`Allow` lists them)",
   406: "The Accept header asks for a format this operation does not answer",
   415: "The body's Content-Type is not JSON, a form or multipart",
-  422: "The body does not pass the model's validation (errors by field)",
+  409: "The record is still referenced by other records (a foreign key restricts its deletion): nothing was deleted (`Author has 11 books.`)",
+  422: "The body does not pass the model's validation, a unique field's value is taken (`Isbn has already been taken.`) or a referenced record does not exist (`Author must exist.`): errors by field",
   429: "Too many requests (`Retry-After` says when to try again)",
   503: "The database is unavailable (`Retry-After` says when to try again)",
 };

@@ -239,7 +239,8 @@ describe("wisent start and migrate from the build", { timeout: SLOW }, () => {
     const migrated = wisent(image, ["migrate"], production);
     expect(migrated.stderr).toBe("");
     expect(migrated.stdout).toMatch(/migrated {2}\d{14}_create_posts/);
-    const { child, base } = await start(image, production);
+    // This test is the TLS proxy: its X-Forwarded-Proto counts only from a trusted peer.
+    const { child, base } = await start(image, { ...production, TRUSTED_PROXIES: "127.0.0.1" });
     try {
       const res = await fetch(`${base}/posts`, {
         headers: { accept: "application/json", "x-forwarded-proto": "https" },

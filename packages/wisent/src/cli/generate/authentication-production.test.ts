@@ -1,8 +1,9 @@
 /**
  * Slow: `wisent generate authentication` under attack, in production. A web app (with a `notes`
  * list) and an API app are made by `wisent new`, built by `wisent build` and run as their
- * Dockerfile says (`wisent migrate && wisent start`, GO_ENV=production, SQLite), once with
- * TRUSTED_PROXIES=127.0.0.1 (this test is the proxy: it writes X-Forwarded-For) and once without.
+ * Dockerfile says (`wisent migrate && wisent start`, GO_ENV=production, SQLite), with
+ * TRUSTED_PROXIES=127.0.0.1 (this test is the TLS proxy: it writes X-Forwarded-For and
+ * X-Forwarded-Proto), and the web app once more trusting another proxy only.
  * Each case is an attack the security review of issue 30 made: sign-ups stalling the database,
  * open redirects after sign-in, replayed cookies, owner lockout, one budget behind a proxy.
  */
@@ -91,7 +92,7 @@ class Client {
   ): Promise<Response> {
     const headers: Record<string, string> = {
       accept: options.accept ?? "application/json",
-      // TLS ends at the proxy; without this, production's force-SSL redirects.
+      // TLS ends at the proxy; without this (or from an untrusted peer) force-SSL redirects.
       "x-forwarded-proto": "https",
     };
     if (this.address) headers["x-forwarded-for"] = this.address;
@@ -165,7 +166,8 @@ describe("generated authentication in a web app, in production", { timeout: SLOW
     // request "another user" makes while sign-ups run.
     const app = await builtApp("club", [], [["g", "resource", "note", "title", "--public"]]);
     trusted = await start(app, data, "club-trusted", "127.0.0.1, ::1");
-    untrusted = await start(app, data, "club-untrusted");
+    // Behind another proxy: this test's requests come from a peer that is not a trusted proxy.
+    untrusted = await start(app, data, "club-untrusted", "10.9.9.9");
   }, SLOW);
   afterAll(async () => {
     await trusted?.stop();
@@ -343,18 +345,37 @@ describe("generated authentication in a web app, in production", { timeout: SLOW
     });
   });
 
-  it("ignores forwarded addresses without TRUSTED_PROXIES: one budget for the peer", async () => {
-    const { email } = await signedUp(untrusted);
+  it("gives a client that writes its own X-Forwarded-For one budget: the proxy's hop counts", async () => {
+    const { email } = await signedUp(trusted, "198.51.100.30");
     const statuses = [];
     for (let i = 0; i < 11; i++) {
-      const spoofer = new Client(untrusted, `203.0.113.${100 + i}`);
+      // The client sent "X-Forwarded-For: 203.0.113.1xx"; the proxy appended the real address.
+      const spoofer = new Client(trusted, `203.0.113.${100 + i}, 198.51.100.77`);
       statuses.push(
         (await spoofer.request("POST", "/session", { json: { email, password: PASSWORD } })).status,
       );
     }
     expect(statuses).toEqual([...Array(10).fill(200), 429]);
-    expect(untrusted.log()).toContain('"client_address":"127.0.0.1"');
-    expect(untrusted.log()).not.toContain('"client_address":"203.0.113.');
+    await vi.waitFor(() => expect(trusted.log()).toContain('"client_address":"198.51.100.77"'), {
+      timeout: 10_000,
+    });
+    expect(trusted.log()).not.toContain('"client_address":"203.0.113.1');
+  });
+
+  it("believes no forwarding header from a peer outside TRUSTED_PROXIES: redirected, and says why", async () => {
+    const spoofer = new Client(untrusted, "203.0.113.99");
+    const res = await spoofer.request("POST", "/session", {
+      json: { email: newEmail(), password: PASSWORD },
+    });
+    expect(res.status).toBe(308);
+    expect(res.headers.get("location")).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/session$/);
+    await vi.waitFor(
+      () =>
+        expect(untrusted.log()).toMatch(
+          /forceSSL: a request from 127\.0\.0\.1 says it came over HTTPS.*TRUSTED_PROXIES/,
+        ),
+      { timeout: 10_000 },
+    );
   });
 
   it("refuses a common password and the email as password, naming the field", async () => {
@@ -382,15 +403,12 @@ describe("generated authentication in a web app, in production", { timeout: SLOW
 
 describe("generated authentication in an API app, in production", { timeout: SLOW }, () => {
   let trusted: Server;
-  let untrusted: Server;
   beforeAll(async () => {
     const app = await builtApp("inventory", ["--api"], []);
     trusted = await start(app, data, "inventory-trusted", "127.0.0.1, ::1");
-    untrusted = await start(app, data, "inventory-untrusted");
   }, SLOW);
   afterAll(async () => {
     await trusted?.stop();
-    await untrusted?.stop();
   }, SLOW);
 
   async function account(server: Server, address?: string): Promise<string> {
@@ -421,11 +439,22 @@ describe("generated authentication in an API app, in production", { timeout: SLO
     expect(await tokenStatus(new Client(trusted, "198.51.100.8"), email)).toBe(201);
   });
 
-  it("ignores forwarded addresses without TRUSTED_PROXIES", async () => {
-    const email = await account(untrusted);
+  it("gives a client that writes its own X-Forwarded-For one budget: the proxy's hop counts", async () => {
+    const email = await account(trusted, "198.51.100.31");
     const statuses = [];
     for (let i = 0; i < 11; i++) {
-      statuses.push(await tokenStatus(new Client(untrusted, `203.0.113.${150 + i}`), email));
+      const spoofer = new Client(trusted, `203.0.113.${150 + i}, 198.51.100.78`);
+      statuses.push(await tokenStatus(spoofer, email));
+    }
+    expect(statuses).toEqual([...Array(10).fill(201), 429]);
+  });
+
+  it("counts a client's IPv6 /64 as one address", async () => {
+    const email = await account(trusted, "198.51.100.32");
+    const statuses = [];
+    for (let i = 1; i <= 11; i++) {
+      const client = new Client(trusted, `2001:db8:38:64::${i.toString(16)}`);
+      statuses.push(await tokenStatus(client, email));
     }
     expect(statuses).toEqual([...Array(10).fill(201), 429]);
   });

@@ -124,7 +124,8 @@ async function startProduction(app: string): Promise<{ url: string; child: Child
   expect(migrated.code, migrated.output).toBe(0);
   const child = spawn(process.execPath, ["dist/server.js"], {
     cwd: app,
-    env: cleanEnv({ ...env, PORT: "0" }),
+    // This test is the TLS proxy (X-Forwarded-Proto: https): a trusted one.
+    env: cleanEnv({ ...env, PORT: "0", TRUSTED_PROXIES: "127.0.0.1, ::1" }),
   });
   let printed = "";
   const url = await new Promise<string>((resolve, reject) => {

@@ -22,6 +22,7 @@ const VARS = {
   vitestVersion: "^4",
   biomeVersion: "2",
   typesNodeVersion: "^20",
+  nodeEngines: ">=22.3",
 };
 
 /** A planned text file's contents ("" when missing). */

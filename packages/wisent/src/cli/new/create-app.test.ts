@@ -61,12 +61,30 @@ describe("npm create wisent", () => {
   it("names itself, with npm's -- before the options, and has no --dev", async () => {
     const help = await create(["--help"], NPM_CREATE);
     expect(help.stdout).toContain(
-      "npm create wisent@latest <path> -- [--api] [--db sqlite|postgres|mysql] [--skip-install] [--skip-git]\n",
+      "npm create wisent@latest <path> -- [--api] [--db sqlite|postgres|mysql] [--skip-install] [--skip-git] [-y]\n",
     );
     expect(help.stdout).not.toContain("--dev");
     const dev = await create(["devapp", "--dev"], NPM_CREATE);
     expect(dev.code).toBe(2);
     expect(dev.stderr).toContain("--dev");
+  });
+});
+
+describe.each([
+  ["wisent new", WISENT_NEW],
+  ["npm create wisent", NPM_CREATE],
+])("%s -y / --yes", (_label, command) => {
+  it.each(["--yes", "-y"])("accepts %s, and its help says no question is asked", async (flag) => {
+    const app = `yes_${command.dev ? "new" : "create"}_${flag.replace(/-/g, "")}`;
+    const made = await create([app, flag, "--skip-install", "--skip-git"], command);
+    expect(made.stderr).toBe("");
+    expect(made.code).toBe(0);
+    expect(existsSync(join(root, app, "package.json"))).toBe(true);
+    const help = await create(["--help"], command);
+    expect(help.stdout).toMatch(
+      /-y, --yes +accepted, and changes nothing: no question is ever asked/,
+    );
+    expect(help.stdout).toContain("It asks no questions");
   });
 });
 

@@ -22,7 +22,7 @@ import { Output } from "../output.js";
 import { type PlannedFile, planApp } from "./app-template.js";
 import { dockerVars } from "./docker-vars.js";
 import { npmInstall } from "./install.js";
-import { APP_TOOL_VERSIONS, appDependencies, driverDependency } from "./versions.js";
+import { APP_TOOL_VERSIONS, appDependencies, driverDependency, wisentPackage } from "./versions.js";
 
 /** How the app maker was started: the command its help and retry hints name. */
 export interface CreateAppCommand {
@@ -50,9 +50,9 @@ export function createAppHelp(command: CreateAppCommand): CommandHelp {
   const opts = (options: string) =>
     ` ${command.optionsAfter ? `${command.optionsAfter} ` : ""}${options}`;
   return {
-    usage: `${name} <path>${opts(`[--api] [--db sqlite|postgres|mysql] [--skip-install] [--skip-git]${command.dev ? " [--dev]" : ""}`)}`,
+    usage: `${name} <path>${opts(`[--api] [--db sqlite|postgres|mysql] [--skip-install] [--skip-git]${command.dev ? " [--dev]" : ""} [-y]`)}`,
     summary:
-      "Creates a complete app in the folder <path> (./<name>, or any path: the app is named after its\nlast part): the App with its middleware, a home page, layout, styles, the script behind\ndata-method/data-confirm links, tests, TypeScript, Biome and Vitest set up, and a git repository.",
+      "Creates a complete app in the folder <path> (./<name>, or any path: the app is named after its\nlast part): the App with its middleware, a home page, layout, styles, the script behind\ndata-method/data-confirm links, tests, TypeScript, Biome and Vitest set up, and a git repository.\nIt asks no questions: every choice is an option below, so it runs the same unattended.",
     options: [
       ["--api", "a JSON API: no templates, session cookie, CSRF or translations"],
       [
@@ -61,6 +61,7 @@ export function createAppHelp(command: CreateAppCommand): CommandHelp {
       ],
       ["--skip-install", "do not run npm install"],
       ["--skip-git", "do not run git init"],
+      ["-y, --yes", "accepted, and changes nothing: no question is ever asked"],
       ...(command.dev
         ? [
             [
@@ -129,6 +130,9 @@ export async function createApp(
         db: { type: "string" },
         "skip-install": { type: "boolean" },
         "skip-git": { type: "boolean" },
+        // `npm create x -- --yes` is a habit create-astro and create-next-app honour: accepted,
+        // with nothing to answer.
+        yes: { type: "boolean", short: "y" },
         ...(command.dev ? { dev: { type: "boolean" as const } } : {}),
       },
       1,
@@ -186,6 +190,8 @@ export async function createApp(
       vitestVersion: APP_TOOL_VERSIONS.vitest,
       biomeVersion: APP_TOOL_VERSIONS.biome,
       typesNodeVersion: APP_TOOL_VERSIONS.typesNode,
+      // The Node versions wisent supports: a new app says the same (one source, its package.json).
+      nodeEngines: wisentPackage().engines.node,
     };
     const files = planApp(api ? "api" : "web", vars);
     const driver = driverDependency(db as DatabaseKind);

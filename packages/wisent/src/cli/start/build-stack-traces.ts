@@ -8,10 +8,9 @@
  * (bench/load/RESULTS-cold-start.md).
  * @module
  */
-import { readFileSync } from "node:fs";
-import { SourceMap } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { SourceMaps } from "../../base/source-maps.js";
 
 const FRAME = "\n    at ";
 
@@ -25,20 +24,14 @@ const FRAME = "\n    at ";
 export function mapBuildStackTraces(dir: string): () => void {
   // V8 names an ES module by its URL; a module loaded another way (a test runner) by its path.
   const prefixes = [pathToFileURL(join(dir, "/")).href, join(dir, "/")];
-  const maps = new Map<string, SourceMap | undefined>();
-  const mapOf = (file: string) => {
-    if (!maps.has(file)) {
-      maps.set(file, readSourceMap(file.startsWith("file:") ? fileURLToPath(file) : file));
-    }
-    return maps.get(file);
-  };
+  const maps = new SourceMaps();
   const formatDefault = Error.prepareStackTrace;
   Error.prepareStackTrace = (error, trace) => {
     const frames = trace.map((site) => {
       const text = String(site);
       const file = site.getFileName() ?? undefined;
       if (!file?.endsWith(".js") || !prefixes.some((p) => file.startsWith(p))) return text;
-      return mappedFrame(text, file, site, mapOf(file));
+      return mappedFrame(text, file, site, maps);
     });
     return `${errorHeader(error, trace, formatDefault)}${frames.map((f) => FRAME + f).join("")}`;
   };
@@ -62,39 +55,14 @@ function errorHeader(
 }
 
 /** `text` (V8's frame) with its `file:line:column` replaced by the original place, if mapped. */
-function mappedFrame(
-  text: string,
-  file: string,
-  site: NodeJS.CallSite,
-  map: SourceMap | undefined,
-): string {
+function mappedFrame(text: string, file: string, site: NodeJS.CallSite, maps: SourceMaps): string {
   const line = site.getLineNumber();
   const column = site.getColumnNumber();
-  if (!map || line === null || column === null) return text;
-  // Source maps count lines and columns from 0, stack traces from 1.
-  const entry = map.findEntry(line - 1, column - 1);
-  if (!("originalSource" in entry)) return text;
+  if (line === null || column === null) return text;
+  const place = maps.originalPosition(file, line, column);
+  if (!place) return text;
   const generated = `${file}:${line}:${column}`;
-  const original = `${entry.originalSource}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
   const at = text.lastIndexOf(generated);
+  const original = `${place.file}:${place.line}:${place.column}`;
   return at === -1 ? text : text.slice(0, at) + original + text.slice(at + generated.length);
-}
-
-/** The map of `file` with its sources as absolute paths, or undefined when it has none. */
-function readSourceMap(file: string): SourceMap | undefined {
-  try {
-    const payload = JSON.parse(readFileSync(`${file}.map`, "utf8")) as {
-      sources: string[];
-      sourceRoot?: string;
-    };
-    const base = pathToFileURL(join(dirname(file), "/"));
-    payload.sources = payload.sources.map((source) => {
-      const url = new URL(`${payload.sourceRoot ?? ""}${source}`, base);
-      return url.protocol === "file:" ? fileURLToPath(url) : source;
-    });
-    payload.sourceRoot = "";
-    return new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]);
-  } catch {
-    return undefined;
-  }
 }

@@ -286,19 +286,33 @@ describe("csrf middleware, the Origin check compares scheme, host and port", () 
     ["http://shop.test:8080", {}, 403],
     ["https://shop.test", {}, 403],
     ["http://shop.test.evil", {}, 403],
-    // Behind a proxy that terminates TLS: the app's own origin is https.
-    ["http://shop.test", { "x-forwarded-proto": "https" }, 403],
-    ["https://shop.test", { "x-forwarded-proto": "https" }, 200],
+    // Behind a trusted proxy that terminates TLS: the app's own origin is https.
+    ["http://shop.test", { "x-forwarded-proto": "https" }, 403, "10.0.0.1"],
+    ["https://shop.test", { "x-forwarded-proto": "https" }, 200, "10.0.0.1"],
+    // From a peer that is not a trusted proxy the header is the client's own: ignored.
+    ["http://shop.test", { "x-forwarded-proto": "https" }, 200, "192.0.2.1"],
+    ["https://shop.test", { "x-forwarded-proto": "https" }, 403, "192.0.2.1"],
+    // X-Forwarded-Host, likewise: the host a trusted proxy was asked for.
+    ["http://public.test", { "x-forwarded-host": "public.test" }, 200, "10.0.0.1"],
+    ["http://public.test", { "x-forwarded-host": "public.test" }, 403, "192.0.2.1"],
+    ["http://public.test", { "x-forwarded-host": "public.test" }, 403, undefined],
   ])(
-    "Origin %s with %o answers %i to a form post with a valid token",
-    async (origin, extra, status) => {
-      const hono = app();
-      const { token, cookie } = await tokenAndCookie(hono);
-      const res = await hono.request(
-        "http://shop.test/widgets",
-        form(cookie, `authenticity_token=${encodeURIComponent(token)}`, { origin, ...extra }),
-      );
-      expect(res.status).toBe(status);
+    "Origin %s with %o answers %i to a form post with a valid token (peer %s)",
+    async (origin, extra, status, peer?: string) => {
+      process.env.TRUSTED_PROXIES = "10.0.0.1";
+      try {
+        const hono = app();
+        const { token, cookie } = await tokenAndCookie(hono);
+        const env = peer === undefined ? {} : { incoming: { socket: { remoteAddress: peer } } };
+        const res = await hono.request(
+          "http://shop.test/widgets",
+          form(cookie, `authenticity_token=${encodeURIComponent(token)}`, { origin, ...extra }),
+          env,
+        );
+        expect(res.status).toBe(status);
+      } finally {
+        delete process.env.TRUSTED_PROXIES;
+      }
     },
   );
 });

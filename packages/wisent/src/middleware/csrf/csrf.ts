@@ -3,6 +3,7 @@ import { HttpError } from "../../base/http-error.js";
 import { configuredAppUrl, isValidHost, requestHost, requestScheme } from "../../http/app-url.js";
 import { rawFormField } from "../../http/body.js";
 import { preferNoStore } from "../../http/cache-control.js";
+import { forwardedHost } from "../../http/client-address.js";
 import { noRouteMatched } from "../../http/no-route.js";
 import { addPageHooks, type PageHooks } from "../../http/page.js";
 import { requestHeader } from "../../http/request-header.js";
@@ -54,13 +55,13 @@ function forbidden(message: string): HttpError {
 
 /**
  * The app's own origin, `scheme://host[:port]` as a browser spells it in `Origin` (default ports
- * dropped): `APP_URL`'s, else the request's scheme (the proxy's `X-Forwarded-Proto`) and its
- * `X-Forwarded-Host` or `Host`.
+ * dropped): `APP_URL`'s, else the request's scheme and its host, each as a trusted proxy
+ * reported it (`X-Forwarded-Proto`, `X-Forwarded-Host`), else its own.
  */
 function ownOrigin(c: Context): string | undefined {
   const configured = configuredAppUrl();
   if (configured) return configured.origin;
-  const forwarded = requestHeader(c, "x-forwarded-host")?.split(",", 1)[0]?.trim();
+  const forwarded = forwardedHost(c);
   const host = forwarded && isValidHost(forwarded) ? forwarded : requestHost(c);
   if (host === undefined) return undefined;
   try {

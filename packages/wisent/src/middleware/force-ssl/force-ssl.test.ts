@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { App } from "../../app/app.js";
 import { forceSSL } from "./force-ssl.js";
 
 function app(options: Parameters<typeof forceSSL>[0]) {
@@ -24,16 +25,78 @@ describe("forceSSL", () => {
     expect(res.headers.get("location")).toBe("https://shop.example/widgets");
   });
 
-  it("lets HTTPS and X-Forwarded-Proto: https through", async () => {
+  it("lets HTTPS through", async () => {
     expect((await on.request("https://shop.example/")).status).toBe(200);
-    const proxied = await on.request("http://shop.example/", {
-      headers: { "x-forwarded-proto": "https" },
+  });
+
+  describe("X-Forwarded-Proto", () => {
+    afterEach(() => {
+      delete process.env.TRUSTED_PROXIES;
+      delete process.env.TRUSTED_PROXY_HEADER;
     });
-    expect(proxied.status).toBe(200);
-    const spoofy = await on.request("http://shop.example/", {
-      headers: { "x-forwarded-proto": "http" },
+    /** The status of a plain-HTTP request from the socket peer `peer` with `headers`. */
+    const from = async (peer: string | undefined, headers: Record<string, string>) => {
+      const env = peer === undefined ? {} : { incoming: { socket: { remoteAddress: peer } } };
+      return (await on.request("http://shop.example/", { headers }, env)).status;
+    };
+    const HTTPS = { "x-forwarded-proto": "https" };
+
+    it.each([
+      // [TRUSTED_PROXIES, peer, headers, status]
+      ["10.9.9.9", "10.9.9.9", HTTPS, 200],
+      ["10.0.0.0/8", "::ffff:10.9.9.9", HTTPS, 200],
+      ["10.9.9.9", "10.9.9.9", { "x-forwarded-proto": "http" }, 301],
+      // Only a trusted proxy's header counts: anyone else's is the client's own claim.
+      ["10.9.9.9", "127.0.0.1", HTTPS, 301],
+      [undefined, "127.0.0.1", HTTPS, 301],
+      // In-process (no socket, no peer): the URL's scheme alone.
+      ["0.0.0.0/0", undefined, HTTPS, 301],
+    ] as const)(
+      "TRUSTED_PROXIES=%s, from %s with %j: %i",
+      async (trusted, peer, headers, status) => {
+        if (trusted !== undefined) process.env.TRUSTED_PROXIES = trusted;
+        expect(await from(peer, headers)).toBe(status);
+      },
+    );
+
+    it("logs once, naming the peer and TRUSTED_PROXIES, when it redirects a request that claims HTTPS", async () => {
+      const warnings: string[] = [];
+      const logger = { info() {}, error() {}, warn: (e: { msg: string }) => warnings.push(e.msg) };
+      const logged = new Hono();
+      logged.use(forceSSL({ enabled: true, logger }));
+      logged.all("*", (c) => c.text("ok"));
+      const env = { incoming: { socket: { remoteAddress: "10.1.1.1" } } };
+      await logged.request("http://shop.example/", {}, env);
+      expect(warnings).toEqual([]);
+      for (let i = 0; i < 3; i++)
+        await logged.request("http://shop.example/", { headers: HTTPS }, env);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/from 10\.1\.1\.1 says it came over HTTPS.*TRUSTED_PROXIES/);
     });
-    expect(spoofy.status).toBe(301);
+
+    it("reads Forwarded's proto instead under TRUSTED_PROXY_HEADER=forwarded", async () => {
+      process.env.TRUSTED_PROXIES = "10.9.9.9";
+      process.env.TRUSTED_PROXY_HEADER = "forwarded";
+      expect(await from("10.9.9.9", { forwarded: "for=203.0.113.7;proto=https" })).toBe(200);
+      expect(await from("10.9.9.9", HTTPS)).toBe(301);
+    });
+
+    it("over a socket: TRUSTED_PROXIES=10.9.9.9 redirects 127.0.0.1's claim; 127.0.0.1 trusted, serves it", async () => {
+      const served = new App({ name: "t" });
+      served.use(forceSSL({ enabled: true }));
+      served.get("/", (c) => c.text("ok"));
+      const server = await served.listen({ port: 0, handleSignals: false });
+      const get = () =>
+        fetch(`${server.url}/`, { headers: HTTPS, redirect: "manual" }).then((r) => r.status);
+      try {
+        process.env.TRUSTED_PROXIES = "10.9.9.9";
+        expect(await get()).toBe(301);
+        process.env.TRUSTED_PROXIES = "127.0.0.1";
+        expect(await get()).toBe(200);
+      } finally {
+        await server.close();
+      }
+    });
   });
 
   it("is off outside production by default", async () => {

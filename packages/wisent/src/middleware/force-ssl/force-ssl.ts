@@ -2,7 +2,10 @@ import type { Context, MiddlewareHandler } from "hono";
 import { HttpError } from "../../base/http-error.js";
 import { isProduction } from "../../config/settings.js";
 import { configuredAppUrl, requestHost, requestScheme, requestTarget } from "../../http/app-url.js";
+import { clientAddress } from "../../http/client-address.js";
 import { outsideHealthChecks } from "../../http/health-check.js";
+import { type Logger, sharedLogger } from "../../http/logger.js";
+import { requestHeader } from "../../http/request-header.js";
 import { passThrough, phased } from "../../kernel/compose.js";
 import { headerPart, setHeaders } from "../../kernel/response-headers.js";
 
@@ -16,11 +19,23 @@ export interface ForceSSLOptions {
    * turns it off (browsers remember it: start with a short `maxAge` when unsure).
    */
   hsts?: boolean | { maxAge?: number; includeSubDomains?: boolean; preload?: boolean };
+  /**
+   * Where the one warning goes when a request that says it came over HTTPS is redirected because
+   * its peer is not in `TRUSTED_PROXIES` (behind a TLS proxy, a redirect loop); default the
+   * app's logger.
+   */
+  logger?: Logger;
+}
+
+/** True when a forwarding header claims HTTPS, whoever wrote it. */
+function claimsHttps(c: Context): boolean {
+  const proto = requestHeader(c, "x-forwarded-proto");
+  if (proto?.trim().toLowerCase().startsWith("https")) return true;
+  return /proto="?https/i.test(requestHeader(c, "forwarded") ?? "");
 }
 
 /**
- * True when the request came over HTTPS, directly or through a proxy saying so
- * (`X-Forwarded-Proto: https`).
+ * True when the request came over HTTPS, directly or through a trusted proxy saying so.
  * @param c - the request's context
  * @returns whether the request's scheme is https
  */
@@ -47,11 +62,13 @@ function hstsValue(hsts: ForceSSLOptions["hsts"]): string | undefined {
  * Redirects plain-HTTP requests to their HTTPS form in production (and every production-like
  * environment): to `APP_URL`'s host when set, else the request's (a Host that is not a valid
  * host answers 400), same path and query; 301 for GET and HEAD, 308 for other methods (so a form
- * post stays a post). A request with `X-Forwarded-Proto: https` counts as secure. Sends HSTS
- * (two years, includeSubDomains) unless `hsts: false`. It does not enable TLS itself. The health
+ * post stays a post). A request with `X-Forwarded-Proto: https` (or `Forwarded: proto=https`
+ * under `TRUSTED_PROXY_HEADER=forwarded`) counts as secure only when its peer is one of
+ * `TRUSTED_PROXIES`; from anyone else the header is ignored, and the first such request is
+ * logged once, naming the peer. Sends HSTS (two years, includeSubDomains) unless `hsts: false`. It does not enable TLS itself. The health
  * route (`app.healthCheck`) is left out: load balancers probe it over plain HTTP.
  *
- * @param options - `enabled` (default: in production-like environments) and `hsts`
+ * @param options - `enabled` (default: in production-like environments), `hsts` and `logger`
  * @returns the middleware (one that does nothing when not enabled)
  * @throws HttpError 400 (`E_HTTP`), from the middleware, for a plain-HTTP request whose Host is
  *   not a valid host (and no `APP_URL`)
@@ -68,10 +85,17 @@ export function forceSSL(options: ForceSSLOptions = {}): MiddlewareHandler {
   // response instead (c.header after the handler) copied the Response and cost a JSON answer its
   // lean header set in production (bench/load, JSON show: 20 headers instead of 14).
   const part = hsts ? headerPart({ "strict-transport-security": hsts }) : undefined;
+  let warned = false;
   const redirect = phased({
     before: (c) => {
       if (part) setHeaders(c, part);
       if (isSecureRequest(c)) return undefined;
+      if (!warned && claimsHttps(c)) {
+        warned = true;
+        (options.logger ?? sharedLogger()).warn({
+          msg: `forceSSL: a request from ${clientAddress(c)} says it came over HTTPS (X-Forwarded-Proto or Forwarded), but that peer is not in TRUSTED_PROXIES, so it was redirected to HTTPS. If it is your TLS proxy, add its address to TRUSTED_PROXIES (otherwise every request loops on this redirect).`,
+        });
+      }
       const host = configuredAppUrl()?.host ?? requestHost(c);
       if (host === undefined) throw new HttpError(400, "invalid Host header");
       const status = c.req.method === "GET" || c.req.method === "HEAD" ? 301 : 308;

@@ -1,5 +1,6 @@
 export {
   clientAddress,
+  clientAddressKey,
   RateLimiter,
   type RateLimitOptions,
   type RateLimitResult,

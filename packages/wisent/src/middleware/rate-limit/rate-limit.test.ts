@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { App } from "../../app/app.js";
 import { RateLimiter, rateLimit } from "./rate-limit.js";
 import { redisStore } from "./redis-store.js";
@@ -58,6 +58,60 @@ describe("rateLimit (memory store)", () => {
     expect((await limiter.consume("k")).allowed).toBe(true);
     await limiter.reset("k");
     expect((await limiter.consume("k")).remaining).toBe(0);
+  });
+
+  describe("keyed by client address (the default)", () => {
+    const app = new App({ name: "limited", env: "test", api: true });
+    app.use(rateLimit({ limit: 10, window: 60 }));
+    app.get("/", (c) => c.json({ ok: true }));
+    /** The status of a request from the socket peer `peer`, with `headers`. */
+    const from = async (peer: string, headers: Record<string, string> = {}) =>
+      (
+        await app.fetch(new Request("http://localhost/", { headers }), {
+          incoming: { socket: { remoteAddress: peer } },
+        })
+      ).status;
+    afterEach(() => {
+      delete process.env.TRUSTED_PROXIES;
+      delete process.env.TRUSTED_PROXY_HEADER;
+    });
+
+    it("counts an IPv6 /64 as one client: 25 addresses of one /64 get 10 answers, then 429", async () => {
+      const statuses = [];
+      for (let i = 1; i <= 25; i++) statuses.push(await from(`2001:db8:a:b::${i.toString(16)}`));
+      expect(statuses).toEqual([...Array(10).fill(200), ...Array(15).fill(429)]);
+      // The next /64 is another subscriber.
+      expect(await from("2001:db8:a:c::1")).toBe(200);
+    });
+
+    it("counts IPv4 addresses, and IPv4-mapped IPv6 ones, each alone", async () => {
+      for (let i = 1; i <= 25; i++) expect(await from(`::ffff:198.51.100.${i}`)).toBe(200);
+      for (let i = 1; i <= 25; i++) expect(await from(`192.0.2.${i}`)).toBe(200);
+    });
+
+    it("keys a forwarded IPv6 client by its /64 behind a trusted proxy", async () => {
+      process.env.TRUSTED_PROXIES = "10.0.0.1";
+      const statuses = [];
+      for (let i = 1; i <= 12; i++) {
+        statuses.push(await from("10.0.0.1", { "x-forwarded-for": `2001:db8:f::${i}` }));
+      }
+      expect(statuses).toEqual([...Array(10).fill(200), 429, 429]);
+    });
+
+    it("behind a proxy that writes Forwarded, ignores the client's own X-Forwarded-For", async () => {
+      process.env.TRUSTED_PROXIES = "10.0.0.2";
+      process.env.TRUSTED_PROXY_HEADER = "forwarded";
+      const statuses = [];
+      for (let i = 1; i <= 11; i++) {
+        statuses.push(
+          await from("10.0.0.2", {
+            "x-forwarded-for": `203.0.113.${i}`,
+            forwarded: "for=198.51.100.200",
+          }),
+        );
+      }
+      expect(statuses).toEqual([...Array(10).fill(200), 429]);
+    });
   });
 
   it("refuses bad options with a message naming them", () => {

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError } from "../../base/http-error.js";
 import { WisentError } from "../../base/wisent-error.js";
-import { clientAddress } from "../../http/client-address.js";
+import { clientAddress, clientAddressKey } from "../../http/client-address.js";
 import { phased } from "../../kernel/compose.js";
 import { setHeaders } from "../../kernel/response-headers.js";
 import { memoryStore, type RateLimitStore } from "./store.js";
@@ -12,7 +12,10 @@ export interface RateLimitOptions {
   readonly limit: number;
   /** The window, in seconds. */
   readonly window: number;
-  /** Whom a request counts against; default the client's IP address. */
+  /**
+   * Whom a request counts against; default {@link clientAddressKey}: the client's IPv4 address,
+   * or its IPv6 address's /64 (behind `TRUSTED_PROXIES`, the forwarded client's).
+   */
   readonly by?: (c: Context) => string | Promise<string>;
   /** Where counts live; default {@link memoryStore} (one process). Use `redisStore()` for several. */
   readonly store?: RateLimitStore;
@@ -122,10 +125,11 @@ export class RateLimiter {
   }
 }
 
-export { clientAddress };
+export { clientAddress, clientAddressKey };
 
 /**
- * Limits requests per key (default: the client's IP) to `limit` per `window` seconds: past it, a
+ * Limits requests per key (default: the client's IP address, an IPv6 client by its /64) to
+ * `limit` per `window` seconds: past it, a
  * 429 with `Retry-After`. Every answer carries the IETF draft headers `RateLimit-Limit`,
  * `RateLimit-Remaining`, `RateLimit-Reset` (seconds) and `RateLimit-Policy` (`10;w=60`).
  * Counts live in memory unless a `store` is given (`redisStore()` for several workers).
@@ -144,7 +148,7 @@ export { clientAddress };
  */
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
   const limiter = new RateLimiter(options);
-  const by = options.by ?? clientAddress;
+  const by = options.by ?? clientAddressKey;
   return phased({
     before: async (c) => {
       const result = await limiter.consume(await by(c));

@@ -7,6 +7,7 @@ import { cspNonce } from "../../http/csp-nonce.js";
 import "../../http/respond.js";
 import {
   DEFAULT_CONTENT_SECURITY_POLICY,
+  DEFAULT_PERMISSIONS_POLICY,
   honoSecureHeadersOptions,
   securityHeaders,
 } from "./security-headers.js";
@@ -56,6 +57,33 @@ describe("securityHeaders()", () => {
     expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     expect(res.headers.get("x-frame-options")).toBe("DENY");
     expect(res.headers.get("strict-transport-security")).toBeNull();
+    expect(res.headers.get("permissions-policy")).toBe(
+      "accelerometer=(), browsing-topics=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), hid=(), magnetometer=(), microphone=(), midi=(), payment=(), serial=(), usb=(), xr-spatial-tracking=()",
+    );
+  });
+
+  it("merges given Permissions-Policy features over the defaults; false sends none; JSON gets none", async () => {
+    const given = appWith(
+      securityHeaders({
+        permissionsPolicy: { geolocation: ["self"], camera: ["self", "https://meet.example"] },
+      }),
+    );
+    const policy = (await given.fetch(new Request("http://localhost/"))).headers.get(
+      "permissions-policy",
+    );
+    expect(policy).toContain('camera=(self "https://meet.example")');
+    expect(policy).toContain("geolocation=(self)");
+    expect(policy).toContain("microphone=()");
+    const off = appWith(securityHeaders({ permissionsPolicy: false }));
+    expect(
+      (await off.fetch(new Request("http://localhost/"))).headers.get("permissions-policy"),
+    ).toBeNull();
+    // A JSON answer is no document: no policy to apply (the lean data set).
+    const data = await appWith().fetch(
+      new Request("http://localhost/data", { headers: { accept: "application/json" } }),
+    );
+    expect(data.headers.get("permissions-policy")).toBeNull();
+    expect(Object.isFrozen(DEFAULT_PERMISSIONS_POLICY)).toBe(true);
   });
 
   it.each([
@@ -154,7 +182,12 @@ describe("securityHeaders()", () => {
       "report-only CSP (Hono's own code)",
       { contentSecurityPolicyReportOnly: { defaultSrc: ["'self'"] } },
     ],
-    ["permissions policy (Hono's own code)", { permissionsPolicy: { camera: false } }],
+    ["a permissions policy merged over the defaults", { permissionsPolicy: { camera: ["self"] } }],
+    ["no permissions policy", { permissionsPolicy: false }],
+    [
+      "a permissions policy with origins",
+      { permissionsPolicy: { payment: ["self", "https://p.example"], usb: true, midi: ["*"] } },
+    ],
     ["overwrite: false (Hono's own code)", { overwrite: false }],
   ] as const)("sends exactly what Hono's secureHeaders would with %s", async (_, options) => {
     const headersOf = async (middleware: ReturnType<typeof securityHeaders>) => {

@@ -10,13 +10,30 @@ type HonoOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 /** CSP directives by camelCase name (`scriptSrc`, `frameAncestors`), as Hono's `secureHeaders` takes them. */
 export type ContentSecurityPolicy = NonNullable<HonoOptions["contentSecurityPolicy"]>;
 
-/** Options of {@link securityHeaders}: Hono's `secureHeaders` options, with the CSP merged over Wisent's. */
-export interface SecurityHeadersOptions extends Omit<HonoOptions, "contentSecurityPolicy"> {
+/**
+ * Permissions-Policy features by camelCase name (`camera`, `displayCapture`), as Hono's
+ * `secureHeaders` takes them: `false` or `[]` for none (`camera=()`), `true` or `["*"]` for any
+ * origin, or a list of origins (`["self", "https://pay.example"]`).
+ */
+export type PermissionsPolicy = NonNullable<HonoOptions["permissionsPolicy"]>;
+
+/**
+ * Options of {@link securityHeaders}: Hono's `secureHeaders` options, with the CSP and the
+ * Permissions-Policy merged over Wisent's.
+ */
+export interface SecurityHeadersOptions
+  extends Omit<HonoOptions, "contentSecurityPolicy" | "permissionsPolicy"> {
   /**
    * Directives merged over {@link DEFAULT_CONTENT_SECURITY_POLICY} (a directive given here
    * replaces the default one); `false` sends no Content-Security-Policy.
    */
   contentSecurityPolicy?: ContentSecurityPolicy | false;
+  /**
+   * Features merged over {@link DEFAULT_PERMISSIONS_POLICY} (a feature given here replaces the
+   * default one: `{ geolocation: ["self"] }` lets the app's own pages ask for the position);
+   * `false` sends no Permissions-Policy.
+   */
+  permissionsPolicy?: PermissionsPolicy | false;
   /**
    * Cache-Control of every dynamic answer that sets none itself: default `private, no-cache`
    * (answers with a session cookie or a CSRF token get `no-store` from `session()`/`csrf()`);
@@ -51,6 +68,31 @@ export const DEFAULT_CONTENT_SECURITY_POLICY: Readonly<ContentSecurityPolicy> = 
   scriptSrc: ["'self'"],
 });
 
+/**
+ * The default Permissions-Policy of pages: the powerful browser features a page of a typical app
+ * never uses are off for it and for every frame it embeds (camera, microphone, position, screen
+ * capture, payment, motion sensors, USB/serial/HID/MIDI devices, VR, interest-based ads), so that
+ * an injected script or an embedded third-party frame cannot prompt for them. Features that
+ * ordinary pages use (fullscreen video, autoplay, clipboard) keep the browser's default. Give
+ * one back with `securityHeaders({ permissionsPolicy: { camera: ["self"] } })`.
+ */
+export const DEFAULT_PERMISSIONS_POLICY: Readonly<PermissionsPolicy> = Object.freeze({
+  accelerometer: false,
+  browsingTopics: false,
+  camera: false,
+  displayCapture: false,
+  geolocation: false,
+  gyroscope: false,
+  hid: false,
+  magnetometer: false,
+  microphone: false,
+  midi: false,
+  payment: false,
+  serial: false,
+  usb: false,
+  xrSpatialTracking: false,
+});
+
 /** Stands for the request's nonce in the policy worked out once (see {@link securityHeaders}). */
 const NONCE_MARK = "'nonce-\u0000'";
 /** The directives that get the nonce. */
@@ -60,8 +102,9 @@ const NONCED = new Set(["scriptSrc", "styleSrc"]);
  * Security headers on every response, through Hono's `secureHeaders`: a Content-Security-Policy
  * (see {@link DEFAULT_CONTENT_SECURITY_POLICY}), `X-Content-Type-Options: nosniff`,
  * `Referrer-Policy: strict-origin-when-cross-origin`, `X-Frame-Options: DENY` (with CSP
- * `frame-ancestors 'none'`), `Cross-Origin-Opener-Policy`/`-Resource-Policy: same-origin`, and
- * no `X-Powered-By`, and `Cache-Control: private, no-cache` on answers that set none (see
+ * `frame-ancestors 'none'`), `Cross-Origin-Opener-Policy`/`-Resource-Policy: same-origin`, a
+ * restrictive `Permissions-Policy` on pages (see {@link DEFAULT_PERMISSIONS_POLICY}), no
+ * `X-Powered-By`, and `Cache-Control: private, no-cache` on answers that set none (see
  * `cacheControl`). HSTS is left to `forceSSL()`, which knows when the app is behind HTTPS. Put
  * it first, so redirects and error pages get the headers too.
  *
@@ -71,6 +114,7 @@ const NONCED = new Set(["scriptSrc", "styleSrc"]);
  * @example
  * app.use(securityHeaders());
  * app.use(securityHeaders({ contentSecurityPolicy: { imgSrc: ["'self'", "https://cdn.example"] } }));
+ * app.use(securityHeaders({ permissionsPolicy: { geolocation: ["self"] } }));
  */
 export function securityHeaders(options: SecurityHeadersOptions = {}): MiddlewareHandler {
   const { cacheControl = DEFAULT_CACHE_CONTROL, nonce = true, ...secure } = options;
@@ -121,7 +165,7 @@ const NO_HEADERS: Record<string, string> = {};
  * DENY, no HSTS) under the given options, the CSP merged over {@link DEFAULT_CONTENT_SECURITY_POLICY}.
  */
 export function honoSecureHeadersOptions(options: SecurityHeadersOptions): HonoOptions {
-  const { contentSecurityPolicy, ...rest } = options;
+  const { contentSecurityPolicy, permissionsPolicy, ...rest } = options;
   return {
     referrerPolicy: "strict-origin-when-cross-origin",
     xFrameOptions: "DENY",
@@ -132,6 +176,9 @@ export function honoSecureHeadersOptions(options: SecurityHeadersOptions): HonoO
       : {
           contentSecurityPolicy: { ...DEFAULT_CONTENT_SECURITY_POLICY, ...contentSecurityPolicy },
         }),
+    ...(permissionsPolicy === false
+      ? {}
+      : { permissionsPolicy: { ...DEFAULT_PERMISSIONS_POLICY, ...permissionsPolicy } }),
   };
 }
 
@@ -158,6 +205,7 @@ const HEADERS: readonly (readonly [keyof HonoOptions, string, string, boolean])[
 const FIXED_OPTIONS = new Set<string>([
   ...HEADERS.map(([option]) => option),
   "contentSecurityPolicy",
+  "permissionsPolicy",
   "removePoweredBy",
   "overwrite",
 ]);
@@ -165,7 +213,7 @@ const FIXED_OPTIONS = new Set<string>([
 /**
  * The headers Hono's `secureHeaders` would set on every response, worked out once; undefined
  * when they can vary per request or need Hono's own code (a nonce or other function in the CSP,
- * `overwrite: false`, report-only CSP, permissions policy, reporting endpoints).
+ * `overwrite: false`, report-only CSP, reporting endpoints).
  */
 function fixedHeaders(options: HonoOptions, nonce: boolean): [string, string][] | undefined {
   for (const [key, value] of Object.entries(options)) {
@@ -195,7 +243,30 @@ function fixedHeaders(options: HonoOptions, nonce: boolean): [string, string][] 
     }
     headers.push(["Content-Security-Policy", directives.join("; ")]);
   }
+  const permissions =
+    options.permissionsPolicy && permissionsPolicyValue(options.permissionsPolicy);
+  if (permissions) headers.push(["Permissions-Policy", permissions]);
   return headers;
+}
+
+/** The Permissions-Policy header's value, spelt as Hono's `secureHeaders` spells it. */
+function permissionsPolicyValue(policy: PermissionsPolicy): string {
+  const items: string[] = [];
+  for (const [feature, value] of Object.entries(policy)) {
+    const name = feature.replace(/([a-z\d])([A-Z])/g, "$1-$2").toLowerCase();
+    if (typeof value === "boolean") items.push(`${name}=${value ? "*" : "()"}`);
+    else if (Array.isArray(value)) {
+      const origins = value as string[];
+      if (origins.length === 0 || (origins.length === 1 && origins[0] === "none")) {
+        items.push(`${name}=()`);
+      } else if (origins.length === 1 && origins[0] === "*") items.push(`${name}=*`);
+      else {
+        const list = origins.map((o) => (o === "self" || o === "src" ? o : `"${o}"`));
+        items.push(`${name}=(${list.join(" ")})`);
+      }
+    }
+  }
+  return items.join(", ");
 }
 
 /** The fields an answer may choose itself, kept as it chose them. */

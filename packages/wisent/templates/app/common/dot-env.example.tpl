@@ -16,8 +16,14 @@ DATABASE_URL=@@databaseUrl@@
 SESSION_SECRET=
 
 # The app's public URL: absolute URLs (redirects, Location, pagination Link) are built from it,
-# and its host is allowed. Without it they follow the request (and the proxy's X-Forwarded-Proto).
+# and its host is allowed. Without it they follow the request (and a trusted proxy's scheme).
 # APP_URL=https://shop.example.com
+
+# Behind a proxy (a load balancer, a TLS terminator): its addresses or CIDR ranges. Only from
+# these peers are X-Forwarded-For (client address: rate limits, logs) and X-Forwarded-Proto
+# (HTTPS: force-SSL) believed; without it, production redirects every proxied request to https.
+# TRUSTED_PROXY_HEADER=forwarded when the proxy writes RFC 7239's Forwarded instead.
+# TRUSTED_PROXIES=10.0.0.0/8
 
 # In production, requests for any other host answer 400 (as Rails' host authorization).
 # Comma-separated; ".example.com" allows every subdomain. APP_URL's host is allowed already.

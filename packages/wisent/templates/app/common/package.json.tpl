@@ -5,7 +5,7 @@
   "license": "UNLICENSED",
   "type": "module",
   "engines": {
-    "node": ">=22"
+    "node": "@@nodeEngines@@"
   },
   "scripts": {
     "dev": "wisent dev",
@@ -27,5 +27,9 @@
     "@types/node": "@@typesNodeVersion@@",
     "typescript": "@@typescriptVersion@@",
     "vitest": "@@vitestVersion@@"
+  },
+  "allowScripts": {
+    "better-sqlite3": true,
+    "esbuild": true
   }
 }

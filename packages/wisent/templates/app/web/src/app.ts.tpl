@@ -38,6 +38,8 @@ app.use(i18n({ directory: fileURLToPath(new URL("./locales/", import.meta.url)) 
 app.use(layout(Layout));
 
 app.get("/", HomeHandler);
-app.openapi("/openapi.json"); // the OpenAPI 3.1 document (`wisent openapi` prints it)
+// The OpenAPI 3.1 document, in development and test (`wisent openapi` prints it); to serve it
+// in production too: app.openapi("/openapi.json", { production: true }).
+app.openapi("/openapi.json");
 // wisent:resources (generated resources are declared above this line)
 app.serveFiles("/", "public");
