@@ -36,6 +36,8 @@ export interface ResourceRecord {
   readonly files: Readonly<Record<string, string>>;
   /** Files of another resource this one relies on (a model it reuses). */
   readonly uses?: readonly string[] | undefined;
+  /** Packages it added to the app's package.json (`nodemailer`), which destroy removes. */
+  readonly dependencies?: readonly string[] | undefined;
 }
 
 /** Every resource's record, keyed by its actions file base (`admin_widgets`). */
