@@ -37,6 +37,16 @@ describe("the generated record", () => {
     expect(readRecords(dir)).toEqual({});
   });
 
+  it("keeps a short list inline when its values hold braces (uniq{global}, references{cascade})", () => {
+    const dir = mkdtempSync(join(tmpdir(), "wisent-record-"));
+    dirs.push(dir);
+    const attributes = ["code:string:uniq{global}", "author:references{cascade}"];
+    writeRecords(dir, { posts: { name: "post", attributes, migration: "x.ts", files: {} } });
+    expect(readFileSync(join(dir, RECORD_FILE), "utf8")).toContain(
+      '    "attributes": ["code:string:uniq{global}", "author:references{cascade}"],\n',
+    );
+  });
+
   it("writes a long attribute list with braces (decimal{8,3}) without backtracking for ever", () => {
     const dir = mkdtempSync(join(tmpdir(), "wisent-record-"));
     dirs.push(dir);

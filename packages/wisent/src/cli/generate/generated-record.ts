@@ -96,8 +96,10 @@ const LINE_WIDTH = 100;
  * width and one value per line otherwise: the layout Biome gives it, so the app lints clean.
  */
 function stringify(value: unknown): string {
+  // Items that are plain values: strings (which may hold braces, `references{cascade}`), numbers,
+  // booleans or null; a list of objects or lists is left one per line.
   return JSON.stringify(value, null, 2).replace(
-    /^( *)(.*)\[\n((?:[^[\]{}\n]*\n)*?) *\]/gm,
+    /^( *)(.*)\[\n((?: *(?:"(?:[^"\\\n]|\\.)*"|[-+.\deE]+|true|false|null),?\n)*?) *\]/gm,
     (match, indent: string, head: string, items: string) => {
       const inline = `${indent}${head}[${items
         .trim()
