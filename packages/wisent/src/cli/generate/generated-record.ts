@@ -100,12 +100,14 @@ function stringify(value: unknown): string {
   // booleans or null; a list of objects or lists is left one per line.
   return JSON.stringify(value, null, 2).replace(
     /^( *)(.*)\[\n((?: *(?:"(?:[^"\\\n]|\\.)*"|[-+.\deE]+|true|false|null),?\n)*?) *\]/gm,
-    (match, indent: string, head: string, items: string) => {
+    (match, indent: string, head: string, items: string, at: number, json: string) => {
       const inline = `${indent}${head}[${items
         .trim()
         .split(/,\n\s*/)
         .join(", ")}]`;
-      return inline.length <= LINE_WIDTH ? inline : match;
+      // The comma after the list, when another key follows, is on the line too.
+      const comma = json[at + match.length] === "," ? 1 : 0;
+      return inline.length + comma <= LINE_WIDTH ? inline : match;
     },
   );
 }
