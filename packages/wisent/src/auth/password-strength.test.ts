@@ -32,6 +32,13 @@ describe("weakPasswordProblem", () => {
     expect(weakPasswordProblem(password, email)).toBeUndefined();
   });
 
+  it("scores the first 64 characters of a long password (zxcvbn's work grows with the length)", () => {
+    const strong = "correct horse battery staple on a quiet evening by the old mill.";
+    expect(strong).toHaveLength(64);
+    expect(weakPasswordProblem(`${strong}${"a".repeat(900)}`)).toBeUndefined();
+    expect(weakPasswordProblem(`${"a".repeat(64)}${strong}`)).toMatch(/repeats one character/);
+  });
+
   it("knows tens of thousands of common passwords, without the network", () => {
     expect(isCommonPassword("password")).toBe(true);
     expect(isCommonPassword("iloveyou")).toBe(true);

@@ -29,6 +29,7 @@ function commonPasswords(): Set<string> {
  * zxcvbn (`@zxcvbn-ts/core`) with the common dictionaries and keyboard layouts, made on first use
  * (about 0.1 s, once per process): it estimates how many guesses a password takes, seeing
  * repeats, sequences, keyboard rows, dates and dictionary words, which a list of passwords cannot.
+ * It scores a password's first 64 characters.
  */
 function strengthEstimator(): ZxcvbnFactory {
   if (!estimator) {
@@ -38,8 +39,11 @@ function strengthEstimator(): ZxcvbnFactory {
     estimator = new Factory({
       dictionary: { ...language.dictionary },
       graphs: language.adjacencyGraphs,
-      // Its work grows with the length: the first 256 characters say enough (passwords go to 1024).
-      maxLength: 256,
+      // It runs on the event loop and its work grows fast with the length and with l33t
+      // variants: a 256-character password took up to a second. The first 64 characters, with
+      // at most 10 l33t substitutions tried, take tens of milliseconds at worst and say enough.
+      maxLength: 64,
+      l33tMaxSubstitutions: 10,
     });
   }
   return estimator;
