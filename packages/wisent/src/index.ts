@@ -21,7 +21,13 @@ export type { ErrorCode, ErrorCodeInfo } from "./base/error-codes.js";
 export { HttpError, isHttpError } from "./base/http-error.js";
 export { isWisentError, WisentError } from "./base/wisent-error.js";
 export { DependentRecordsError } from "./data/dependents.js";
-export type { ModelColumns, ModelOptions } from "./data/model.js";
+export type {
+  CheckedReference,
+  ModelColumns,
+  ModelOptions,
+  Reference,
+  UniqueField,
+} from "./data/model.js";
 export {
   defineModel,
   type ForeignKeyColumn,

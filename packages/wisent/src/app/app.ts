@@ -1,6 +1,7 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler, type Next } from "hono";
 import { cors } from "hono/cors";
 import type { Router } from "hono/router";
+import { checkOwnedReferences } from "../auth/owned-references.js";
 import { HttpError } from "../base/http-error.js";
 import { currentEnv, isProductionLike } from "../config/settings.js";
 import { configuredAppUrl } from "../http/app-url.js";
@@ -272,14 +273,18 @@ export class App extends Group<[], never> {
   }
 
   /**
-   * Checks that every route can match: `listen()` and the first request answered by `fetch` call
-   * it, so an app with a route that never matches does not start.
+   * Checks that every route can match and that every reference of an owned resource's model to
+   * another owned resource's records checks their owner (`references: { project_id: { table:
+   * "projects", ownedBy: "user_id" } }`). `listen()` and the first request answered by `fetch`
+   * call it, so such an app does not start.
    * @throws Error naming every route that can never match (an earlier route with the same method
-   *   takes all its requests), both routes' declaration places and the fix
+   *   takes all its requests), both routes' declaration places and the fix, or every unchecked
+   *   owned reference
    */
   checkRoutes(): void {
     const shadowed = this.#registry.shadowed();
     if (shadowed.length > 0) throw shadowedRoutesError(shadowed);
+    checkOwnedReferences(this.#registry.records);
     this.#checkedRoutes = this.#registry.records.length;
   }
 

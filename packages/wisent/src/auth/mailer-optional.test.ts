@@ -12,6 +12,7 @@ vi.mock("../base/require-dependency.js", async (original) => {
     requireDependency: (name: string) => {
       throw new actual.MissingDependencyError(name);
     },
+    isDependencyInstalled: () => false,
   };
 });
 
@@ -29,9 +30,18 @@ describe("mailer without nodemailer installed", () => {
     expect(String(lines[0]?.msg)).toContain("http://localhost:3000/passwords/abc/edit");
   });
 
-  it("names the npm install when mail must really be sent", async () => {
+  it("refuses to be made where mail must really be sent, naming the npm install", () => {
+    expect(() => mailer({ env: "production", smtpUrl: "smtp://127.0.0.1:2525" })).toThrow(
+      "needs SMTP_URL (smtp://user:password@host:587) and the package nodemailer (`npm install nodemailer` in the app's folder), but the package nodemailer is not installed.",
+    );
+    expect(() => mailer({ env: "production", smtpUrl: "" })).toThrow(
+      "but SMTP_URL is not set and the package nodemailer is not installed.",
+    );
+  });
+
+  it("sends with SMTP_URL outside production as it did, naming the npm install", async () => {
     await expect(
-      mailer({ env: "production", smtpUrl: "smtp://127.0.0.1:2525" }).send({
+      mailer({ env: "development", smtpUrl: "smtp://127.0.0.1:2525" }).send({
         to: "ada@example.com",
         subject: "Hi",
         text: "Hello",

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { LogEntry } from "../http/logger.js";
 import { clearSentMail, mailer, sentMail } from "./mailer.js";
+import { smtpSink } from "./test-support/smtp-sink.js";
 
 afterEach(() => clearSentMail());
 
@@ -28,59 +29,44 @@ describe("mailer", () => {
     expect(String(lines[0]?.msg)).toContain("http://localhost:3000/passwords/abc/edit");
   });
 
-  it("needs SMTP_URL in production, saying so", async () => {
-    const saved = process.env.SMTP_URL;
-    delete process.env.SMTP_URL;
-    try {
-      await expect(
-        mailer({ env: "production" }).send({ to: "a@example.com", subject: "x", text: "y" }),
-      ).rejects.toThrow(/SMTP_URL is not set/);
-    } finally {
-      if (saved !== undefined) process.env.SMTP_URL = saved;
-    }
+  it.each(["production", "staging"])(
+    "refuses to be made without SMTP_URL in %s, naming SMTP_URL and nodemailer",
+    (env) => {
+      const saved = process.env.SMTP_URL;
+      delete process.env.SMTP_URL;
+      try {
+        expect(() => mailer({ env })).toThrow(
+          `mailer: the ${env} environment sends real mail, which needs SMTP_URL (smtp://user:password@host:587) and the package nodemailer (\`npm install nodemailer\` in the app's folder), but SMTP_URL is not set.`,
+        );
+        process.env.SMTP_URL = "smtp://127.0.0.1:2525";
+        expect(() => mailer({ env })).not.toThrow();
+      } finally {
+        if (saved !== undefined) process.env.SMTP_URL = saved;
+        else delete process.env.SMTP_URL;
+      }
+    },
+  );
+
+  it("is made without SMTP_URL in development and test", () => {
+    expect(() => mailer({ env: "development", smtpUrl: "" })).not.toThrow();
+    expect(() => mailer({ env: "test", smtpUrl: "" })).not.toThrow();
   });
 });
 
 describe("mailer over SMTP (a local server on 127.0.0.1)", () => {
   it("sends the mail to SMTP_URL's server", async () => {
-    const { createServer } = await import("node:net");
-    let received = "";
-    const server = createServer((socket) => {
-      let data = false;
-      socket.write("220 localhost ESMTP test\r\n");
-      socket.on("data", (chunk) => {
-        const text = String(chunk);
-        if (data) {
-          received += text;
-          if (received.includes("\r\n.\r\n")) {
-            data = false;
-            socket.write("250 queued\r\n");
-          }
-          return;
-        }
-        for (const line of text.split("\r\n").filter(Boolean)) {
-          if (/^DATA/i.test(line)) {
-            data = true;
-            socket.write("354 go on\r\n");
-          } else if (/^QUIT/i.test(line)) socket.end("221 bye\r\n");
-          else if (/^EHLO/i.test(line)) socket.write("250-localhost\r\n250 OK\r\n");
-          else socket.write("250 OK\r\n");
-        }
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as { port: number };
+    const sink = await smtpSink();
     try {
-      await mailer({ env: "production", smtpUrl: `smtp://127.0.0.1:${port}` }).send({
+      await mailer({ env: "production", smtpUrl: sink.url }).send({
         to: "ada@example.com",
         subject: "Reset your password",
         text: "Open the link",
       });
-      expect(received).toContain("Subject: Reset your password");
-      expect(received).toContain("Open the link");
+      expect(sink.received[0]).toContain("Subject: Reset your password");
+      expect(sink.received[0]).toContain("Open the link");
       expect(sentMail()).toEqual([]);
     } finally {
-      server.close();
+      await sink.close();
     }
   }, 15_000);
 });

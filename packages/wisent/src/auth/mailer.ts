@@ -1,5 +1,9 @@
 import type { Transporter } from "nodemailer";
-import { MissingDependencyError, requireDependency } from "../base/require-dependency.js";
+import {
+  isDependencyInstalled,
+  MissingDependencyError,
+  requireDependency,
+} from "../base/require-dependency.js";
 import { WisentError } from "../base/wisent-error.js";
 import { envValue } from "../config/env.js";
 import { currentEnv, isProductionLike } from "../config/settings.js";
@@ -61,9 +65,28 @@ export function clearSentMail(): void {
 }
 
 /**
+ * Throws, naming both, when a production-like environment could not send mail: `SMTP_URL` unset
+ * or the package nodemailer not installed. At start-up rather than at the first mail, which a
+ * password reset sends after its answer, where a failure reaches only the log.
+ */
+function checkMailCanBeSent(env: string, smtpUrl: string | undefined): void {
+  const missing = [
+    ...(smtpUrl ? [] : ["SMTP_URL is not set"]),
+    ...(isDependencyInstalled("nodemailer") ? [] : ["the package nodemailer is not installed"]),
+  ];
+  if (missing.length === 0) return;
+  throw new WisentError(
+    "E_CONFIG_INVALID",
+    `mailer: the ${env} environment sends real mail, which needs SMTP_URL (smtp://user:password@host:587) and the package nodemailer (\`npm install nodemailer\` in the app's folder), but ${missing.join(" and ")}. Only development (which prints mail to the log) and test (which keeps it for sentMail()) run without them`,
+  );
+}
+
+/**
  * A mailer through nodemailer: SMTP from `SMTP_URL` in production (and wherever it is set); in
  * development each mail is printed to the log (with its links, to click); in tests captured for
- * {@link sentMail}. The transport is made on first send.
+ * {@link sentMail}. The transport is made on first send. In a production-like environment
+ * (anything but development and test) it throws when made without `SMTP_URL` or without the
+ * package nodemailer, so that an app that sends mail does not start unable to.
  *
  * @param options - the sender (`from`), the `smtpUrl` (default `SMTP_URL`), the environment and
  *   the development logger
@@ -90,6 +113,7 @@ export function mailer(options: MailerOptions = {}): Mailer {
     transport ??= createTransport(url);
     return transport;
   };
+  if (isProductionLike(env)) checkMailCanBeSent(env, options.smtpUrl ?? envValue("SMTP_URL"));
   const smtpWanted = isProductionLike(env) || Boolean(options.smtpUrl ?? envValue("SMTP_URL"));
   return {
     async send(message) {

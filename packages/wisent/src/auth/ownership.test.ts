@@ -72,6 +72,22 @@ class LeakyNotesResource extends NotesResource {
   }
 }
 
+/** Declared collection routes of an owned resource: one scoped, one that forgot the scope. */
+class SearchableNotesResource extends NotesResource {
+  async search(c: Context) {
+    const found = await Note.query(await c.tx(), c.ownerScope())
+      .where("title", "=", c.req.query("title") ?? "")
+      .execute();
+    return c.json(found);
+  }
+  async everything(c: Context) {
+    const found = await Note.query(await c.tx())
+      .where("title", "=", c.req.query("title") ?? "")
+      .execute();
+    return c.json(found);
+  }
+}
+
 const notePolicy = definePolicy({
   update: (user, note: Note) => !note.locked || (user as typeof ROOT).admin,
   destroy: (user, _note: Note) => (user as typeof ROOT).admin,
@@ -103,6 +119,11 @@ function notesApp() {
   app.use(authentication({ load: (_c, id) => USERS.get(id) }));
   app.resource("/notes", new NotesResource(), { ownedBy: "user_id" });
   app.resource("/leaky", new LeakyNotesResource(), { ownedBy: "user_id", only: ["list"] });
+  app.resource("/searchable", new SearchableNotesResource(), {
+    ownedBy: "user_id",
+    only: ["create"],
+    collection: { search: "get", everything: "get" },
+  });
   app.resource("/shared", new NotesResource(), {
     authenticate: true,
     policy: notePolicy,
@@ -171,6 +192,20 @@ describe("app.resource's ownedBy", () => {
   it("refuses an owned List that never asked for c.ownerScope(), rather than list everyone's", async () => {
     const res = await (await as(ADA)).get("/leaky");
     expect(res.status).toBe(500);
+  });
+
+  it("refuses a declared collection route that never asked for c.ownerScope(), as List", async () => {
+    const ada = await as(ADA);
+    const bob = await as(BOB);
+    const title = `searched ${Date.now()}`;
+    expect((await ada.post("/searchable", { json: { title } })).status).toBe(201);
+    const mine = await ada.get(`/searchable/search?title=${encodeURIComponent(title)}`);
+    expect((await body<Note[]>(mine)).map((n) => n.user_id)).toEqual([ADA.id]);
+    expect(await body<Note[]>(await bob.get(`/searchable/search?title=${title}`))).toEqual([]);
+    // The route that forgot the scope shows nobody's records: it is refused, whoever asks.
+    const leaked = await bob.get(`/searchable/everything?title=${encodeURIComponent(title)}`);
+    expect(leaked.status).toBe(500);
+    expect(await leaked.text()).not.toContain(title);
   });
 
   it("refuses ownedBy with authenticate limited to some operations", () => {

@@ -47,7 +47,8 @@ function findOf(options: ResourceGuardOptions): Model<never>["find"] {
  * The middleware `app.resource(...)` adds to a route of a resource declared with `ownedBy` or a
  * `policy` (after `requireAuthentication()`): it sets `c.ownerScope()`, finds the record of a
  * member route within it (another user's is a 404, before the handler runs), asks the policy's
- * rule, and refuses an owned List whose handler never asked for `c.ownerScope()` (it would list
+ * rule, and refuses a collection route of an owned resource (List, and every declared collection
+ * route: `search`, `export`) whose handler never asked for `c.ownerScope()` (it would answer with
  * every user's records). Undefined when the route needs no guard.
  */
 export function resourceGuard(options: ResourceGuardOptions): MiddlewareHandler | undefined {
@@ -56,7 +57,10 @@ export function resourceGuard(options: ResourceGuardOptions): MiddlewareHandler 
   if (ownedBy === undefined && rule === undefined) return undefined;
   const withRecord = options.member && (ownedBy !== undefined || rule !== undefined);
   const find = withRecord ? findOf(options) : undefined;
-  const checksList = ownedBy !== undefined && options.operation === "list";
+  // Every route that answers for the collection, not only List: a declared `search` lists too.
+  const checksList =
+    ownedBy !== undefined &&
+    (options.operation === "list" || (options.operation === undefined && !options.member));
   return async (c: Context, next) => {
     const user = c.currentUser();
     const scope = ownedBy !== undefined && user ? { [ownedBy]: user.id } : {};
@@ -69,7 +73,7 @@ export function resourceGuard(options: ResourceGuardOptions): MiddlewareHandler 
     if (checksList && !ownerScopeWasRead(c)) {
       throw new WisentError(
         "E_APP_MISCONFIGURED",
-        `${options.resource}.list never asked for c.ownerScope(): the resource is declared with ownedBy, and its list would show every user's records. Pass it to the query: Model.paginate(await c.tx(), c.req.query(), c.ownerScope())`,
+        `${options.resource}.${options.action} never asked for c.ownerScope(): the resource is declared with ownedBy, and this route of its collection would answer with every user's records. Pass it to the query: Model.paginate(await c.tx(), c.req.query(), c.ownerScope()), or Model.query(tx, c.ownerScope())`,
       );
     }
   };

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  isDependencyInstalled,
   MissingDependencyError,
   nativeBinaryError,
   requireDependency,
@@ -59,6 +60,11 @@ describe("a dependency that is not installed", () => {
     expect(missing).toThrow(
       /^the package wisent-no-such-driver is not installed: run `npm install wisent-no-such-driver` in the app's folder$/,
     );
+  });
+
+  it("is told apart from one that is, without loading either", () => {
+    expect(isDependencyInstalled("wisent-no-such-driver")).toBe(false);
+    expect(isDependencyInstalled("nodemailer")).toBe(true);
   });
 
   it("says what the framework needs a known one for", () => {

@@ -79,6 +79,26 @@ export function requireDependency<T>(name: string): T {
   }
 }
 
+/**
+ * Whether the framework dependency `name` can be loaded, found as {@link requireDependency} finds
+ * it but not loaded: for a start-up check of what a feature will need later.
+ * @example if (!isDependencyInstalled("nodemailer")) throw new Error("npm install nodemailer");
+ */
+export function isDependencyInstalled(name: string): boolean {
+  try {
+    local.resolve(name);
+    return true;
+  } catch {
+    try {
+      fromWisent ??= createRequire(local.resolve("wisent/package.json"));
+      fromWisent.resolve(name);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
 /** A native addon's binary that cannot be loaded; its message names the npm command to run. */
 export class NativeBinaryError extends WisentError {
   override name = "NativeBinaryError";

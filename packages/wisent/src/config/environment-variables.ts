@@ -106,7 +106,7 @@ export const ENVIRONMENT_VARIABLES = [
     name: "SMTP_URL",
     default: "none: development and test keep mail in memory and log it",
     meaning:
-      "The SMTP server mail is sent through (`smtp://user:pass@host:587`). Required in production to send mail.",
+      "The SMTP server mail is sent through (`smtp://user:pass@host:587`). An app that makes a `mailer()` (a web app after `wisent g auth`) does not start in production-like environments without it, nor without the package nodemailer.",
     environments: "production",
   },
   {

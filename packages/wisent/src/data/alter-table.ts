@@ -6,7 +6,7 @@
  */
 import { type ColumnDataType, type Kysely, sql } from "kysely";
 import type { AnyDB } from "./any-db.js";
-import { type ColumnSpec, createColumnIndexes, TableBuilder } from "./create-table.js";
+import { type ColumnSpec, createColumnIndexes, indexName, TableBuilder } from "./create-table.js";
 import { dialectOf } from "./dialect-of.js";
 
 /**
@@ -111,16 +111,6 @@ export interface IndexOptions {
   unique?: boolean;
   /** The index name (default `<table>_<columns>_idx`, the name `dropIndex` finds). */
   name?: string;
-}
-
-/**
- * The name `addIndex` gives an index without one: `posts_author_id_idx`.
- * @param table - the index's table
- * @param columns - its column or columns
- * @returns `<table>_<columns joined by _>_idx`
- */
-export function indexName(table: string, columns: string | readonly string[]): string {
-  return `${table}_${[columns].flat().join("_")}_idx`;
 }
 
 /**

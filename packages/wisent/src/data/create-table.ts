@@ -15,6 +15,8 @@ export interface ColumnSpec {
   nullable: boolean;
   primary: boolean;
   unique: boolean;
+  /** The columns a unique value is unique within (`user_id`: one per user), indexed before it. */
+  uniqueScope?: readonly string[];
   /** A plain (non-unique) index on the column. */
   index: boolean;
   defaultValue?: unknown;
@@ -44,10 +46,22 @@ export class ColumnBuilder {
   /**
    * No two rows share a value: a unique index named `<table>_<column>_idx` (what `dropIndex`
    * finds), which a model's `unique` option answers as a 422 rather than a database error.
+   * With a `scope`, no two rows with the same scope values do (Rails' `uniqueness: { scope:
+   * :user_id }`): one index on the scope's columns and this one, `<table>_user_id_<column>_idx`
+   * (`dropIndex(db, table, ["user_id", column])` finds it), matched by a model's
+   * `unique: [{ field, scope }]`.
+   *
+   * @param options - `scope`: the column or columns the value is unique within
    * @returns the column, for chaining
+   * @example
+   * t.string("isbn").unique();                     // one ISBN in the whole table
+   * t.string("name").unique({ scope: "user_id" }); // one name per user
    */
-  unique(): this {
+  unique(options: { scope?: string | readonly string[] } = {}): this {
     this.spec.unique = true;
+    const scope = options.scope === undefined ? [] : [options.scope].flat();
+    if (scope.length > 0) this.spec.uniqueScope = scope;
+    else delete this.spec.uniqueScope;
     return this;
   }
   /**
@@ -285,11 +299,17 @@ export async function createTable(
   await createColumnIndexes(db, table, t.columns);
 }
 
+/** The name `addIndex` gives an index without one: `posts_author_id_idx`. */
+export function indexName(table: string, columns: string | readonly string[]): string {
+  return `${table}_${[columns].flat().join("_")}_idx`;
+}
+
 /**
  * The indexes of declared columns, `<table>_<column>_idx` (as `addIndex` names them): unique
- * ones, and plain ones for `index()` and foreign keys. A unique index rather than a UNIQUE
- * constraint: SQLite can add only an index to a table that exists (`addColumn`), so both ways
- * of declaring a column end the same.
+ * ones (on the scope's columns first, `<table>_<scope>_<column>_idx`, for a scoped one), and
+ * plain ones for `index()` and foreign keys. A unique index rather than a UNIQUE constraint:
+ * SQLite can add only an index to a table that exists (`addColumn`), so both ways of declaring a
+ * column end the same.
  */
 export async function createColumnIndexes(
   db: Kysely<AnyDB>,
@@ -298,9 +318,14 @@ export async function createColumnIndexes(
 ): Promise<void> {
   for (const c of columns) {
     if (c.primary || !(c.unique || c.index || c.references)) continue;
-    let index = db.schema.createIndex(`${table}_${c.name}_idx`).on(table).column(c.name);
+    const indexed = c.unique ? [...(c.uniqueScope ?? []), c.name] : [c.name];
+    let index = db.schema.createIndex(indexName(table, indexed)).on(table).columns(indexed);
     if (c.unique) index = index.unique();
     await index.execute();
+    // A scoped unique index starts with the scope: a foreign key's own index goes on too.
+    if (c.references && indexed.length > 1) {
+      await db.schema.createIndex(indexName(table, c.name)).on(table).column(c.name).execute();
+    }
   }
 }
 

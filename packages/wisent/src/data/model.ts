@@ -1,11 +1,13 @@
 import type { KyselyPlugin, SelectQueryBuilder } from "kysely";
 import type { z } from "zod";
 import { HttpError } from "../base/http-error.js";
+import { WisentError } from "../base/wisent-error.js";
 import { singularize } from "../naming/inflection.js";
 import { humanizeField, type Validated, validate } from "../validation/validation.js";
 import { ValidationErrors } from "../validation/validation-errors.js";
 import type { AnyDB } from "./any-db.js";
 import { constraintViolation } from "./constraint-violation.js";
+import { indexName } from "./create-table.js";
 import { DependentRecordsError, dependentsOf, missingParentColumns } from "./dependents.js";
 import { type MaybePromise, settle, settleWith } from "./maybe-promise.js";
 import {
@@ -90,23 +92,32 @@ export interface ModelOptions<S extends z.ZodObject> {
   unpermitted?: UnpermittedFields;
   /**
    * Fields no two records may share (give them a unique index in the migration:
-   * `t.string("isbn").unique()`). `create` and `update` look for a record holding the value
-   * first, and a value a concurrent write took first is refused alike by the index: a 422 with
-   * `errors.<field>` "Isbn has already been taken.", never a database error.
+   * `t.string("isbn").unique()`), or no two records of one scope (Rails' `uniqueness: { scope:
+   * :user_id }`: `{ field: "name", scope: "user_id" }`, the index on both columns:
+   * `t.string("name").unique({ scope: "user_id" })`). `create` and `update` look for a record
+   * holding the value (within the record's scope) first, and a value a concurrent write took
+   * first is refused alike by the index: a 422 with `errors.<field>` "Isbn has already been
+   * taken.", never a database error.
    *
    * @example
    * defineModel({ table: "books", schema, unique: ["isbn"] });
+   * defineModel({ table: "projects", schema, unique: [{ field: "name", scope: "user_id" }] });
    */
-  unique?: readonly (keyof z.output<S> & string)[];
+  unique?: readonly UniqueField<keyof z.output<S> & string>[];
   /**
    * Foreign keys and the tables they point to: `create` and `update` check that the row exists,
    * else a 422 with `errors.<field>` "Author must exist." (a row deleted meanwhile is refused
-   * alike by the foreign key).
+   * alike by the foreign key). With `ownedBy`, the row must also have this record's owner (its
+   * `user_id` equal to this record's `user_id`): another user's row answers as a missing one,
+   * so a user cannot point their records at someone else's.
    *
    * @example
    * defineModel({ table: "books", schema, references: { author_id: "authors" } });
+   * defineModel({ table: "tasks", schema, references: { project_id: { table: "projects", ownedBy: "user_id" } } });
    */
-  references?: { readonly [K in keyof z.output<S> & string]?: string };
+  references?: {
+    readonly [K in keyof z.output<S> & string]?: Reference<keyof z.output<S> & string>;
+  };
   /**
    * Who may fetch the files of its attachment fields. Default: `private` when a resource of the
    * model needs a sign-in (`ownedBy`, `authenticate`, or nested in an owned resource), else
@@ -120,6 +131,28 @@ export interface ModelOptions<S extends z.ZodObject> {
 }
 
 /**
+ * A `unique` entry of a model: a field no two records share, or one no two records of the same
+ * scope share (`{ field: "name", scope: "user_id" }`: each user's project names are unique).
+ */
+export type UniqueField<F extends string = string> =
+  | F
+  | { readonly field: F; readonly scope: F | readonly F[] };
+
+/**
+ * A `references` entry of a model: the table a foreign key points to, or the table and the owner
+ * column the row must share with the record (`{ table: "projects", ownedBy: "user_id" }`).
+ */
+export type Reference<F extends string = string> =
+  | string
+  | { readonly table: string; readonly ownedBy?: F };
+
+/** A model's reference as it checks it: the table, and the owner column both rows share, if any. */
+export interface CheckedReference {
+  readonly table: string;
+  readonly ownedBy?: string;
+}
+
+/**
  * Column values a query keeps to, `{ user_id: "0190…" }`: an owned resource's `c.ownerScope()`.
  * An empty object keeps every row.
  */
@@ -130,10 +163,8 @@ export interface Model<S extends z.ZodObject> {
   readonly name: string;
   readonly table: string;
   readonly schema: S;
-  /** The fields no two records may share, as declared (`unique`). */
-  readonly unique: readonly string[];
-  /** The foreign keys and the tables they point to, as declared (`references`). */
-  readonly references: Readonly<Record<string, string>>;
+  /** The foreign keys it checks, by column (`references`, each as an object). */
+  readonly references: Readonly<Record<string, CheckedReference>>;
   /**
    * Checks attributes against the schema; errors use Buffalo's wording, keyed by field. Fields the
    * schema does not know are dropped, logged in development or refused (`unpermitted`).
@@ -376,6 +407,56 @@ class TableList<Rec> implements ListSource<Rec> {
   }
 }
 
+/** A `unique` entry with its scope as a list (empty: unique across the table). */
+interface UniqueRule {
+  readonly field: string;
+  readonly scope: readonly string[];
+}
+
+/** The model's `unique` entries, each field and scope column one the schema knows. */
+function uniqueFieldsOf(
+  model: string,
+  known: ReadonlySet<string>,
+  entries: readonly UniqueField[],
+): UniqueRule[] {
+  return entries.map((entry) => {
+    const rule =
+      typeof entry === "string"
+        ? { field: entry, scope: [] }
+        : { field: entry.field, scope: [entry.scope].flat() };
+    for (const column of [rule.field, ...rule.scope]) {
+      if (!known.has(column)) {
+        throw new WisentError(
+          "E_APP_MISCONFIGURED",
+          `${model}: unique names "${column}", which is not a field of the schema`,
+        );
+      }
+    }
+    return rule;
+  });
+}
+
+/** The model's `references`, each as an object; an `ownedBy` column must be a field of the schema. */
+function referencesOf(
+  model: string,
+  known: ReadonlySet<string>,
+  entries: Readonly<Record<string, Reference | undefined>>,
+): Record<string, CheckedReference> {
+  const checked: Record<string, CheckedReference> = {};
+  for (const [field, entry] of Object.entries(entries)) {
+    if (entry === undefined) continue;
+    const reference = typeof entry === "string" ? { table: entry } : entry;
+    if (reference.ownedBy !== undefined && !known.has(reference.ownedBy)) {
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
+        `${model}: references.${field} is ownedBy "${reference.ownedBy}", which is not a field of the schema (the record's own owner column)`,
+      );
+    }
+    checked[field] = reference;
+  }
+  return checked;
+}
+
 /**
  * Defines the helpers of one table: find-or-404, validation with zod, create/update with ids and
  * timestamps managed, destroy returning the deleted row, pagination.
@@ -452,14 +533,16 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     const refused = checkUnpermitted(unpermittedFields(input, known), name, options.unpermitted);
     return refused ? { ok: false, errors: refused } : validate(schema, input);
   };
-  const unique = options.unique ?? [];
-  const references = Object.entries(options.references ?? {}) as [string, string][];
+  const unique = uniqueFieldsOf(name, known, options.unique ?? []);
+  const checkedReferences = referencesOf(name, known, options.references ?? {});
+  const references = Object.entries(checkedReferences);
   const taken = (field: string) => `${humanizeField(field)} has already been taken.`;
   const missing = (field: string) => `${humanizeField(field)} must exist.`;
 
   /**
-   * The unique values other records hold and the parents that do not exist (only the fields
-   * that change, on an update): one indexed lookup each.
+   * The unique values other records hold (within the record's scope) and the parents that do
+   * not exist or, for a reference with `ownedBy`, belong to another owner (only what changes, on
+   * an update): one indexed lookup each.
    */
   const constraintErrors = async (
     db: Queryable,
@@ -467,43 +550,69 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     before?: Record<string, unknown> & { id: string },
   ): Promise<ValidationErrors | undefined> => {
     const errors = new ValidationErrors();
-    for (const field of unique) {
+    const same = (columns: readonly string[]) =>
+      before !== undefined && columns.every((c) => before[c] === data[c]);
+    for (const { field, scope } of unique) {
       const value = data[field];
-      if (value === null || value === undefined || (before && before[field] === value)) continue;
+      if (value === null || value === undefined || same([field, ...scope])) continue;
+      // A unique index takes NULLs as distinct: a record without a scope value shares with none.
+      if (scope.some((column) => data[column] === null || data[column] === undefined)) continue;
       let lookup = db
         .selectFrom(table)
         .select("id")
         .where(field as string, "=", value as string);
+      for (const column of scope) lookup = lookup.where(column, "=", data[column] as string);
       if (before) lookup = lookup.where("id", "<>", before.id);
       if (await lookup.executeTakeFirst()) errors.add(field, taken(field));
     }
-    for (const [field, parentTable] of references) {
+    for (const [field, reference] of references) {
       const value = data[field];
-      if (value === null || value === undefined || (before && before[field] === value)) continue;
-      const found = await db
-        .selectFrom(parentTable)
-        .select("id")
-        .where("id", "=", value)
-        .executeTakeFirst();
-      if (!found) errors.add(field, missing(field));
+      const owner = reference.ownedBy;
+      if (value === null || value === undefined) continue;
+      if (same(owner === undefined ? [field] : [field, owner])) continue;
+      let lookup = db.selectFrom(reference.table).select("id").where("id", "=", value);
+      if (owner !== undefined) {
+        const ownerId = data[owner];
+        // No owner to share: no row can be this record's owner's.
+        if (ownerId === null || ownerId === undefined) {
+          errors.add(field, missing(field));
+          continue;
+        }
+        lookup = lookup.where(owner, "=", ownerId);
+      }
+      if (!(await lookup.executeTakeFirst())) errors.add(field, missing(field));
     }
     return errors.any() ? errors : undefined;
   };
 
   /**
-   * The field a unique index's error names: by column, else by the index's name (MySQL names
-   * only the index: `books_isbn_idx` as `t.string("isbn").unique()` makes it, or the column).
+   * The field a unique index's error names: the `unique` entry whose columns it names (the
+   * field, not its scope), else by column, else by the index's name (MySQL names only the index:
+   * `books_isbn_idx` as `t.string("isbn").unique()` makes it, `projects_user_id_name_idx` as
+   * `.unique({ scope: "user_id" })` does, or the column).
    */
   const takenField = (columns: readonly string[], index: string | undefined) => {
-    const column = columns.find((c) => known.has(c)) ?? columns[0];
+    for (const { field, scope } of unique) {
+      const indexed = [...scope, field];
+      if (columns.length === indexed.length && indexed.every((c) => columns.includes(c))) {
+        return field;
+      }
+      if (index !== undefined && (index === indexName(table, indexed) || index === field)) {
+        return field;
+      }
+    }
+    // Several columns: the scope goes first by convention, the field last.
+    const column = columns.findLast((c) => known.has(c)) ?? columns.at(-1);
     if (column) return column;
     if (index !== undefined) {
-      const named = fields.find((f) => index === `${table}_${f}_idx` || index === f);
-      if (named) return named;
-      const within = fields.filter((f) => index.includes(f)).sort((a, b) => b.length - a.length);
+      // `<table>_<columns>_idx` ends with its last column: the field, after any scope.
+      const longestFirst = (a: string, b: string) => b.length - a.length;
+      const last = fields.filter((f) => index === f || index.endsWith(`_${f}_idx`));
+      if (last.length > 0) return last.sort(longestFirst)[0];
+      const within = fields.filter((f) => index.includes(f)).sort(longestFirst);
       if (within[0]) return within[0];
     }
-    return unique.length === 1 ? unique[0] : undefined;
+    return unique.length === 1 ? unique[0]!.field : undefined;
   };
 
   /** A write the database's constraints refused, as the errors `constraintErrors` gives. */
@@ -601,8 +710,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     name,
     table,
     schema,
-    unique,
-    references: Object.fromEntries(references),
+    references: checkedReferences,
     validate: validateInput,
     query,
     // find and paginate settle in one promise (no async function around a SQLite read that

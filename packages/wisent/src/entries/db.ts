@@ -13,7 +13,6 @@ export {
   dropColumn,
   dropIndex,
   type IndexOptions,
-  indexName,
   renameColumn,
 } from "../data/alter-table.js";
 export type { AnyDB } from "../data/any-db.js";
@@ -22,6 +21,7 @@ export {
   ColumnBuilder,
   createTable,
   dropTable,
+  indexName,
   type ReferentialAction,
   TableBuilder,
 } from "../data/create-table.js";

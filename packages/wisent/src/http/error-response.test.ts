@@ -164,6 +164,23 @@ describe("errorResponse", () => {
       { errors: { isbn: ["Isbn has already been taken."] } },
     ],
     [
+      "PostgreSQL unique within a scope",
+      Object.assign(new Error("duplicate key"), {
+        code: "23505",
+        detail: "Key (user_id, name)=(0190, Garden) already exists.",
+      }),
+      422,
+      { errors: { name: ["Name has already been taken."] } },
+    ],
+    [
+      "SQLite unique within a scope",
+      Object.assign(new Error("UNIQUE constraint failed: projects.user_id, projects.name"), {
+        code: "SQLITE_CONSTRAINT_UNIQUE",
+      }),
+      422,
+      { errors: { name: ["Name has already been taken."] } },
+    ],
+    [
       "PostgreSQL missing parent",
       Object.assign(new Error("violates foreign key"), {
         code: "23503",

@@ -103,7 +103,9 @@ function violationDescribed(violation: ConstraintViolation): Described {
       expected: true,
     };
   }
-  const field = violation.columns[0] ?? "base";
+  // A unique index on several columns names the scope first (`user_id, name`): the field is last.
+  const field =
+    (violation.kind === "unique" ? violation.columns.at(-1) : violation.columns[0]) ?? "base";
   const what = field === "base" ? "A value" : humanizeField(field);
   const validation = new ValidationErrors({
     [field]: [

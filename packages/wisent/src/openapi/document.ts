@@ -488,7 +488,8 @@ function resourceOperation(
 function referencedTables(records: readonly RouteRecord[]): Set<string> {
   const tables = new Set<string>();
   for (const record of records) {
-    for (const table of Object.values(record.resource?.model?.references ?? {})) tables.add(table);
+    for (const { table } of Object.values(record.resource?.model?.references ?? {}))
+      tables.add(table);
   }
   return tables;
 }

@@ -17,10 +17,8 @@ export interface ResourceModel<S extends z.ZodObject = z.ZodObject> {
   readonly schema: S;
   /** Its table (a model of `defineModel` has it): the OpenAPI document finds who points to it. */
   readonly table?: string;
-  /** Fields no two records share: create and update can answer 422 for a taken value. */
-  readonly unique?: readonly string[];
   /** Foreign keys and their tables: a 422 for a missing record, a 409 deleting a referenced one. */
-  readonly references?: Readonly<Record<string, string>>;
+  readonly references?: Readonly<Record<string, { readonly table: string }>>;
 }
 
 /** The error every default operation of {@link Resource} throws. */

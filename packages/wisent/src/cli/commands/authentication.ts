@@ -10,7 +10,7 @@ import { appDatabase } from "./destroy.js";
 export const generateHelp: CommandHelp = {
   usage: "wisent generate authentication [options]   (alias: wisent g auth)",
   summary:
-    "Generates sign-up, sign-in, sign-out and password reset into the web app in this folder: a\nUser model and migration (email, password_digest), sessions, registrations and passwords\nhandlers, templates, locale messages and tests, declared in src/app.ts. Passwords are hashed\nwith scrypt; sign-in and reset are rate-limited; reset links are mailed (SMTP_URL). In an API\napp: access tokens instead (POST /user, POST /tokens, DELETE /tokens/current, Bearer).",
+    "Generates sign-up, sign-in, sign-out and password reset into the web app in this folder: a\nUser model and migration (email, password_digest), sessions, registrations and passwords\nhandlers, templates, locale messages and tests, declared in src/app.ts. Passwords are hashed\nwith scrypt; sign-in and reset are rate-limited; reset links are mailed (nodemailer, added to\npackage.json; SMTP_URL, without which production does not start). In an API app: access\ntokens instead (POST /user, POST /tokens, DELETE /tokens/current, Bearer).",
   options: [
     ["-d, --dry-run", "print the files; write nothing"],
     ["-f, --force", "overwrite files that exist"],
@@ -44,10 +44,14 @@ export async function generate(argv: string[], io: CliIO): Promise<number> {
       out.hint("dry run: nothing was written");
       return 0;
     }
+    const install =
+      result.added.length > 0
+        ? `npm install (package.json now lists ${result.added.join(", ")}: the reset mail needs it in production, with SMTP_URL), `
+        : "";
     out.hint(
       result.plan.request.api
         ? "generated access tokens; next: wisent migrate, then POST /user and POST /tokens"
-        : "generated authentication; next: wisent migrate, then sign up at /registration/new",
+        : `generated authentication; next: ${install}wisent migrate, then sign up at /registration/new`,
     );
     return 0;
   });

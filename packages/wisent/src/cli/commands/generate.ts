@@ -61,7 +61,7 @@ export const help: CommandHelp = {
     ],
     ["wisent g r note body author:references{cascade}", "notes deleted with their author"],
   ],
-  notes: `Attribute types (default string): ${TYPE_NAMES.join(", ")}.\nstring, text, int, bigint, time, timestamp, date, uuid and references are required; nulls.*, bool,\nfloat, decimal and json are not. decimal{10,2} sets precision and scale (quote it in a shell, or\nwrite decimal{10.2}); a decimal refuses more places than its scale. post:references is a post_id\ncolumn pointing to posts; deleting a post that rows point to is refused (409) unless written\npost:references{cascade}. Modifiers, written last: isbn:string:uniq (a unique index; a taken\nvalue is a 422), title:index (an index).`,
+  notes: `Attribute types (default string): ${TYPE_NAMES.join(", ")}.\nstring, text, int, bigint, time, timestamp, date, uuid and references are required; nulls.*, bool,\nfloat, decimal and json are not. decimal{10,2} sets precision and scale (quote it in a shell, or\nwrite decimal{10.2}); a decimal refuses more places than its scale. post:references is a post_id\ncolumn pointing to posts; deleting a post that rows point to is refused (409) unless written\npost:references{cascade}. Modifiers, written last: isbn:string:uniq (a unique index; a taken\nvalue is a 422; on a resource owned by the signed-in user, unique per user: write\ncode:string:uniq{global} for one value across every user), title:index (an index).`,
 };
 
 /** `wisent generate resource <name> [attr[:type]]...` (`wisent g r`). */

@@ -202,6 +202,68 @@ describe("parseAttributes", () => {
     );
   });
 
+  // An owned resource's unique values are unique per user; `uniq{global}` across users.
+  it.each([
+    [
+      "name:uniq",
+      't.string("name").unique({ scope: "user_id" })',
+      '{ field: "name", scope: "user_id" }',
+    ],
+    ["name:string:uniq{global}", 't.string("name").unique()', '"name"'],
+    ["name:uniq{GLOBAL}", 't.string("name").unique()', '"name"'],
+    [
+      "project:references:uniq",
+      't.references("project_id", "projects").unique({ scope: "user_id" })',
+      '{ field: "project_id", scope: "user_id" }',
+    ],
+  ])("on an owned resource, %s", (arg, call, rule) => {
+    const attributes = parseAttributes([arg]);
+    const owned = templateData({
+      names: names("book"),
+      attributes,
+      api: false,
+      command: "t",
+      access: "owned",
+    });
+    expect(owned.attrs[0]!.columnCall).toBe(call);
+    expect(owned.uniqueRules).toEqual([rule]);
+    // Elsewhere every unique value is unique across the table, uniq{global} or not.
+    const shared = templateData({
+      names: names("book"),
+      attributes,
+      api: false,
+      command: "t",
+      access: "shared",
+    });
+    expect(shared.attrs[0]!.columnCall).toMatch(/\.unique\(\)$/);
+  });
+
+  it("checks an owned resource's references to owned records through the owner", () => {
+    const data = templateData({
+      names: names("task"),
+      attributes: parseAttributes(["project:references", "tag:references"]),
+      parent: names("board"),
+      api: false,
+      command: "t",
+      access: "owned",
+      ownedReferences: new Set(["board_id", "project_id"]),
+    });
+    expect(data.referenceRules).toEqual([
+      'board_id: { table: "boards", ownedBy: "user_id" }',
+      'project_id: { table: "projects", ownedBy: "user_id" }',
+      'tag_id: "tags"',
+    ]);
+    const shared = templateData({
+      names: names("task"),
+      attributes: parseAttributes(["project:references"]),
+      api: false,
+      command: "t",
+      access: "shared",
+      ownedReferences: new Set(["project_id"]),
+    });
+    expect(shared.referenceRules).toEqual(['project_id: "projects"']);
+  });
+
   it("snake-cases names and labels them as validation messages do", () => {
     expect(parseAttributes(["displayName", "user_id:uuid"]).map((a) => [a.name, a.label])).toEqual([
       ["display_name", "Display name"],
@@ -232,6 +294,14 @@ describe("parseAttributes", () => {
       'attribute "a:string:uniq:index": write name, name:type or name:type:modifier',
     ],
     [["a:references{nullify}"], 'unknown reference option "nullify" (use {cascade}'],
+    [
+      ["a:string:uniq{local}"],
+      'attribute "a:string:uniq{local}": unknown uniq option "local" (use uniq{global}',
+    ],
+    [
+      ["a:string:index{global}"],
+      'attribute "a:string:index{global}": index takes no option in braces',
+    ],
     [["a:string{cascade}"], 'unknown type "string{cascade}"'],
     [["1st"], 'attribute "1st": the name must start with a letter'],
     [["title-x"], 'attribute "title-x": the name must start with a letter'],

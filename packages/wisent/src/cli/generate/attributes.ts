@@ -26,8 +26,14 @@ export interface Attribute {
   readonly references?:
     | { readonly table: string; readonly model: string; readonly onDelete: OnDelete }
     | undefined;
-  /** `:uniq`: no two records share a value (a unique index, and the model checks it). */
+  /**
+   * `:uniq`: no two records share a value (a unique index, and the model checks it); on a
+   * resource owned by the signed-in user, no two records of one user (the index on the owner
+   * column and this one), unless `global`.
+   */
   readonly unique: boolean;
+  /** `:uniq{global}`: unique across every user's records, even on an owned resource. */
+  readonly uniqueGlobal: boolean;
   /** `:index`: an index on the column. */
   readonly index: boolean;
 }
@@ -38,8 +44,10 @@ export type OnDelete = "restrict" | "cascade";
 /** Rails' column modifiers, written last: `isbn:string:uniq`, `title:index`. */
 const MODIFIERS = ["uniq", "index"] as const;
 type Modifier = (typeof MODIFIERS)[number];
+/** `uniq{global}`: the modifier's option in braces, as `references{cascade}`. */
+const MODIFIER_OPTION = /^([a-z]+)\{([^}]*)\}$/i;
 const isModifier = (part: string | undefined): part is Modifier =>
-  (MODIFIERS as readonly string[]).includes(part ?? "");
+  (MODIFIERS as readonly string[]).includes(MODIFIER_OPTION.exec(part ?? "")?.[1] ?? part ?? "");
 
 /** `references{cascade}`: the reference's option in braces (Rails writes `{polymorphic}` so). */
 const REFERENCE_OPTION = /^(references|belongs_to)\{([^}]*)\}$/i;
@@ -52,7 +60,8 @@ const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /**
  * Parses `name[:type][:modifier]` arguments (the type defaults to `string`), Buffalo's attribute
- * syntax with Rails' modifiers: `isbn:string:uniq` (a unique index, checked by the model),
+ * syntax with Rails' modifiers: `isbn:string:uniq` (a unique index, checked by the model; per
+ * user on an owned resource), `code:string:uniq{global}` (unique across every user's records),
  * `title:index` (an index), `author:references{cascade}` (a foreign key deleted with its
  * parent; without it, deleting a parent with rows is refused). Throws a {@link UsageError}
  * naming the argument for an empty one, a bad name, a column the generator adds itself (`id`,
@@ -104,10 +113,32 @@ export function parseAttributes(
     if (seen.has(name)) throw new UsageError(`duplicate attribute "${name}"`);
     seen.add(name);
     const references = parent && { table: parent.table, model: parent.model, onDelete };
-    const unique = modifier?.toLowerCase() === "uniq";
-    const index = modifier?.toLowerCase() === "index";
-    return { name, label: humanizeField(name), typeName, type, references, unique, index };
+    const written = MODIFIER_OPTION.exec(modifier ?? "");
+    const modifierName = (written?.[1] ?? modifier)?.toLowerCase();
+    const uniqueGlobal = written ? uniqueOption(modifierName, written[2]!, arg) : false;
+    const unique = modifierName === "uniq";
+    const index = modifierName === "index";
+    return {
+      name,
+      label: humanizeField(name),
+      typeName,
+      type,
+      references,
+      unique,
+      uniqueGlobal,
+      index,
+    };
   });
+}
+
+/** `{global}` after `uniq` (true), the one option a modifier takes. */
+function uniqueOption(modifier: string | undefined, option: string, arg: string): boolean {
+  if (modifier === "uniq" && option.trim().toLowerCase() === "global") return true;
+  throw new UsageError(
+    modifier === "uniq"
+      ? `attribute "${arg}": unknown uniq option "${option}" (use uniq{global} for a value unique across every user's records)`
+      : `attribute "${arg}": ${modifier} takes no option in braces`,
+  );
 }
 
 /** `{cascade}` or `{restrict}` after `references`. */

@@ -19,6 +19,11 @@ export interface AuthenticationPlan {
   readonly data: { readonly command: string };
   readonly files: readonly PlannedFile[];
   readonly edits: readonly AppEdit[];
+  /**
+   * The optional peer dependencies of wisent the generated code needs (a web app's reset mail:
+   * `nodemailer`), added to the app's package.json when it does not list them.
+   */
+  readonly dependencies: readonly string[];
 }
 
 /** Where `app.use(signedInUser)` goes: after the app-wide middleware, before the first route. */
@@ -130,5 +135,6 @@ export function authenticationPlan(request: AuthenticationRequest): Authenticati
       optional: true,
     },
   );
-  return { request, data: { command: request.command }, files, edits };
+  const dependencies = request.api ? [] : ["nodemailer"];
+  return { request, data: { command: request.command }, files, edits, dependencies };
 }

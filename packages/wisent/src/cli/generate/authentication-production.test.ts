@@ -5,7 +5,9 @@
  * TRUSTED_PROXIES=127.0.0.1 (this test is the TLS proxy: it writes X-Forwarded-For and
  * X-Forwarded-Proto), and the web app once more trusting another proxy only.
  * Each case is an attack the security review of issue 30 made: sign-ups stalling the database,
- * open redirects after sign-in, replayed cookies, owner lockout, one budget behind a proxy.
+ * open redirects after sign-in, replayed cookies, owner lockout, one budget behind a proxy; and
+ * the web app mails its reset links through SMTP_URL (a local SMTP server), and does not start
+ * without it.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -13,8 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { PasswordResetTokens } from "../../auth/reset-token.js";
-import { database } from "../../data/database.js";
+import { type SmtpSink, smtpSink } from "../../auth/test-support/smtp-sink.js";
 import { cleanEnv } from "../test-support/clean-env.js";
 import { newApp, SLOW, wisent } from "./test-support/generated-app.js";
 
@@ -33,7 +34,13 @@ interface Server {
   stop: () => Promise<void>;
 }
 
-async function start(app: string, data: string, name: string, trusted?: string): Promise<Server> {
+async function start(
+  app: string,
+  data: string,
+  name: string,
+  trusted?: string,
+  extra: Record<string, string> = {},
+): Promise<Server> {
   const dbUrl = `sqlite:${join(data, `${name}.sqlite`)}`;
   const child: ChildProcess = spawn(
     "sh",
@@ -48,6 +55,7 @@ async function start(app: string, data: string, name: string, trusted?: string):
         SESSION_SECRET: SECRET,
         DATABASE_URL: dbUrl,
         ...(trusted ? { TRUSTED_PROXIES: trusted } : {}),
+        ...extra,
       }),
     },
   );
@@ -159,20 +167,55 @@ async function builtApp(name: string, flags: string[], extra: string[][]): Promi
 }
 
 describe("generated authentication in a web app, in production", { timeout: SLOW }, () => {
+  let app: string;
+  let smtp: SmtpSink;
   let trusted: Server;
   let untrusted: Server;
   beforeAll(async () => {
     // The notes list is anyone's (--public: after g auth a resource is owned by default): the
     // request "another user" makes while sign-ups run.
-    const app = await builtApp("club", [], [["g", "resource", "note", "title", "--public"]]);
-    trusted = await start(app, data, "club-trusted", "127.0.0.1, ::1");
+    app = await builtApp("club", [], [["g", "resource", "note", "title", "--public"]]);
+    // The reset mail goes out for real in production: to this server.
+    smtp = await smtpSink();
+    const mail = { SMTP_URL: smtp.url };
+    trusted = await start(app, data, "club-trusted", "127.0.0.1, ::1", mail);
     // Behind another proxy: this test's requests come from a peer that is not a trusted proxy.
-    untrusted = await start(app, data, "club-untrusted", "10.9.9.9");
+    untrusted = await start(app, data, "club-untrusted", "10.9.9.9", mail);
   }, SLOW);
   afterAll(async () => {
     await trusted?.stop();
     await untrusted?.stop();
+    await smtp?.close();
   }, SLOW);
+
+  /** The reset link mailed to `email` (quoted-printable undone), once the mail has come. */
+  async function mailedLink(email: string): Promise<string> {
+    let link: string | undefined;
+    await vi.waitFor(
+      () => {
+        const mail = smtp.received
+          .map((m) =>
+            m
+              .replace(/=\r\n/g, "")
+              .replace(/=([0-9A-F]{2})/g, (_, h: string) =>
+                String.fromCharCode(Number.parseInt(h, 16)),
+              ),
+          )
+          .find((m) => m.includes(`To: ${email}`));
+        link = mail && /\/passwords\/[^\s/]+\/edit/.exec(mail)?.[0];
+        expect(link).toBeDefined();
+      },
+      { timeout: 10_000 },
+    );
+    return link!;
+  }
+
+  it("refuses to start without SMTP_URL, naming SMTP_URL and nodemailer", async () => {
+    const refused = start(app, data, "club-no-mail");
+    await expect(refused).rejects.toThrow(
+      /the production environment sends real mail, which needs SMTP_URL \(smtp:\/\/user:password@host:587\) and the package nodemailer \(`npm install nodemailer` in the app's folder\), but SMTP_URL is not set/,
+    );
+  });
 
   /** A new account made from `address`; the client is signed in. */
   async function signedUp(server: Server, address?: string) {
@@ -291,19 +334,10 @@ describe("generated authentication in a web app, in production", { timeout: SLOW
     expect((await earlier.request("GET", "/registration")).status).toBe(200);
     const owner = new Client(trusted, "198.51.100.13");
     expect((await owner.request("POST", "/passwords", { json: { email } })).status).toBe(303);
-    // The mailed link, as the app makes it (the mail itself needs SMTP_URL in production).
-    const db = database(trusted.dbUrl);
-    const user = await db.kysely
-      .selectFrom("users")
-      .select(["id", "password_digest"])
-      .where("email", "=", email)
-      .executeTakeFirstOrThrow();
-    await db.close();
-    const token = new PasswordResetTokens({ secret: SECRET }).issue(
-      user as { id: string; password_digest: string },
-    );
+    // The link of the mail the app sent, through SMTP_URL, after its answer.
+    const link = await mailedLink(email);
     const password = "a brand new passphrase for this";
-    const reset = await owner.request("PUT", `/passwords/${token}`, {
+    const reset = await owner.request("PUT", link.replace(/\/edit$/, ""), {
       json: { password, password_confirmation: password },
     });
     expect(reset.headers.get("location")).toBe("/session/new");
@@ -378,14 +412,22 @@ describe("generated authentication in a web app, in production", { timeout: SLOW
     );
   });
 
-  it("refuses a common password and the email as password, naming the field", async () => {
+  it("refuses a common or easily guessed password and the email as password, naming the field", async () => {
     const client = new Client(trusted, "198.51.100.15");
-    for (const password of ["password1234", "ada.lovelace@example.com"]) {
+    for (const [password, why] of [
+      ["password1234", /too common/],
+      ["ada.lovelace@example.com", /email address/],
+      ["aaaaaaaaaaaa", /too easy to guess: it repeats one character/],
+      [" ".repeat(12), /too easy to guess: it repeats one character/],
+      ["abcdefghijkl", /too easy to guess: it is a sequence/],
+    ] as const) {
       const res = await client.request("POST", "/registration", {
         json: { email: "ada.lovelace@example.com", password, password_confirmation: password },
       });
       expect(res.status).toBe(422);
-      expect(Object.keys(((await res.json()) as { errors: object }).errors)).toEqual(["password"]);
+      const { errors } = (await res.json()) as { errors: Record<string, string[]> };
+      expect(Object.keys(errors)).toEqual(["password"]);
+      expect(errors.password?.join(" ")).toMatch(why);
     }
   });
 

@@ -77,6 +77,17 @@ describe("wisent generate authentication in a web app", { timeout: SLOW }, () =>
     );
   });
 
+  it("adds nodemailer, which the reset mail needs in production, to the app's dependencies", () => {
+    const pkg = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    const wisentPkg = JSON.parse(
+      readFileSync(new URL("../../../package.json", import.meta.url), "utf8"),
+    ) as { peerDependencies: Record<string, string> };
+    expect(pkg.dependencies.nodemailer).toBe(wisentPkg.peerDependencies.nodemailer);
+    expect(Object.keys(pkg.dependencies)).toEqual(Object.keys(pkg.dependencies).sort());
+  });
+
   it("refuses to run twice, and in an app without src/app.ts", async () => {
     const { io, stderr } = memoryIO({ cwd: app });
     expect(await runCli(["g", "auth"], io)).not.toBe(0);
@@ -108,14 +119,14 @@ describe("wisent generate authentication in a web app", { timeout: SLOW }, () =>
   it("passes its generated tests on SQLite", async () => {
     const result = await migrateAndTest(app);
     expect(result.code, result.output).toBe(0);
-    expect(result.output).toMatch(/Tests\s+33 passed/);
+    expect(result.output).toMatch(/Tests\s+36 passed/);
   });
 
   it("passes its generated tests on PostgreSQL", async () => {
     await withPostgres(async (url) => {
       const result = await migrateAndTest(app, { DATABASE_URL: url });
       expect(result.code, result.output).toBe(0);
-      expect(result.output).toMatch(/Tests\s+33 passed/);
+      expect(result.output).toMatch(/Tests\s+36 passed/);
     });
   });
 
@@ -134,8 +145,9 @@ describe("wisent generate authentication in an API app", { timeout: SLOW }, () =
     await wisent(api, ["g", "auth"]);
   }, SLOW);
 
-  it("generates access tokens: no templates, no sessions", async () => {
+  it("generates access tokens: no templates, no sessions, no mail", async () => {
     expect(existsSync(join(api, "src/actions/tokens.ts"))).toBe(true);
+    expect(readFileSync(join(api, "package.json"), "utf8")).not.toContain("nodemailer");
     expect(existsSync(join(api, "src/templates"))).toBe(false);
     const routes = await wisent(api, ["routes"]);
     expect(routes).toMatch(/POST\s*\|[^|]*\|\s*\/tokens\/?\s/);

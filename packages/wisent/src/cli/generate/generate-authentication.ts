@@ -1,6 +1,11 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  addAppDependencies,
+  missingPeerDependencies,
+  removeAppDependencies,
+} from "./app-dependencies.js";
 import { readAppProject } from "./app-project.js";
 import { editTemplates, removeAppLines } from "./app-registration.js";
 import {
@@ -37,13 +42,16 @@ export interface GenerateAuthenticationOptions {
 export interface GenerateAuthenticationResult {
   readonly plan: AuthenticationPlan;
   readonly actions: readonly FileAction[];
+  /** Packages added to the app's package.json (`nodemailer`): `npm install` installs them. */
+  readonly added: readonly string[];
 }
 
 /**
  * Generates sign-up, sign-in, sign-out and password reset into the web app in `appDir` (a User
  * model and migration, handlers, templates, locale messages and tests, their lines in src/app.ts
- * and the layout's account links), or into an API app access tokens (`POST /tokens`,
- * `DELETE /tokens/current`, `Authorization: Bearer`); records what it wrote for `destroy`.
+ * and the layout's account links, and nodemailer in its package.json for the reset mail), or into
+ * an API app access tokens (`POST /tokens`, `DELETE /tokens/current`, `Authorization: Bearer`);
+ * records what it wrote for `destroy`.
  *
  * @example
  * generateAuthentication("/path/to/shop");
@@ -100,14 +108,25 @@ export function generateAuthentication(
     plan.edits,
     options.force,
   );
-  if (options.dryRun) return { plan, actions };
+  // The reset mail needs nodemailer in production: the app depends on it from now on.
+  const added = missingPeerDependencies(appDir, plan.dependencies);
+  if (added.length > 0) actions.push({ verb: "update", path: "package.json" });
+  if (options.dryRun) return { plan, actions, added: added.map(([name]) => name) };
 
   const files = writeGenerated(appDir, writes, options);
+  addAppDependencies(appDir, added);
+  const dependencies = [
+    ...new Set([
+      ...(records[AUTHENTICATION_RECORD]?.dependencies ?? []),
+      ...added.map(([name]) => name),
+    ]),
+  ];
   writeRecords(appDir, {
     ...records,
     [AUTHENTICATION_RECORD]: {
       name: AUTHENTICATION_RECORD,
       attributes: [],
+      ...(dependencies.length > 0 && { dependencies }),
       // Comma-separated when there are two (an API app's users and access_tokens).
       migration: plan.files
         .filter((f) => f.group === "migration")
@@ -116,7 +135,7 @@ export function generateAuthentication(
       files,
     },
   });
-  return { plan, actions };
+  return { plan, actions, added: added.map(([name]) => name) };
 }
 
 /** Options of {@link destroyAuthentication}. */
@@ -206,6 +225,9 @@ export async function destroyAuthentication(
     for (const [path, source] of editTemplates(appDir, plan.edits, removeAppLines)) {
       writeFileSync(join(appDir, path), source);
       actions.push({ verb: "update", path });
+    }
+    if (removeAppDependencies(appDir, record.dependencies ?? [])) {
+      actions.push({ verb: "update", path: "package.json" });
     }
   }
   const rest = { ...records };

@@ -14,7 +14,9 @@ import { humanizeField } from "../../validation/validation.js";
 import { type Attribute, parseAttributes } from "./attributes.js";
 import { formatWithAppBiome } from "./format-files.js";
 import { migrationTime, resourceNames } from "./generate-resource.js";
+import { readRecords } from "./generated-record.js";
 import { renderTemplate } from "./render.js";
+import { OWNER } from "./resource-access.js";
 import { resourcePlan } from "./resource-plan.js";
 import { UsageError } from "./usage-error.js";
 
@@ -74,8 +76,15 @@ const ZERO: Readonly<Record<string, string>> = {
   boolean: "false",
 };
 
-function columnData(attrs: readonly Attribute[]) {
+/**
+ * The columns a migration adds or drops; `ownerKey` (`user_id`) when the table is an owned
+ * resource's, whose unique values are unique per user (`.unique({ scope: "user_id" })`, an index
+ * on both columns) unless written `uniq{global}`.
+ */
+function columnData(attrs: readonly Attribute[], ownerKey: string | undefined) {
   return attrs.map((attr) => {
+    const scope =
+      ownerKey !== undefined && attr.unique && !attr.uniqueGlobal ? ownerKey : undefined;
     const zero = ZERO[attr.type.column];
     const nullable = attr.type.nullable
       ? ".nullable()"
@@ -84,7 +93,8 @@ function columnData(attrs: readonly Attribute[]) {
         ? `.default(${zero})`
         : // No natural zero (a time, a uuid): rows that exist get NULL, new ones are validated.
           ".nullable()";
-    const indexed = attr.unique ? ".unique()" : attr.index && !attr.references ? ".index()" : "";
+    const unique = scope ? `.unique({ scope: ${JSON.stringify(scope)} })` : ".unique()";
+    const indexed = attr.unique ? unique : attr.index && !attr.references ? ".index()" : "";
     const args = [
       JSON.stringify(attr.name),
       ...(attr.references ? [JSON.stringify(attr.references.table)] : []),
@@ -96,10 +106,24 @@ function columnData(attrs: readonly Attribute[]) {
       column: attr.type.column,
       args: args.join(", "),
       modifier: nullable + indexed,
-      // Its index goes before it (SQLite cannot drop an indexed column).
-      dropIndex: attr.unique || (attr.index && !attr.references),
+      // Its indexes go before it (SQLite cannot drop an indexed column): `dropIndex`'s columns.
+      dropIndexes: [
+        ...(scope ? [JSON.stringify([scope, attr.name])] : []),
+        // A per-user unique foreign key has its own index too.
+        ...((attr.unique && (!scope || attr.references)) || (attr.index && !attr.references)
+          ? [JSON.stringify(attr.name)]
+          : []),
+      ],
     };
   });
+}
+
+/** The owner column of `table` when it is an owned resource's (generated after `g auth`). */
+function ownerKeyOf(appDir: string, table: string): string | undefined {
+  const owned = Object.values(readRecords(appDir)).some(
+    (r) => r.access === "owned" && !r.singular && resourceNames(r.name).table === table,
+  );
+  return owned ? OWNER.foreignKey : undefined;
 }
 
 /** The name as a file name part: `AddSummaryToPosts` and `add_summary_to_posts` alike. */
@@ -161,7 +185,7 @@ export function generateMigration(
     const template = plan.files.find((f) => f.group === "migration")!.template;
     contents = renderTemplate(template, plan.data);
   } else {
-    const columns = columnData(attrs);
+    const columns = columnData(attrs, "table" in kind ? ownerKeyOf(appDir, kind.table) : undefined);
     contents = renderTemplate(
       "change.ts.eta",
       {

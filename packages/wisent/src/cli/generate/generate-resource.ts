@@ -1,7 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { didYouMean, type Names, names, singularNames } from "../../naming/index.js";
-import { loadTypeScript, readDeclarations, registeredName } from "./app-declarations.js";
+import {
+  loadTypeScript,
+  type Registration,
+  readDeclarations,
+  registeredName,
+} from "./app-declarations.js";
 import { declaresResource, readAppProject } from "./app-project.js";
 import { type Attribute, parseAttributes } from "./attributes.js";
 import { AUTHENTICATION_RECORD } from "./authentication-plan.js";
@@ -201,14 +206,51 @@ function checkParent(
       `--parent ${parent.input}: src/models/${parent.modelFileBase}.ts is missing (the handlers load the parent through its model)`,
     );
   }
+  return { variable: registration.variable, owned: declaredOwned(ts, registration), where };
+}
+
+/** Whether a registration's options say `ownedBy` (its records belong to their user). */
+function declaredOwned(ts: ReturnType<typeof loadTypeScript>, registration: Registration): boolean {
   const options = registration.node.arguments[2];
-  const owned =
+  return (
     options !== undefined &&
     ts.isObjectLiteralExpression(options) &&
     options.properties.some(
       (p) => p.name !== undefined && ts.isIdentifier(p.name) && p.name.text === "ownedBy",
+    )
+  );
+}
+
+/**
+ * The foreign keys of an owned resource whose records belong to their user: the parent's when it
+ * is owned, and each `x:references` whose resource was generated owned or is declared with
+ * `ownedBy` in src/app.ts. The model checks them through the owner.
+ */
+function ownedReferences(
+  appSource: string,
+  appDir: string,
+  records: GeneratedRecords,
+  attributes: readonly Attribute[],
+  parent: { readonly names: Names; readonly owned: boolean } | undefined,
+): Set<string> {
+  const owned = new Set<string>();
+  if (parent?.owned) owned.add(parent.names.paramKey);
+  const referenced = attributes.filter((a) => a.references);
+  if (referenced.length === 0) return owned;
+  const ts = loadTypeScript(appDir);
+  const { registrations } = readDeclarations(ts, appSource);
+  for (const attr of referenced) {
+    const model = names(attr.name.replace(/_id$/, ""));
+    const path = `src/models/${model.modelFileBase}.ts`;
+    const generatedOwned = Object.values(records).some(
+      (r) => path in r.files && r.access === "owned",
     );
-  return { variable: registration.variable, owned, where };
+    const declared = registrations.some(
+      (r) => r.className === model.resourceClass && declaredOwned(ts, r),
+    );
+    if (generatedOwned || declared) owned.add(attr.name);
+  }
+  return owned;
 }
 
 /**
@@ -355,6 +397,16 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     parentOnDelete: options.cascade ? "cascade" : "restrict",
     parentLabel: parent ? parentLabel(records, parent) : undefined,
     referenceLabels: referenceLabels(records, attributes),
+    ownedReferences:
+      access === "owned"
+        ? ownedReferences(
+            app.appSource,
+            appDir,
+            records,
+            attributes,
+            parent && { names: parent, owned: parentRegistration?.owned === true },
+          )
+        : undefined,
     declared: { member: options.member, collection: options.collection },
     singular: options.singular,
     api: app.api,

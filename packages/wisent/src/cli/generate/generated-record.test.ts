@@ -37,6 +37,31 @@ describe("the generated record", () => {
     expect(readRecords(dir)).toEqual({});
   });
 
+  it("keeps a short list inline when its values hold braces (uniq{global}, references{cascade})", () => {
+    const dir = mkdtempSync(join(tmpdir(), "wisent-record-"));
+    dirs.push(dir);
+    const attributes = ["code:string:uniq{global}", "author:references{cascade}"];
+    writeRecords(dir, { posts: { name: "post", attributes, migration: "x.ts", files: {} } });
+    expect(readFileSync(join(dir, RECORD_FILE), "utf8")).toContain(
+      '    "attributes": ["code:string:uniq{global}", "author:references{cascade}"],\n',
+    );
+  });
+
+  it("breaks a list that fits the line width only without the comma after it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "wisent-record-"));
+    dirs.push(dir);
+    // 101 characters with the comma, which Biome counts: one too many.
+    const attributes = [
+      "isbn:string:uniq",
+      "title:index",
+      "price:decimal{12,2}",
+      "publisher:references",
+    ];
+    writeRecords(dir, { books: { name: "book", attributes, migration: "x.ts", files: {} } });
+    const text = readFileSync(join(dir, RECORD_FILE), "utf8");
+    expect(text).toContain('    "attributes": [\n      "isbn:string:uniq",\n');
+  });
+
   it("writes a long attribute list with braces (decimal{8,3}) without backtracking for ever", () => {
     const dir = mkdtempSync(join(tmpdir(), "wisent-record-"));
     dirs.push(dir);

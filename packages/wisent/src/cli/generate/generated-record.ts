@@ -36,6 +36,8 @@ export interface ResourceRecord {
   readonly files: Readonly<Record<string, string>>;
   /** Files of another resource this one relies on (a model it reuses). */
   readonly uses?: readonly string[] | undefined;
+  /** Packages it added to the app's package.json (`nodemailer`), which destroy removes. */
+  readonly dependencies?: readonly string[] | undefined;
 }
 
 /** Every resource's record, keyed by its actions file base (`admin_widgets`). */
@@ -94,14 +96,18 @@ const LINE_WIDTH = 100;
  * width and one value per line otherwise: the layout Biome gives it, so the app lints clean.
  */
 function stringify(value: unknown): string {
+  // Items that are plain values: strings (which may hold braces, `references{cascade}`), numbers,
+  // booleans or null; a list of objects or lists is left one per line.
   return JSON.stringify(value, null, 2).replace(
-    /^( *)(.*)\[\n((?:[^[\]{}\n]*\n)*?) *\]/gm,
-    (match, indent: string, head: string, items: string) => {
+    /^( *)(.*)\[\n((?: *(?:"(?:[^"\\\n]|\\.)*"|[-+.\deE]+|true|false|null),?\n)*?) *\]/gm,
+    (match, indent: string, head: string, items: string, at: number, json: string) => {
       const inline = `${indent}${head}[${items
         .trim()
         .split(/,\n\s*/)
         .join(", ")}]`;
-      return inline.length <= LINE_WIDTH ? inline : match;
+      // The comma after the list, when another key follows, is on the line too.
+      const comma = json[at + match.length] === "," ? 1 : 0;
+      return inline.length + comma <= LINE_WIDTH ? inline : match;
     },
   );
 }

@@ -119,6 +119,8 @@ async function startProduction(app: string): Promise<{ url: string; child: Child
     NODE_ENV: "production",
     SESSION_SECRET: SECRET,
     DATABASE_URL: `sqlite:${join(data, "production.sqlite")}`,
+    // The web app's reset mail needs one to start; nothing here sends mail.
+    SMTP_URL: "smtp://127.0.0.1:25",
   };
   const migrated = await inApp(app, BIN, ["migrate"], env);
   expect(migrated.code, migrated.output).toBe(0);

@@ -48,6 +48,8 @@ export interface ResourceRequest {
   readonly parentLabel?: string | undefined;
   /** The field naming each referenced record (`author_id` -> `name`) in the list, when known. */
   readonly referenceLabels?: Readonly<Record<string, string>> | undefined;
+  /** The foreign keys to records of an owned resource (checked through the owner). */
+  readonly ownedReferences?: ReadonlySet<string> | undefined;
   /** Declared member and collection routes (`--member publish:post`). */
   readonly declared?: DeclaredRouteFlags | undefined;
   /** A singular resource (`names` from `singularNames`), declared with `app.singleton`. */
@@ -106,6 +108,7 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
     parentOnDelete: request.parentOnDelete,
     parentLabel: request.parentLabel,
     referenceLabels: request.referenceLabels,
+    ownedReferences: request.ownedReferences,
     api: variant === "api" || request.api,
     access: request.access,
     command: request.command,

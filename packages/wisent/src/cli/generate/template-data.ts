@@ -166,10 +166,25 @@ export interface TemplateData {
   readonly uniqueHelper: string;
   /** What the model imports from wisent, sorted as Biome does: `decimalScale, defineModel, type RecordOf`. */
   readonly modelImports: string;
-  /** The model's `unique` option (`["isbn"]`), empty for none. */
+  /** The fields of the model's `unique` option (`["isbn"]`), empty for none. */
   readonly uniqueFields: readonly string[];
+  /**
+   * The model's `unique` entries as source: `"isbn"`, or on an owned resource
+   * `{ field: "name", scope: "user_id" }` (unique per user; `:uniq{global}` keeps it global).
+   */
+  readonly uniqueRules: readonly string[];
+  /** Some `unique` entry is per user (`scope`). */
+  readonly uniquePerOwner: boolean;
   /** The model's `references` option: foreign keys and their tables (the parent's first). */
   readonly referenceTables: readonly (readonly [string, string])[];
+  /**
+   * The `references` entries as source: `author_id: "authors"`, or for an owned resource's
+   * reference to another owned resource `project_id: { table: "projects", ownedBy: "user_id" }`
+   * (only the signed-in user's own project).
+   */
+  readonly referenceRules: readonly string[];
+  /** Some reference checks the owner (`ownedBy`). */
+  readonly referencesOwned: boolean;
   readonly formHelpers: readonly string[];
   /** The rules the model imports from `wisent` (`attachment`), sorted. */
   readonly modelRules: readonly string[];
@@ -225,11 +240,15 @@ function referenceCall(column: string, table: string, onDelete: OnDelete): strin
   return `t.references(${JSON.stringify(column)}, ${JSON.stringify(table)}${options})`;
 }
 
-/** The `createTable` call declaring an attribute's column, with its index (`.unique()`, `.index()`). */
-function columnCall(attr: Attribute): string {
+/**
+ * The `createTable` call declaring an attribute's column, with its index (`.unique()`, per owner
+ * `.unique({ scope: "user_id" })`, `.index()`).
+ */
+function columnCall(attr: Attribute, uniqueScope?: string): string {
+  const unique = uniqueScope ? `.unique({ scope: ${JSON.stringify(uniqueScope)} })` : ".unique()";
   const modifiers =
     (attr.type.nullable ? ".nullable()" : "") +
-    (attr.unique ? ".unique()" : "") +
+    (attr.unique ? unique : "") +
     // A foreign key has its index already.
     (attr.index && !attr.references ? ".index()" : "");
   if (attr.references) {
@@ -303,6 +322,11 @@ export interface TemplateDataOptions {
   readonly access?: ResourceAccess | undefined;
   /** Full tests, with the records they create first; undefined for the stubs. */
   readonly fullTests?: { readonly fixtures: readonly FixtureModel[] } | undefined;
+  /**
+   * The foreign keys (the parent's included) whose records belong to their user (an owned
+   * resource's): an owned resource checks them through its owner (`ownedBy` in `references`).
+   */
+  readonly ownedReferences?: ReadonlySet<string> | undefined;
 }
 
 /** Derives the templates' data from the resource's names (only `names()`), attributes and parent. */
@@ -343,11 +367,15 @@ export function templateData(options: TemplateDataOptions): TemplateData {
 
   // Only in a web app's list; a reference to the parent's own model is left as it is.
   const labels: Readonly<Record<string, string>> = api ? {} : (options.referenceLabels ?? {});
+  // An owned resource's unique values are unique per user (Rails' `scope: :user_id`).
+  const ownerKey = (options.access ?? "public") === "owned" ? OWNER.foreignKey : undefined;
+  const uniqueScope = (attr: Attribute) =>
+    ownerKey !== undefined && attr.unique && !attr.uniqueGlobal ? ownerKey : undefined;
   const attrs: TemplateAttribute[] = attributes.map((attr) => ({
     ...attr,
     zod: attr.type.zod.replace("{p}", attr.type.parser ?? ""),
     column: attr.type.column,
-    columnCall: columnCall(attr),
+    columnCall: columnCall(attr, uniqueScope(attr)),
     nullable: attr.type.nullable,
     input: attr.type.input,
     display: attr.type.display,
@@ -402,6 +430,14 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     ...(owner ? [owner.foreignKey] : []),
     ...attributes.map((a) => a.name),
   ];
+
+  const referenceTables: (readonly [string, string])[] = [
+    ...(parent ? [[parent.foreignKey, parent.table] as const] : []),
+    ...attributes.flatMap((a) => (a.references ? [[a.name, a.references.table] as const] : [])),
+  ];
+  // A reference of an owned resource to another owned resource's records: the user's own only.
+  const ownedReference = (field: string) =>
+    ownerKey !== undefined && options.ownedReferences?.has(field) === true;
 
   const sortedImports = (entries: [string, string][], typeOnly: boolean) =>
     entries
@@ -482,10 +518,20 @@ export function templateData(options: TemplateDataOptions): TemplateData {
       "type RecordOf",
     ].join(", "),
     uniqueFields: attributes.filter((a) => a.unique).map((a) => a.name),
-    referenceTables: [
-      ...(parent ? [[parent.foreignKey, parent.table] as const] : []),
-      ...attributes.flatMap((a) => (a.references ? [[a.name, a.references.table] as const] : [])),
-    ],
+    uniqueRules: attributes
+      .filter((a) => a.unique)
+      .map((a) => {
+        const scope = uniqueScope(a);
+        return scope ? `{ field: "${a.name}", scope: "${scope}" }` : `"${a.name}"`;
+      }),
+    uniquePerOwner: attributes.some((a) => uniqueScope(a) !== undefined),
+    referenceTables,
+    referenceRules: referenceTables.map(([field, table]) =>
+      ownedReference(field)
+        ? `${field}: { table: "${table}", ownedBy: "${ownerKey}" }`
+        : `${field}: "${table}"`,
+    ),
+    referencesOwned: referenceTables.some(([field]) => ownedReference(field)),
     formHelpers: [...formHelpers],
     modelRules,
     hasFiles: attributes.some((a) => a.type.input === "file"),
@@ -538,6 +584,13 @@ export function templateData(options: TemplateDataOptions): TemplateData {
             : undefined,
         })),
         [...(parent ? [parent.foreignKey] : []), ...(owner ? [owner.foreignKey] : [])],
+        {
+          references: new Set(referenceTables.map(([f]) => f).filter(ownedReference)),
+          // Not a reference: Ada's referenced record is not Bob's to point at.
+          uniqueFields: attributes
+            .filter((a) => uniqueScope(a) !== undefined && !a.references)
+            .map((a) => a.name),
+        },
       ),
   };
 }

@@ -44,6 +44,33 @@ export interface TestSamples {
     | undefined;
   /** Records to create before the tests (parent, referenced records). */
   readonly fixtures: readonly TestFixture[];
+  /**
+   * The referenced records the other user (Bob) needs of his own, for an owned resource whose
+   * references are owned (his record cannot point at Ada's): their variables (`bobProject`),
+   * models and values; empty otherwise.
+   */
+  readonly bobFixtures: readonly {
+    readonly var: string;
+    readonly model: string;
+    readonly values: string;
+  }[];
+  /** `create`, with those references pointing at Bob's own (`project_id: bobProject.id`). */
+  readonly bobCreate: string;
+  /** `createForm`, likewise. */
+  readonly bobCreateForm: string;
+  /** `update`, likewise. */
+  readonly bobUpdate: string;
+  /** The first reference Bob cannot point at Ada's record of: its field and Ada's variable. */
+  readonly ownedReference:
+    | {
+        readonly field: string;
+        readonly label: string;
+        readonly var: string;
+        readonly bobVar: string;
+      }
+    | undefined;
+  /** The first field unique per user (`:uniq` on an owned resource), if any. */
+  readonly perOwnerUnique: { readonly field: string; readonly label: string } | undefined;
   /** Some value calls the test file's `unique()` (a `:uniq` field or fixture). */
   readonly usesUnique: boolean;
 }
@@ -99,17 +126,18 @@ function callsUnique(attrs: readonly Attribute[]): boolean {
   );
 }
 
-/** The literal of one attribute's value: a reference is the fixture's id. */
+/** The literal of one attribute's value: a reference is the fixture's id (`refVar` names it). */
 function fields(
   attrs: readonly Attribute[],
   index: 0 | 1,
   form: boolean,
   madeUpIds = false,
+  refVar: (attr: Attribute) => string = referenceVar,
 ): string {
   return attrs
     .map((attr) => {
       if (attr.references) {
-        return `${attr.name}: ${madeUpIds ? JSON.stringify(MADE_UP_ID) : `${referenceVar(attr)}.id`}`;
+        return `${attr.name}: ${madeUpIds ? JSON.stringify(MADE_UP_ID) : `${refVar(attr)}.id`}`;
       }
       const value = attr.type.samples[index];
       const distinct = attr.unique && !madeUpIds ? uniqueSample(attr, value, form) : undefined;
@@ -121,6 +149,12 @@ function fields(
 /** The test's variable for a referenced record: `post` for `post_id`. */
 export function referenceVar(attr: Attribute): string {
   return attr.name.replace(/_id$/, "").replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** The other user's (Bob's) record of the same kind: `bobPost` for `post_id`. */
+function bobVar(attr: Attribute): string {
+  const own = referenceVar(attr);
+  return `bob${own.charAt(0).toUpperCase()}${own.slice(1)}`;
 }
 
 /** The field whose invalid value the 422 test sends: a required one first (blank), else any. */
@@ -141,8 +175,21 @@ export function testSamples(
   attrs: readonly Attribute[],
   fixtures: readonly TestFixture[],
   foreignKeys: readonly string[] = [],
+  owned: { readonly references: ReadonlySet<string>; readonly uniqueFields: readonly string[] } = {
+    references: new Set(),
+    uniqueFields: [],
+  },
 ): TestSamples {
   const bad = invalidField(attrs);
+  // The references Bob must point at records of his own (each user's are their own).
+  const bobsOwn = attrs.filter(
+    (a) =>
+      a.references &&
+      owned.references.has(a.name) &&
+      fixtures.some((f) => f.var === referenceVar(a) && f.owned && f.bobValues),
+  );
+  const bobRef = (attr: Attribute) => (bobsOwn.includes(attr) ? bobVar(attr) : referenceVar(attr));
+  const firstOwned = bobsOwn[0];
   // A parent's and an owner's key: set by the handlers, a made-up id for the model alone.
   const parentId = foreignKeys.map((key) => `${key}: ${JSON.stringify(MADE_UP_ID)}`);
   return {
@@ -158,6 +205,22 @@ export function testSamples(
       typed: typeof bad.type.invalid === "string" && /^(string|Date)\b/.test(bad.type.tsType),
     },
     fixtures,
+    bobFixtures: bobsOwn.map((attr) => {
+      const fixture = fixtures.find((f) => f.var === referenceVar(attr))!;
+      return { var: bobVar(attr), model: fixture.model, values: fixture.bobValues! };
+    }),
+    bobCreate: fields(attrs, 0, false, false, bobRef),
+    bobCreateForm: fields(attrs, 0, true, false, bobRef),
+    bobUpdate: fields(attrs, 1, false, false, bobRef),
+    ownedReference: firstOwned && {
+      field: firstOwned.name,
+      label: firstOwned.label,
+      var: referenceVar(firstOwned),
+      bobVar: bobVar(firstOwned),
+    },
+    perOwnerUnique: attrs
+      .filter((a) => owned.uniqueFields.includes(a.name))
+      .map((a) => ({ field: a.name, label: a.label }))[0],
     usesUnique: callsUnique(attrs) || fixtures.some((f) => f.values.includes("unique()")),
   };
 }
