@@ -225,6 +225,11 @@ describe("parseAttributes", () => {
     [["n:refrences"], '(did you mean "references"?)'],
     [["n:wibble"], 'unknown type "wibble" for attribute "n": use one of'],
     [["p:decimal{2,5}"], 'attribute "p": decimal{2,5}: write decimal{precision,scale}'],
+    // What bash makes of an unquoted price:decimal{10,2}.
+    [
+      ["title", "price:decimal10", "price:decimal2"],
+      `unknown type "decimal10" for attribute "price": the shell expanded the braces of price:decimal{10,2} into two words before wisent saw it; quote it ('price:decimal{10,2}') or write price:decimal{10.2}`,
+    ],
     [["post:references", "post_id"], 'duplicate attribute "post_id"'],
     [["a:b:c"], 'attribute "a:b:c": unknown modifier "c" (use uniq or index)'],
     [

@@ -69,6 +69,7 @@ export function parseAttributes(
   reserved: readonly string[] = [],
 ): Attribute[] {
   const seen = new Set<string>();
+  refuseExpandedBraces(args);
   return args.map((arg) => {
     if (arg.trim() === "") throw new UsageError("an attribute argument is empty");
     const parts = arg.split(":");
@@ -108,6 +109,28 @@ export function parseAttributes(
     const index = modifier?.toLowerCase() === "index";
     return { name, label: humanizeField(name), typeName, type, references, unique, index };
   });
+}
+
+/** `price:decimal10`, one of the two words a shell makes of an unquoted `price:decimal{10,2}`. */
+const EXPANDED_DECIMAL = /^([^:]+):decimal(\d+)(:.*)?$/i;
+
+/**
+ * An unquoted `price:decimal{10,2}` reaches the CLI as `price:decimal10 price:decimal2` (bash
+ * expands the braces into two words before wisent runs): say so, with the quoted form, rather
+ * than "unknown type decimal10".
+ */
+function refuseExpandedBraces(args: readonly string[]): void {
+  for (const [i, arg] of args.entries()) {
+    const first = EXPANDED_DECIMAL.exec(arg);
+    if (!first) continue;
+    const second = EXPANDED_DECIMAL.exec(args[i + 1] ?? "");
+    const [, name, precision, modifier = ""] = first;
+    const scale = second && second[1] === name ? second[2] : "2";
+    const written = `${name}:decimal{${precision},${scale}}${modifier}`;
+    throw new UsageError(
+      `unknown type "decimal${precision}" for attribute "${name}": the shell expanded the braces of ${written} into ${second && second[1] === name ? "two words" : `"${arg}"`} before wisent saw it; quote it ('${written}') or write ${name}:decimal{${precision}.${scale}}${modifier}`,
+    );
+  }
 }
 
 /** `{cascade}` or `{restrict}` after `references`. */
