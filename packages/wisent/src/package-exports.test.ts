@@ -293,6 +293,7 @@ const ROOT = [
   "appOrigin",
   "attachment",
   "attachments",
+  "decimal",
   "decimalScale",
   "defineModel",
   "documented",

@@ -57,7 +57,8 @@ export class ColumnBuilder {
 /**
  * Portable column types: each method picks the type that reads back the same JS value on SQLite,
  * PostgreSQL and MySQL/MariaDB (uuid: string, boolean: boolean, timestamp: Date, date: "YYYY-MM-DD",
- * json: parsed value, decimal, float and bigint: number, time: "HH:MM:SS").
+ * json: parsed value, float and bigint: number, time: "HH:MM:SS"; decimal: exact text through a
+ * model's `decimal()` field, "16.00").
  */
 export class TableBuilder {
   readonly columns: ColumnSpec[] = [];
@@ -114,7 +115,11 @@ export class TableBuilder {
   boolean(name: string): ColumnBuilder {
     return this.#add(name, "boolean");
   }
-  /** An exact number, `decimal(precision, scale)` (default 12, 2). */
+  /**
+   * An exact number, `decimal(precision, scale)` (default 12, 2). A model's `decimal(p, s)` field
+   * reads it back as text with its scale (`"16.00"`) on every database (PostgreSQL and MySQL
+   * return text, SQLite, which has no exact decimals, a number exact to 15 significant digits).
+   */
   decimal(name: string, precision = 12, scale = 2): ColumnBuilder {
     return this.#add(name, `decimal(${precision}, ${scale})`);
   }

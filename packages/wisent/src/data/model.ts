@@ -14,6 +14,7 @@ import {
   readAttachments,
   saveWithAttachments,
 } from "./model-attachments.js";
+import { decimalFieldsOf, readDecimals } from "./model-decimals.js";
 import { ModelStatements, type Scope } from "./model-statements.js";
 import { badCursor, type CursorParam, type CursorValue, encodeCursor } from "./page-cursor.js";
 import {
@@ -304,10 +305,19 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
   // their uploads stored on save. None for most models, which then run none of this.
   const files = attachmentFieldsOf(schema);
   const withFiles = files.length > 0;
-  const filesPlugin: KyselyPlugin = {
+  // Decimal fields (`decimal()` rules): read back as exact text with their scale on every
+  // database (SQLite returns numbers).
+  const decimals = decimalFieldsOf(schema);
+  // Columns whose stored form is not the record's: none for most models, which skip this.
+  const readsColumns = withFiles || decimals.length > 0;
+  const readStored = <Row>(row: Row): Row => {
+    if (withFiles) readAttachments(row, files);
+    return decimals.length > 0 ? readDecimals(row, decimals) : row;
+  };
+  const columnsPlugin: KyselyPlugin = {
     transformQuery: (args) => args.node,
     transformResult: async (args) => {
-      for (const row of args.result.rows) readAttachments(row, files);
+      for (const row of args.result.rows) readStored(row);
       return args.result;
     },
   };
@@ -319,11 +329,9 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
   };
   const query = (db: Queryable, scope?: RecordScope) => {
     const all = db.selectFrom(table).selectAll();
-    let select = (withFiles ? all.withPlugin(filesPlugin) : all) as unknown as SelectQueryBuilder<
-      AnyDB,
-      AnyDB,
-      Rec
-    >;
+    let select = (readsColumns
+      ? all.withPlugin(columnsPlugin)
+      : all) as unknown as SelectQueryBuilder<AnyDB, AnyDB, Rec>;
     for (const column in scope) select = select.where(column, "=", scope[column]!);
     return select;
   };
@@ -334,7 +342,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
   const statements = new ModelStatements(table);
   const foundOr404 = (rows: unknown[], id: string): Rec => {
     if (rows.length === 0) throw notFound(id);
-    return (withFiles ? readAttachments(rows[0], files) : rows[0]) as Rec;
+    return (readsColumns ? readStored(rows[0]) : rows[0]) as Rec;
   };
   const notFound = (id: string) =>
     new HttpError(404, `${name} not found: ${id.length > 100 ? `${id.slice(0, 100)}...` : id}`);
@@ -508,9 +516,9 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
       const page = settle(() =>
         readList(new TableList<Rec>(statements, db, kept(scope)), listRequest(params)),
       );
-      if (!withFiles) return page;
+      if (!readsColumns) return page;
       return page.then((found) => {
-        for (const row of found.rows) readAttachments(row, files);
+        for (const row of found.rows) readStored(row);
         return found;
       });
     },
@@ -591,7 +599,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
           .orderBy("id")
           .execute()) as Rec[];
         for (const row of rows) {
-          grouped.get(String((row as Record<string, unknown>)[column]))?.push(row);
+          grouped.get(String((row as Record<string, unknown>)[column]))?.push(readStored(row));
         }
       }
       return grouped;
