@@ -2,6 +2,7 @@ import type { KyselyPlugin, SelectQueryBuilder } from "kysely";
 import type { z } from "zod";
 import { HttpError } from "../base/http-error.js";
 import { singularize } from "../naming/inflection.js";
+import { discardTemporaryFiles } from "../storage/upload-scope.js";
 import { humanizeField, type Validated, validate } from "../validation/validation.js";
 import { ValidationErrors } from "../validation/validation-errors.js";
 import type { AnyDB } from "./any-db.js";
@@ -12,6 +13,7 @@ import {
   attachmentFieldsOf,
   deleteAttachmentsOf,
   readAttachments,
+  readFilesFromCode,
   saveWithAttachments,
 } from "./model-attachments.js";
 import { decimalFieldsOf, readDecimals } from "./model-decimals.js";
@@ -483,6 +485,24 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     return { ok: true, data: { ...record, ...saved } as Rec };
   };
 
+  /**
+   * Runs `save` with the files code gave the input (a Blob, a stream, a `file:` URL) read and
+   * typed as uploads are; their temporary copies are deleted once it is done (the storage has
+   * its own copy of each one saved). A model without attachments runs `save` as it is.
+   */
+  const withFilesFromCode = async <T>(
+    input: unknown,
+    save: (input: unknown) => Promise<T>,
+  ): Promise<T> => {
+    if (!withFiles) return save(input);
+    const temporary: string[] = [];
+    try {
+      return await save(await readFilesFromCode(input, files, temporary));
+    } finally {
+      if (temporary.length > 0) await discardTemporaryFiles(temporary);
+    }
+  };
+
   const currentFields = (record: Rec): Record<string, unknown> => {
     const current: Record<string, unknown> = {};
     for (const field of fields) current[field] = (record as Record<string, unknown>)[field];
@@ -522,33 +542,42 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
         return found;
       });
     },
-    async create(db, attrs) {
-      const saved = await insertChecked(db, checked(attrs));
-      if (!saved.ok) throw new ValidationFailedError(name, saved.errors);
-      return saved.data;
+    create(db, attrs) {
+      return withFilesFromCode(attrs, async (input) => {
+        const saved = await insertChecked(db, checked(input));
+        if (!saved.ok) throw new ValidationFailedError(name, saved.errors);
+        return saved.data;
+      });
     },
-    async tryCreate(db, input) {
-      const result = validateInput(input);
-      return result.ok ? insertChecked(db, result.data) : result;
+    tryCreate(db, given) {
+      return withFilesFromCode(given, async (input) => {
+        const result = validateInput(input);
+        return result.ok ? insertChecked(db, result.data) : result;
+      });
     },
-    async update(db, record, attrs) {
-      const saved = await updateChecked(
-        db,
-        record,
-        checked({ ...currentFields(record), ...attrs }),
-      );
-      if (!saved.ok) throw new ValidationFailedError(name, saved.errors);
-      return saved.data;
+    update(db, record, attrs) {
+      return withFilesFromCode(attrs, async (input) => {
+        const merged = { ...currentFields(record), ...(input as object) };
+        const saved = await updateChecked(db, record, checked(merged));
+        if (!saved.ok) throw new ValidationFailedError(name, saved.errors);
+        return saved.data;
+      });
     },
-    async tryUpdate(db, record, input) {
-      const refused = checkUnpermitted(unpermittedFields(input, known), name, options.unpermitted);
-      if (refused) return { ok: false, errors: refused };
-      const merged =
-        input !== null && typeof input === "object"
-          ? { ...currentFields(record), ...input }
-          : input;
-      const result = validate(schema, merged);
-      return result.ok ? updateChecked(db, record, result.data) : result;
+    tryUpdate(db, record, given) {
+      return withFilesFromCode(given, async (input) => {
+        const refused = checkUnpermitted(
+          unpermittedFields(input, known),
+          name,
+          options.unpermitted,
+        );
+        if (refused) return { ok: false, errors: refused };
+        const merged =
+          input !== null && typeof input === "object"
+            ? { ...currentFields(record), ...input }
+            : input;
+        const result = validate(schema, merged);
+        return result.ok ? updateChecked(db, record, result.data) : result;
+      });
     },
     async destroy(db, record) {
       try {

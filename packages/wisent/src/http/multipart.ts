@@ -1,12 +1,10 @@
-import { createHash, randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { HttpError } from "../base/http-error.js";
 import { requireDependency } from "../base/require-dependency.js";
+import { FileMeter, temporaryUploadPath, typeOfBytes } from "../storage/file-bytes.js";
 import {
   currentUploadScope,
   DEFAULT_UPLOAD_LIMIT,
@@ -22,7 +20,6 @@ const FIELD_LIMIT = 1024 * 1024;
 const PARTS_LIMIT = 1000;
 
 type BusboyModule = typeof import("@fastify/busboy");
-let fileTypeModule: Promise<typeof import("file-type")> | undefined;
 
 /** Counts the bytes of the whole body, refusing more than `limit` (413). */
 class BodyMeter extends Transform {
@@ -38,17 +35,6 @@ class BodyMeter extends Transform {
       );
       return;
     }
-    done(null, chunk);
-  }
-}
-
-/** Hashes and counts one file's bytes on their way to its temporary file. */
-class FileMeter extends Transform {
-  size = 0;
-  readonly hash = createHash("sha256");
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.size += chunk.byteLength;
-    this.hash.update(chunk);
     done(null, chunk);
   }
 }
@@ -99,7 +85,7 @@ export async function readMultipart(
   parser.on("file", (name, stream, filename, _encoding, mimeType) => {
     const at = entries.length;
     entries.push([name, ""]);
-    const path = join(tmpdir(), `wisent-upload-${randomUUID()}`);
+    const path = temporaryUploadPath();
     written.push(path);
     scope?.paths.push(path);
     const meter = new FileMeter();
@@ -114,15 +100,14 @@ export async function readMultipart(
           entries[at] = ["", ""];
           return;
         }
-        fileTypeModule ??= import("file-type");
-        const found = await (await fileTypeModule).fileTypeFromFile(path);
+        const found = await typeOfBytes(path);
         entries[at] = [
           name,
           new UploadedFile(
             path,
             filename ?? "",
-            found?.mime ?? "application/octet-stream",
-            found?.ext ?? "bin",
+            found.mime,
+            found.ext,
             meter.size,
             meter.hash.digest("base64"),
             mimeType ?? "",
