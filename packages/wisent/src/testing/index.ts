@@ -13,4 +13,4 @@ export {
   type TestRequestOptions,
   testClient,
 } from "./test-client.js";
-export { prepareTestDatabase, testEnvironment } from "./test-database.js";
+export { prepareTestDatabase, removeTestUploads, testEnvironment } from "./test-database.js";
