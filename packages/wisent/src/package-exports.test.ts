@@ -267,6 +267,7 @@ const SUBPATHS: Record<string, string[]> = {
     "clearSentMail",
     "prepareTestDatabase",
     "removeTestUploads",
+    "samplePng",
     "sentMail",
     "signIn",
     "signOut",

@@ -152,8 +152,8 @@ export function attachment(
  */
 export function attachments(
   options: Omit<AttachmentOptions, "optional"> & { readonly max?: number } = {},
-): z.ZodType<StoredAttachment[], FileInput | FileInput[] | undefined> {
-  const rule = z
+): z.ZodDefault<z.ZodType<StoredAttachment[], FileInput | FileInput[]>> {
+  const checked = z
     .preprocess(
       (value) => (blank(value) ? [] : Array.isArray(value) ? value : [value]),
       z.array(z.unknown()),
@@ -163,7 +163,9 @@ export function attachments(
         ctx.addIssue(issue(`must be at most ${options.max} files.`));
       }
       for (const value of values) checkOne(value, options, (found) => ctx.addIssue(found));
-    }) as unknown as z.ZodType<StoredAttachment[], FileInput | FileInput[] | undefined>;
+    }) as unknown as z.ZodType<StoredAttachment[], FileInput | FileInput[]>;
+  // Left out: none (a default, which makes the field optional in the model's input type too).
+  const rule = checked.default(() => []);
   RULES.set(rule, { many: true, types: options.types });
   return rule;
 }

@@ -4,6 +4,7 @@
  */
 export { clearSentMail, sentMail } from "../auth/mailer.js";
 export { CookieJar } from "./cookie-jar.js";
+export { samplePng } from "./sample-png.js";
 export { signIn, signOut } from "./sign-in.js";
 export {
   type FetchApp,

@@ -159,14 +159,16 @@ describe("attachments in generated apps", { timeout: SLOW }, () => {
     writeFileSync(join(app, "src/actions/images.test.ts"), uploadTest(true));
     expect((await inApp(app, tool.tsc, ["--noEmit"])).output).toBe("");
     removeStubs(app);
-    const result = await migrateAndTest(app);
+    // A folder of the test's own: the test environment's default (tmp/test-storage/) is emptied
+    // when the run ends.
+    const result = await migrateAndTest(app, { STORAGE_URL: "file:kept-uploads" });
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(/Tests\s+7 passed/);
-    // The images the tests kept are in storage/ (one with its thumbnail under variants/); the
+    // The images the tests kept are there (one with its thumbnail under variants/); the
     // replaced and destroyed ones are gone.
-    const kept = readdirSync(join(app, "storage"));
+    const kept = readdirSync(join(app, "kept-uploads"));
     expect(kept.filter((name) => name !== "variants")).toHaveLength(2);
-    expect(readdirSync(join(app, "storage", "variants"))).toHaveLength(1);
+    expect(readdirSync(join(app, "kept-uploads", "variants"))).toHaveLength(1);
   });
 
   it("an API app: multipart JSON and the typed client, on S3 (s3rver)", async () => {

@@ -107,8 +107,28 @@ export function parseAttributes(
     const references = parent && { table: parent.table, model: parent.model, onDelete };
     const unique = modifier?.toLowerCase() === "uniq";
     const index = modifier?.toLowerCase() === "index";
+    if (unique || index) refuseUnindexable(arg, type, unique);
     return { name, label: humanizeField(name), typeName, type, references, unique, index };
   });
+}
+
+/**
+ * `:uniq` and `:index` where no database could keep them: a JSON column (files are one too),
+ * which PostgreSQL and MySQL do not index, and a unique boolean (two records at most).
+ */
+function refuseUnindexable(arg: string, type: AttributeType, unique: boolean): void {
+  const modifier = unique ? ":uniq" : ":index";
+  if (type.column === "json") {
+    const what = type.input === "file" ? "a file field is a JSON column, which" : "a JSON column";
+    throw new UsageError(
+      `attribute "${arg}": ${what} cannot be indexed (PostgreSQL and MySQL index no JSON): drop ${modifier}`,
+    );
+  }
+  if (unique && type.column === "boolean") {
+    throw new UsageError(
+      `attribute "${arg}": a unique boolean lets at most two records exist (true and false): drop :uniq`,
+    );
+  }
 }
 
 /** `price:decimal10`, one of the two words a shell makes of an unquoted `price:decimal{10,2}`. */

@@ -42,6 +42,19 @@ export interface TestSamples {
         readonly typed: boolean;
       }
     | undefined;
+  /**
+   * The attachment fields' files, sent as multipart (a real PNG from `wisent/testing`'s
+   * `samplePng`) with `create` (`cover: samplePng("cat.png")`)...
+   */
+  readonly files: string;
+  /** ...and with `update` (`dog.png`). */
+  readonly changedFiles: string;
+  /** What the record answers for them after create (`cover: { name: "cat.png", type: "image/png" }`)... */
+  readonly storedFiles: string;
+  /** ...and after update. */
+  readonly changedStoredFiles: string;
+  /** The record's expression of one stored file's URL, to fetch it (`created.cover?.url`), if any. */
+  readonly fileUrl: ((record: string) => string) | undefined;
   /** Records to create before the tests (parent, referenced records). */
   readonly fixtures: readonly TestFixture[];
   /** Some value calls the test file's `unique()` (a `:uniq` field or fixture). */
@@ -74,21 +87,44 @@ function formText(value: unknown): string {
   return JSON.stringify(String(value));
 }
 
+/** A random whole number from `unique()` (up to 2^28), the source of the values below. */
+const RANDOM = "Number.parseInt(unique().slice(0, 7), 16)";
+
 /**
  * A `:uniq` field's sample made different per record (an expression calling `unique()`): text
- * gets a suffix, a whole number an offset, a uuid a new one; other types keep their sample.
+ * gets a suffix, a number an offset, a decimal random digits within its precision, a time, a
+ * day or a moment a random one, a uuid a new one. (`:uniq` is refused for the types no two
+ * records could keep apart: booleans, JSON and files; see `attributes.ts`.)
  */
 function uniqueSample(attr: Attribute, value: unknown, form: boolean): string | undefined {
   const { type } = attr;
-  if (type.column === "uuid") return "crypto.randomUUID()";
-  if (typeof value === "string" && type.display === "text" && /^(string|text)$/.test(type.column)) {
-    return `\`${value} \${unique()}\``;
+  const asText = (number: string) => (form ? `String(${number})` : number);
+  switch (type.column) {
+    case "uuid":
+      return "crypto.randomUUID()";
+    case "string":
+    case "text":
+      return typeof value === "string" ? `\`${value} \${unique()}\`` : undefined;
+    case "integer":
+    case "float":
+      return typeof value === "number" ? asText(`${value} + ${RANDOM}`) : undefined;
+    // Its sample is near the largest exact number: away from it.
+    case "bigInteger":
+      return typeof value === "number" ? asText(`${value} - ${RANDOM}`) : undefined;
+    case "decimal": {
+      const [precision = 12, scale = 2] = type.columnArgs ?? [];
+      const digits = Math.min(precision, 8);
+      return `(${RANDOM} % 1e${digits} / 1e${scale}).toFixed(${scale})`;
+    }
+    case "timestamp":
+      return `new Date(Date.UTC(2024, 0, 1) + ${RANDOM} * 1000).toISOString()`;
+    case "date":
+      return `new Date(Date.UTC(2000, 0, 1) + (${RANDOM} % 2_900_000) * 86_400_000).toISOString().slice(0, 10)`;
+    case "time":
+      return `new Date((${RANDOM} % 86_400) * 1000).toISOString().slice(11, 19)`;
+    default:
+      return undefined;
   }
-  if (typeof value === "number" && Number.isInteger(value) && type.column === "integer") {
-    const number = `${value} + Number.parseInt(unique().slice(0, 7), 16)`;
-    return form ? `String(${number})` : number;
-  }
-  return undefined;
 }
 
 /** Whether some field's sample calls `unique()`. */
@@ -99,6 +135,24 @@ function callsUnique(attrs: readonly Attribute[]): boolean {
   );
 }
 
+/** Whether an attribute holds files: sent as multipart parts, never in JSON, XML or a model test. */
+const isFile = (attr: Attribute) => attr.type.input === "file";
+
+/** The names of the PNGs a create and an update upload. */
+const FILE_NAMES = ["cat.png", "dog.png"] as const;
+
+/** The attachment fields' files (`cover: samplePng("cat.png")`), or what the record answers for them. */
+function files(attrs: readonly Attribute[], index: 0 | 1, stored: boolean): string {
+  const name = JSON.stringify(FILE_NAMES[index]);
+  return attrs
+    .filter(isFile)
+    .map((attr) => {
+      const one = stored ? `{ name: ${name}, type: "image/png" }` : `samplePng(${name})`;
+      return `${attr.name}: ${attr.type.display === "attachments" ? `[${one}]` : one}`;
+    })
+    .join(", ");
+}
+
 /** The literal of one attribute's value: a reference is the fixture's id. */
 function fields(
   attrs: readonly Attribute[],
@@ -107,6 +161,7 @@ function fields(
   madeUpIds = false,
 ): string {
   return attrs
+    .filter((attr) => !isFile(attr))
     .map((attr) => {
       if (attr.references) {
         return `${attr.name}: ${madeUpIds ? JSON.stringify(MADE_UP_ID) : `${referenceVar(attr)}.id`}`;
@@ -157,9 +212,24 @@ export function testSamples(
       form: formText(bad.type.invalid),
       typed: typeof bad.type.invalid === "string" && /^(string|Date)\b/.test(bad.type.tsType),
     },
+    files: files(attrs, 0, false),
+    changedFiles: files(attrs, 1, false),
+    storedFiles: files(attrs, 0, true),
+    changedStoredFiles: files(attrs, 1, true),
+    fileUrl: fileUrl(attrs),
     fixtures,
     usesUnique: callsUnique(attrs) || fixtures.some((f) => f.values.includes("unique()")),
   };
+}
+
+/** How the tests reach the first attachment's stored file on a record, to download it. */
+function fileUrl(attrs: readonly Attribute[]): ((record: string) => string) | undefined {
+  const first = attrs.find(isFile);
+  if (!first) return undefined;
+  return (record) =>
+    first.type.display === "attachments"
+      ? `${record}.${first.name}[0]?.url`
+      : `${record}.${first.name}?.url`;
 }
 
 /**
