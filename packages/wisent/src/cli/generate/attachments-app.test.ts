@@ -113,14 +113,15 @@ ${
 ${
   web
     ? `
-  it("takes a PNG through the form and shows it on the image's page", async () => {
+  it("takes a PNG through the form and shows its thumbnail on the image's page, linked to it", async () => {
     const browser = testClient(app);
     const res = await browser.post(\`/widgets/\${widget.id}/images\`, { form: { caption: "Cat", file: png() } });
     expect(res.status).toBe(303);
     const page = await browser.get(res.headers.get("location")!);
     const html = await page.text();
-    const src = /<img src="([^"]+)" alt="cat.png"/.exec(html)?.[1];
+    const [, src, thumb] = /<a href="([^"]+)"><img src="([^"]+)" alt="cat.png"/.exec(html) ?? [];
     expect(src).toMatch(/^\\/files\\//);
+    expect(thumb).toBe(\`\${src}?variant=thumb\`);
     const image = await browser.get(src!);
     expect(image.headers.get("content-type")).toBe("image/png");
     expect(image.headers.get("x-content-type-options")).toBe("nosniff");

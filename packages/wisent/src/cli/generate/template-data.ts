@@ -67,6 +67,8 @@ export interface PreloadData {
   readonly plural: string;
   /** The full tests' variable holding the one they create (`author`). */
   readonly testVar: string;
+  /** A `:uniq` reference: each record has its own, not the tests' `testVar`. */
+  readonly unique: boolean;
 }
 
 /** The parent of a nested resource, as the child's files refer to it. */
@@ -371,6 +373,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
             label: labels[attr.name]!,
             plural: namesOf(attr.name.replace(/_id$/, "")).humanPlural.toLowerCase(),
             testVar: referenceVar(attr),
+            unique: attr.unique,
           },
         ]
       : [],

@@ -55,6 +55,11 @@ export interface TestSamples {
   readonly changedStoredFiles: string;
   /** The record's expression of one stored file's URL, to fetch it (`created.cover?.url`), if any. */
   readonly fileUrl: ((record: string) => string) | undefined;
+  /**
+   * A reference is `:uniq` (one-to-one): the values make a referenced record each, so the value
+   * functions are async and every use awaits them.
+   */
+  readonly asyncValues: boolean;
   /** Records to create before the tests (parent, referenced records). */
   readonly fixtures: readonly TestFixture[];
   /** Some value calls the test file's `unique()` (a `:uniq` field or fixture). */
@@ -159,12 +164,17 @@ function fields(
   index: 0 | 1,
   form: boolean,
   madeUpIds = false,
+  fixtures: readonly TestFixture[] = [],
 ): string {
   return attrs
     .filter((attr) => !isFile(attr))
     .map((attr) => {
       if (attr.references) {
-        return `${attr.name}: ${madeUpIds ? JSON.stringify(MADE_UP_ID) : `${referenceVar(attr)}.id`}`;
+        if (madeUpIds) return `${attr.name}: ${JSON.stringify(MADE_UP_ID)}`;
+        // A unique reference: a referenced record of its own for each record (values are async).
+        const own = attr.unique ? fixtures.find((f) => f.var === referenceVar(attr)) : undefined;
+        if (own) return `${attr.name}: (await ${own.model}.create(db.kysely, ${own.values})).id`;
+        return `${attr.name}: ${referenceVar(attr)}.id`;
       }
       const value = attr.type.samples[index];
       const distinct = attr.unique && !madeUpIds ? uniqueSample(attr, value, form) : undefined;
@@ -202,10 +212,11 @@ export function testSamples(
   const parentId = foreignKeys.map((key) => `${key}: ${JSON.stringify(MADE_UP_ID)}`);
   return {
     model: [...parentId, fields(attrs, 0, false, true)].filter((f) => f !== "").join(", "),
-    create: fields(attrs, 0, false),
-    update: fields(attrs, 1, false),
-    createForm: fields(attrs, 0, true),
-    updateForm: fields(attrs, 1, true),
+    create: fields(attrs, 0, false, false, fixtures),
+    update: fields(attrs, 1, false, false, fixtures),
+    createForm: fields(attrs, 0, true, false, fixtures),
+    updateForm: fields(attrs, 1, true, false, fixtures),
+    asyncValues: attrs.some((a) => a.unique && a.references),
     invalid: bad && {
       field: bad.name,
       json: literal(bad.type.invalid),

@@ -69,6 +69,8 @@ export const MATRIX: readonly MatrixResource[] = [
   { name: "serial", parent: "book", attributes: ["code:uniq"], access: "owned" },
   { name: "quote", attributes: ["amount:decimal{10,2}"], access: "public" },
   { name: "listing", attributes: ["publisher:references"], access: "shared" },
+  // One-to-one: a unique reference (each record its own publisher).
+  { name: "contract", attributes: ["title", "publisher:references:uniq"], access: "owned" },
 ];
 
 /** The `wisent g r` arguments of a matrix resource, with passing tests. */
