@@ -247,20 +247,23 @@ run("the example shop in Chromium", () => {
     await p.waitForSelector("text=Image was successfully created.");
     const img = p.locator("img.attachment");
     await img.waitFor();
-    // The browser loaded and decoded the stored bytes.
+    // The browser loaded and decoded the thumbnail (made by sharp on this first request).
     await p.waitForFunction(() => {
       const shown = document.querySelector<HTMLImageElement>("img.attachment");
       return shown?.complete === true && shown.naturalWidth > 0;
     });
     expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(1);
-    const src = await img.getAttribute("src");
+    // The page shows the thumbnail, linked to the original, never the original at full size.
+    const src = await p.locator("a:has(img.attachment)").getAttribute("href");
     expect(src).toMatch(/^\/files\/[0-9a-f-]{36}\.png\/front\.png$/);
+    expect(await img.getAttribute("src")).toBe(`${src}?variant=thumb`);
     const served = await fetch(`${base}${src}`);
     expect(served.status).toBe(200);
     expect(served.headers.get("content-type")).toBe("image/png");
     expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
-    expect(storedFiles().length).toBe(before.length + 1);
-    // The list shows it as a thumbnail (made by sharp on this first request), linked to it.
+    const uploads = (files: string[]) => files.filter((name) => name !== "variants");
+    expect(uploads(storedFiles()).length).toBe(uploads(before).length + 1);
+    // The list shows it as a thumbnail too, linked to it.
     await p.getByRole("link", { name: "Back to all Images" }).click();
     const thumb = p.locator(`a[href="${src}"] img.attachment`);
     await thumb.waitFor();

@@ -86,6 +86,7 @@ export type { ListenOptions, RunningServer } from "./server/listen.js";
 export { attachment, attachments } from "./storage/attachment-rule.js";
 export { StoredAttachment } from "./storage/stored-attachment.js";
 export { UploadedFile } from "./storage/uploaded-file.js";
+export { type DecimalInput, type DecimalOptions, decimal } from "./validation/decimal.js";
 export { decimalScale } from "./validation/decimal-scale.js";
 export { type Validated, validate } from "./validation/validation.js";
 export { ValidationErrors } from "./validation/validation-errors.js";

@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -122,6 +130,32 @@ describe("wisent new: bad input writes nothing", () => {
       "error: taken already exists and is not an empty directory: choose another name or remove it",
     );
     expect(readdirSync(join(dir, "taken"))).toEqual(["notes.txt"]);
+  });
+
+  it.each([
+    ["sqlite", ["npm run migrate      # create or update the database (db/development.sqlite)"]],
+    [
+      "postgres",
+      [
+        "npx wisent db create # create the database .env names (postgres://postgres@127.0.0.1:5432/reads_development)",
+        "npm run migrate      # create or update its tables",
+      ],
+    ],
+    [
+      "mysql",
+      [
+        "npx wisent db create # create the database .env names (mysql://root@127.0.0.1:3306/reads_development)",
+      ],
+    ],
+  ])("names the database steps of a %s app in its next steps and README", async (db, steps) => {
+    const { code, stdout } = await cli("new", `${db}/reads`, "--skip-install", "--db", db);
+    expect(code).toBe(0);
+    const readme = readFileSync(join(dir, db, "reads", "README.md"), "utf8");
+    for (const step of steps) {
+      expect(readme).toContain(`\n${step}\n`);
+      expect(stdout).toContain(`\n  ${step.split(" #")[0]?.trim()}\n`);
+    }
+    if (db !== "sqlite") expect(readme).not.toContain("db/development.sqlite");
   });
 
   it("accepts an existing empty directory", async () => {

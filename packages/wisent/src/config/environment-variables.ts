@@ -117,7 +117,8 @@ export const ENVIRONMENT_VARIABLES = [
   },
   {
     name: "STORAGE_URL",
-    default: "the app's `storage/` folder",
+    default:
+      "the app's `storage/` folder (`tmp/test-storage/` in the test environment, emptied after each run)",
     meaning:
       "Where uploaded files are kept: `file:uploads` (a folder) or `s3://bucket?region=eu-west-1` (`endpoint=` for an S3-compatible server, `s3://KEY:SECRET@bucket` or the AWS SDK's variables for credentials). Each app keeps its files under `<app>/<environment>/` there (its package.json `name`, `GO_ENV`), so apps and environments may share one.",
     environments: "all",

@@ -236,12 +236,19 @@ describe.each(DIALECTS)("constraints on %s", (dialect) => {
       expect(floatNoise.errors?.get("price")).toEqual([
         "Price must have at most 2 decimal places.",
       ]);
-      for (const price of [12.51, 12.5, 0.01, -3.25, 99999999.99, 0]) {
+      for (const [price, text] of [
+        [12.51, "12.51"],
+        [12.5, "12.50"],
+        ["0.01", "0.01"],
+        [-3.25, "-3.25"],
+        ["99999999.99", "99999999.99"],
+        [0, "0.00"],
+      ] as const) {
         const saved = await Book.tryCreate(db, { ...base, isbn: isbn(), price });
         expect(saved.ok).toBe(true);
+        expect(saved.data!.price).toBe(text);
         const read = await Book.find(db, saved.data!.id);
-        expect(read.price).toBe(saved.data!.price);
-        expect(read.price).toBe(price);
+        expect(read.price).toBe(text);
       }
     },
   );

@@ -86,7 +86,8 @@ export class ColumnBuilder {
 /**
  * Portable column types: each method picks the type that reads back the same JS value on SQLite,
  * PostgreSQL and MySQL/MariaDB (uuid: string, boolean: boolean, timestamp: Date, date: "YYYY-MM-DD",
- * json: parsed value, decimal, float and bigint: number, time: "HH:MM:SS").
+ * json: parsed value, float and bigint: number, time: "HH:MM:SS"; decimal: exact text through a
+ * model's `decimal()` field, "16.00").
  */
 export class TableBuilder {
   readonly columns: ColumnSpec[] = [];
@@ -178,11 +179,13 @@ export class TableBuilder {
     return this.#add(name, "boolean");
   }
   /**
-   * An exact number, `decimal(precision, scale)` (default 12, 2).
+   * An exact number, `decimal(precision, scale)` (default 12, 2). A model's `decimal(p, s)` field
+   * reads it back as text with its scale (`"16.00"`) on every database (PostgreSQL and MySQL
+   * return text, SQLite, which has no exact decimals, a number exact to 15 significant digits).
    * @param name - the column's name
-   * @returns the column, to make `nullable()`, `unique()`, `index()`, `primary()` or give a `default()`
    * @param precision - digits in all
    * @param scale - digits after the point
+   * @returns the column, to make `nullable()`, `unique()`, `index()`, `primary()` or give a `default()`
    */
   decimal(name: string, precision = 12, scale = 2): ColumnBuilder {
     return this.#add(name, `decimal(${precision}, ${scale})`);

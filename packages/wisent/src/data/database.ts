@@ -333,8 +333,8 @@ function pgTypeParser(pg: typeof pgModule, oid: number, format?: "text" | "binar
   // A DATE is a calendar day: keep "2024-05-01" instead of a Date at local midnight,
   // the same string SQLite and MySQL (dateStrings) return.
   if (oid === PG_DATE) return (value: string) => value;
-  // A DECIMAL is a number, as the generated model types say and as SQLite returns it.
-  if (oid === PG_NUMERIC) return (value: string) => Number(value);
+  // A DECIMAL is its exact text ("16.00"), pg's own default: never a float (see `decimal()`).
+  if (oid === PG_NUMERIC) return (value: string) => value;
   // A BIGINT is a number when it is exact, as mysql2 (supportBigNumbers) and SQLite return it.
   if (oid === PG_INT8) return (value: string) => bigintValue(value);
   const parse = pg.types.getTypeParser(oid, format);
@@ -391,8 +391,8 @@ function mysqlDialect(url: string, options: DatabaseOptions): MysqlDialect {
     timezone: "Z",
     dateStrings: ["DATE"],
     supportBigNumbers: true,
-    // A DECIMAL is a number, as on PostgreSQL and SQLite (mysql2 returns strings by default).
-    decimalNumbers: true,
+    // A DECIMAL is its exact text ("16.00"), as on PostgreSQL: never a float (see `decimal()`).
+    decimalNumbers: false,
     // BOOLEAN is TINYINT(1): read it back as a boolean, as on PostgreSQL.
     typeCast(field: TypeCastField, next: TypeCastNext) {
       if (field.type === "TINY" && field.length === 1) {

@@ -3,6 +3,7 @@ import { createReadStream } from "node:fs";
 import type { z } from "zod";
 import { appStorage } from "../storage/app-storage.js";
 import { attachmentRuleOf } from "../storage/attachment-rule.js";
+import { isFileSource, uploadedFileFrom } from "../storage/file-from-code.js";
 import { PRIVATE_FOLDER, StoredAttachment } from "../storage/stored-attachment.js";
 import { UploadedFile } from "../storage/uploaded-file.js";
 import type { Queryable } from "./queryable.js";
@@ -72,6 +73,32 @@ export function readAttachments<Row>(row: Row, fields: AttachmentFields): Row {
     }
   }
   return row;
+}
+
+/**
+ * The input with the files code gave its attachment fields (a `Blob`/`File`, a stream, a `file:`
+ * URL) read into temporary files, hashed and typed from their bytes as uploads are, so that the
+ * rule checks them alike; the input itself when it holds none. Each temporary file's path goes
+ * into `temporary`, for the caller to delete once the record is saved (or refused).
+ */
+export async function readFilesFromCode(
+  input: unknown,
+  fields: AttachmentFields,
+  temporary: string[],
+): Promise<unknown> {
+  if (input === null || typeof input !== "object") return input;
+  const record = input as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  const read = (value: unknown) =>
+    isFileSource(value) ? uploadedFileFrom(value, temporary) : value;
+  for (const [name] of fields) {
+    const value = record[name];
+    if (Array.isArray(value) ? value.some(isFileSource) : isFileSource(value)) {
+      copy ??= { ...record };
+      copy[name] = Array.isArray(value) ? await Promise.all(value.map(read)) : await read(value);
+    }
+  }
+  return copy ?? input;
 }
 
 function safeParse(text: string): unknown {

@@ -91,7 +91,7 @@ describe.each(DIALECTS)("models on %s", (dialect) => {
     const back = await Part.find(db, part.id);
     expect(back.in_stock).toBe(true);
     expect(back.quantity).toBe(0);
-    expect(back.price).toBe(12.5);
+    expect(back.price).toBe("12.50");
     expect(back.shipped_at?.toISOString()).toBe(shipped.toISOString());
     expect(back.made_on).toBe("2024-04-30");
     const specs = typeof back.specs === "string" ? JSON.parse(back.specs) : back.specs;

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { HttpError } from "../base/http-error.js";
 import { WisentError } from "../base/wisent-error.js";
 import { singularize } from "../naming/inflection.js";
+import { discardTemporaryFiles } from "../storage/upload-scope.js";
 import { humanizeField, type Validated, validate } from "../validation/validation.js";
 import { ValidationErrors } from "../validation/validation-errors.js";
 import type { AnyDB } from "./any-db.js";
@@ -15,9 +16,11 @@ import {
   deleteAttachmentsOf,
   type ModelFiles,
   readAttachments,
+  readFilesFromCode,
   registerModelFiles,
   saveWithAttachments,
 } from "./model-attachments.js";
+import { decimalFieldsOf, readDecimals } from "./model-decimals.js";
 import { ModelStatements, type Scope } from "./model-statements.js";
 import { badCursor, type CursorParam, type CursorValue, encodeCursor } from "./page-cursor.js";
 import {
@@ -495,10 +498,19 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     for (const [field] of files) delete row[field];
     return row;
   };
-  const filesPlugin: KyselyPlugin = {
+  // Decimal fields (`decimal()` rules): read back as exact text with their scale on every
+  // database (SQLite returns numbers).
+  const decimals = decimalFieldsOf(schema);
+  // Columns whose stored form is not the record's: none for most models, which skip this.
+  const readsColumns = withFiles || decimals.length > 0;
+  const readStored = <Row>(row: Row): Row => {
+    if (withFiles) readAttachments(row, files);
+    return decimals.length > 0 ? readDecimals(row, decimals) : row;
+  };
+  const columnsPlugin: KyselyPlugin = {
     transformQuery: (args) => args.node,
     transformResult: async (args) => {
-      for (const row of args.result.rows) readAttachments(row, files);
+      for (const row of args.result.rows) readStored(row);
       return args.result;
     },
   };
@@ -510,11 +522,9 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
   };
   const query = (db: Queryable, scope?: RecordScope) => {
     const all = db.selectFrom(table).selectAll();
-    let select = (withFiles ? all.withPlugin(filesPlugin) : all) as unknown as SelectQueryBuilder<
-      AnyDB,
-      AnyDB,
-      Rec
-    >;
+    let select = (readsColumns
+      ? all.withPlugin(columnsPlugin)
+      : all) as unknown as SelectQueryBuilder<AnyDB, AnyDB, Rec>;
     for (const column in scope) select = select.where(column, "=", scope[column]!);
     return select;
   };
@@ -525,7 +535,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
   const statements = new ModelStatements(table);
   const foundOr404 = (rows: unknown[], id: string): Rec => {
     if (rows.length === 0) throw notFound(id);
-    return (withFiles ? readAttachments(rows[0], files) : rows[0]) as Rec;
+    return (readsColumns ? readStored(rows[0]) : rows[0]) as Rec;
   };
   const notFound = (id: string) =>
     new HttpError(404, `${name} not found: ${id.length > 100 ? `${id.slice(0, 100)}...` : id}`);
@@ -700,6 +710,24 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     return { ok: true, data: { ...record, ...saved } as Rec };
   };
 
+  /**
+   * Runs `save` with the files code gave the input (a Blob, a stream, a `file:` URL) read and
+   * typed as uploads are; their temporary copies are deleted once it is done (the storage has
+   * its own copy of each one saved). A model without attachments runs `save` as it is.
+   */
+  const withFilesFromCode = async <T>(
+    input: unknown,
+    save: (input: unknown) => Promise<T>,
+  ): Promise<T> => {
+    if (!withFiles) return save(input);
+    const temporary: string[] = [];
+    try {
+      return await save(await readFilesFromCode(input, files, temporary));
+    } finally {
+      if (temporary.length > 0) await discardTemporaryFiles(temporary);
+    }
+  };
+
   const currentFields = (record: Rec): Record<string, unknown> => {
     const current: Record<string, unknown> = {};
     for (const field of fields) current[field] = (record as Record<string, unknown>)[field];
@@ -734,39 +762,48 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
       const page = settle(() =>
         readList(new TableList<Rec>(statements, db, kept(scope)), listRequest(params)),
       );
-      if (!withFiles) return page;
+      if (!readsColumns) return page;
       return page.then((found) => {
-        for (const row of found.rows) readAttachments(row, files);
+        for (const row of found.rows) readStored(row);
         return found;
       });
     },
-    async create(db, attrs) {
-      const saved = await insertChecked(db, checked(attrs));
-      if (!saved.ok) throw new ValidationFailedError(name, saved.errors);
-      return saved.data;
+    create(db, attrs) {
+      return withFilesFromCode(attrs, async (input) => {
+        const saved = await insertChecked(db, checked(input));
+        if (!saved.ok) throw new ValidationFailedError(name, saved.errors);
+        return saved.data;
+      });
     },
-    async tryCreate(db, input) {
-      const result = validateInput(input);
-      return result.ok ? insertChecked(db, result.data) : result;
+    tryCreate(db, given) {
+      return withFilesFromCode(given, async (input) => {
+        const result = validateInput(input);
+        return result.ok ? insertChecked(db, result.data) : result;
+      });
     },
-    async update(db, record, attrs) {
-      const saved = await updateChecked(
-        db,
-        record,
-        checked({ ...currentFields(record), ...attrs }),
-      );
-      if (!saved.ok) throw new ValidationFailedError(name, saved.errors);
-      return saved.data;
+    update(db, record, attrs) {
+      return withFilesFromCode(attrs, async (input) => {
+        const merged = { ...currentFields(record), ...(input as object) };
+        const saved = await updateChecked(db, record, checked(merged));
+        if (!saved.ok) throw new ValidationFailedError(name, saved.errors);
+        return saved.data;
+      });
     },
-    async tryUpdate(db, record, input) {
-      const refused = checkUnpermitted(unpermittedFields(input, known), name, options.unpermitted);
-      if (refused) return { ok: false, errors: refused };
-      const merged =
-        input !== null && typeof input === "object"
-          ? { ...currentFields(record), ...input }
-          : input;
-      const result = validate(schema, merged);
-      return result.ok ? updateChecked(db, record, result.data) : result;
+    tryUpdate(db, record, given) {
+      return withFilesFromCode(given, async (input) => {
+        const refused = checkUnpermitted(
+          unpermittedFields(input, known),
+          name,
+          options.unpermitted,
+        );
+        if (refused) return { ok: false, errors: refused };
+        const merged =
+          input !== null && typeof input === "object"
+            ? { ...currentFields(record), ...input }
+            : input;
+        const result = validate(schema, merged);
+        return result.ok ? updateChecked(db, record, result.data) : result;
+      });
     },
     async destroy(db, record) {
       try {
@@ -823,7 +860,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
           .orderBy("id")
           .execute()) as Rec[];
         for (const row of rows) {
-          grouped.get(String((row as Record<string, unknown>)[column]))?.push(row);
+          grouped.get(String((row as Record<string, unknown>)[column]))?.push(readStored(row));
         }
       }
       return grouped;

@@ -9,7 +9,13 @@
  * @module
  */
 export { AppStorage, appStorage, openStorage, useStorage } from "../storage/app-storage.js";
-export { type AttachmentOptions, DEFAULT_ATTACHMENT_SIZE } from "../storage/attachment-rule.js";
+export {
+  type AttachmentOptions,
+  DEFAULT_ATTACHMENT_SIZE,
+  type FileInput,
+  fileAccept,
+} from "../storage/attachment-rule.js";
+export type { FileSource } from "../storage/file-from-code.js";
 export { type ImageVariantOptions, imageVariant } from "../storage/image-variants.js";
 export { type KeyMigration, migrateKeys } from "../storage/migrate-keys.js";
 export {

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { HttpError } from "../base/http-error.js";
 import { requireDependency } from "../base/require-dependency.js";
+import { FileMeter, typeOfBytes } from "../storage/file-bytes.js";
 import {
   currentUploadScope,
   DEFAULT_UPLOAD_LIMIT,
@@ -24,7 +25,6 @@ const FIELD_LIMIT = 1024 * 1024;
 const PARTS_LIMIT = 1000;
 
 type BusboyModule = typeof import("@fastify/busboy");
-let fileTypeModule: Promise<typeof import("file-type")> | undefined;
 
 /** Counts the bytes of the whole body, refusing more than `limit` (413). */
 class BodyMeter extends Transform {
@@ -40,17 +40,6 @@ class BodyMeter extends Transform {
       );
       return;
     }
-    done(null, chunk);
-  }
-}
-
-/** Hashes and counts one file's bytes on their way to its temporary file. */
-class FileMeter extends Transform {
-  size = 0;
-  readonly hash = createHash("sha256");
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.size += chunk.byteLength;
-    this.hash.update(chunk);
     done(null, chunk);
   }
 }
@@ -184,15 +173,14 @@ class MultipartRead {
           this.#entries[at] = ["", ""];
           return;
         }
-        fileTypeModule ??= import("file-type");
-        const found = await (await fileTypeModule).fileTypeFromFile(path);
+        const found = await typeOfBytes(path);
         this.#entries[at] = [
           name,
           new UploadedFile(
             path,
             filename ?? "",
-            found?.mime ?? "application/octet-stream",
-            found?.ext ?? "bin",
+            found.mime,
+            found.ext,
             meter.size,
             meter.hash.digest("base64"),
             mimeType ?? "",

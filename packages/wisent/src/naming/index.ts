@@ -5,6 +5,7 @@
  */
 export type { Acronym } from "./acronyms.js";
 export { isAcronym } from "./acronyms.js";
+export { indefiniteArticle, withArticle } from "./article.js";
 export { camelize, pascalize, titleize, underscore } from "./casing.js";
 export { didYouMean, editDistance } from "./did-you-mean.js";
 export { isUncountable, pluralize, singularize } from "./inflection.js";

@@ -23,6 +23,15 @@ describe("names", () => {
     }).toEqual(c);
   });
 
+  it.each([
+    ["author", "an author"],
+    ["user_profile", "a user profile"],
+    ["image", "an image"],
+    ["widget", "a widget"],
+  ])("names one %s for people with its article: %s", (input, expected) => {
+    expect(names(input).humanWithArticle).toBe(expected);
+  });
+
   it("gives every field for admin/widget", () => {
     expect(names("admin/widget")).toEqual({
       input: "admin/widget",
@@ -44,6 +53,7 @@ describe("names", () => {
       i18nKey: "widget",
       human: "Widget",
       humanPlural: "Widgets",
+      humanWithArticle: "a widget",
       routeNames: {
         list: "adminWidgetsPath",
         new: "newAdminWidgetsPath",

@@ -1,3 +1,4 @@
+import { indefiniteArticle } from "./article.js";
 import { camelize, pascalize, titleize, underscore } from "./casing.js";
 import { pluralize, singularize } from "./inflection.js";
 import { routeNameForPath } from "./route-name.js";
@@ -55,6 +56,8 @@ export interface Names {
   readonly human: string;
   /** Plural for people: `Widgets` (`User Profiles`). */
   readonly humanPlural: string;
+  /** Singular for people in lower case, after its article: `a widget` (`an author`). */
+  readonly humanWithArticle: string;
   /** Route names of the standard routes: `adminWidgetsPath`, `newAdminWidgetsPath`, ... */
   readonly routeNames: ResourceRouteNames;
   /** Migration name (after the timestamp): `create_widgets`. */
@@ -105,6 +108,8 @@ export function names(input: string): Names {
     i18nKey: singular,
     human: titleize(singular),
     humanPlural: titleize(plural),
+    // The article by the words as written (an acronym is read letter by letter: "an SQL query").
+    humanWithArticle: `${indefiniteArticle(titleize(singular))} ${titleize(singular).toLowerCase()}`,
     // Named from the real registered paths (trailing slash included), as the App names them.
     routeNames: Object.freeze({
       list: routeNameForPath(`${urlPath}/`, { collection: true }),

@@ -14,6 +14,7 @@ import { App } from "../app/app.js";
 import { defineModel } from "../data/model.js";
 import { documented } from "../resources/operation-doc.js";
 import { Resource, SingletonResource } from "../resources/resource.js";
+import { decimal } from "../validation/decimal.js";
 
 const Post = {
   name: "post",
@@ -22,6 +23,7 @@ const Post = {
     published: z.boolean().default(false),
     notes: z.string().nullable().default(null),
     default: z.string().default("kept: a field may be called default"),
+    price: decimal(10, 2, { default: 0 }),
   }),
 };
 
@@ -79,6 +81,23 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(update.properties)).toContain("default");
     // Create applies them: they stay there.
     expect(doc.components.schemas.PostInput.properties.published.default).toBe(false);
+  });
+
+  it("says a decimal answers as exact text with its scale, and is sent as text or a number", () => {
+    const doc: Json = app().openApiDocument();
+    const { schemas } = doc.components;
+    expect(schemas.Post.properties.price).toEqual({
+      type: "string",
+      pattern: "^-?(0|[1-9]\\d{0,7})\\.\\d{2}$",
+      description: "An exact decimal(10, 2), as text with 2 places.",
+    });
+    expect(new RegExp(schemas.Post.properties.price.pattern).test("16.00")).toBe(true);
+    expect(new RegExp(schemas.Post.properties.price.pattern).test("16")).toBe(false);
+    expect(schemas.PostInput.properties.price).toMatchObject({
+      type: ["string", "number"],
+      default: "0.00",
+    });
+    expect(schemas.PostUpdate.properties.price.default).toBeUndefined();
   });
 
   it("says PUT merges and PATCH is the partial update", () => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ResourceModel } from "../resources/resource.js";
 import { attachmentRuleOf } from "../storage/attachment-rule.js";
+import { type DecimalRuleInfo, decimalRuleOf } from "../validation/decimal.js";
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses) produced by zod. */
 export type JsonSchema = Record<string, unknown>;
@@ -30,9 +31,40 @@ const STORED_FILE: JsonSchema = {
   required: ["url", "name", "type", "size", "checksum"],
 };
 
+/**
+ * A decimal (`decimal(10, 2)`) as JSON carries it: exact text with its scale in an answer
+ * (`"16.00"`, a `pattern` saying so), text or a number in a request.
+ */
+function decimalSchema(rule: DecimalRuleInfo, io: "input" | "output"): JsonSchema {
+  const whole = rule.precision - rule.scale;
+  const wholePart = whole === 0 ? "0" : `(0|[1-9]\\d{0,${whole - 1}})`;
+  const places = rule.scale === 0 ? "" : `\\.\\d{${rule.scale}}`;
+  const size = `An exact decimal(${rule.precision}, ${rule.scale})`;
+  const nullable = rule.fallback === null;
+  if (io === "output") {
+    return {
+      type: nullable ? ["string", "null"] : "string",
+      pattern: `^-?${wholePart}${places}$`,
+      description: `${size}, as text with ${rule.scale === 0 ? "no decimal point" : `${rule.scale} places`}.`,
+    };
+  }
+  return {
+    type: nullable ? ["string", "number", "null"] : ["string", "number"],
+    pattern: "^[+-]?\\d*(\\.\\d*)?$",
+    description: `${size}: text (exact) or a number, with at most ${rule.scale} places.`,
+    ...(rule.fallback !== undefined ? { default: rule.fallback } : {}),
+  };
+}
+
 /** Attachments: a file part (`format: binary`) in a request, the stored file in an answer. */
 function filesAs(io: "input" | "output") {
   return (ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void => {
+    const decimal = decimalRuleOf(ctx.zodSchema);
+    if (decimal) {
+      for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+      Object.assign(ctx.jsonSchema, decimalSchema(decimal, io));
+      return;
+    }
     const rule = attachmentRuleOf(ctx.zodSchema);
     if (!rule) {
       datesAsText(ctx);

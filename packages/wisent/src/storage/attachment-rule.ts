@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type FileSource, isFileSource } from "./file-from-code.js";
 import { StoredAttachment } from "./stored-attachment.js";
 import { UploadedFile } from "./uploaded-file.js";
 
@@ -21,15 +22,17 @@ export interface AttachmentOptions {
 
 /**
  * What an attachment field takes: a file a client sends (a `Blob`/`File` through the typed client,
- * which the server reads as an {@link UploadedFile}), or the record's stored file.
+ * which the server reads as an {@link UploadedFile}), a file given by code to a model's `create`
+ * or `update` (a `Blob`/`File`, a Node stream or a `file:` URL: see {@link FileSource}), or the
+ * record's stored file.
  */
-export type FileInput = Blob | UploadedFile | StoredAttachment;
+export type FileInput = FileSource | UploadedFile | StoredAttachment;
 
-/** How a model finds its attachment fields: the rule of each, by schema. */
-/** What a model field's attachment rule takes: several files, and whether none is allowed (null). */
+/** What a model field's attachment rule takes: several files, whether none is allowed (null), which types. */
 interface AttachmentRuleInfo {
   readonly many: boolean;
   readonly optional?: boolean;
+  readonly types?: readonly string[] | undefined;
 }
 
 const RULES = new WeakMap<z.ZodType, AttachmentRuleInfo>();
@@ -37,6 +40,19 @@ const RULES = new WeakMap<z.ZodType, AttachmentRuleInfo>();
 /** Whether `schema` (a field of a model's schema) is an attachment, and of how many files. */
 export function attachmentRuleOf(schema: unknown): AttachmentRuleInfo | undefined {
   return typeof schema === "object" && schema !== null ? RULES.get(schema as z.ZodType) : undefined;
+}
+
+/**
+ * The `accept` of a file input for an attachment field: the types its rule allows
+ * (`image/*,application/pdf`), so that narrowing a model's `types` narrows its form too;
+ * undefined for a field that takes any type (or is no attachment).
+ *
+ * @example
+ * <input type="file" name="cover" accept={fileAccept(Book.schema.shape.cover)} />
+ */
+export function fileAccept(field: unknown): string | undefined {
+  const types = attachmentRuleOf(field)?.types;
+  return types && types.length > 0 && !types.includes("*/*") ? types.join(",") : undefined;
 }
 
 /** A message for the validator: the field's name is put before `text` (see `validate`). */
@@ -64,6 +80,11 @@ function checkOne(
   add: (found: ReturnType<typeof issue>) => void,
 ): void {
   if (value instanceof StoredAttachment) return;
+  if (isFileSource(value)) {
+    // Its bytes are read (and typed) by the model's create and update, never by validate alone.
+    add(issue("must be saved with the model's create or update, which read its bytes."));
+    return;
+  }
   if (!(value instanceof UploadedFile)) {
     add(issue("must be a file sent as multipart/form-data."));
     return;
@@ -127,7 +148,7 @@ export function attachment(
     }) as unknown as z.ZodType<StoredAttachment | null, FileInput | null>;
   // Optional: a field left out is not written (NULL), as a form without a file sends none.
   const field = options.optional ? rule.optional() : rule;
-  RULES.set(field, { many: false, optional: options.optional === true });
+  RULES.set(field, { many: false, optional: options.optional === true, types: options.types });
   return field;
 }
 
@@ -142,8 +163,8 @@ export function attachment(
  */
 export function attachments(
   options: Omit<AttachmentOptions, "optional"> & { readonly max?: number } = {},
-): z.ZodType<StoredAttachment[], FileInput | FileInput[] | undefined> {
-  const rule = z
+): z.ZodDefault<z.ZodType<StoredAttachment[], FileInput | FileInput[]>> {
+  const checked = z
     .preprocess(
       (value) => (blank(value) ? [] : Array.isArray(value) ? value : [value]),
       z.array(z.unknown()),
@@ -153,7 +174,9 @@ export function attachments(
         ctx.addIssue(issue(`must be at most ${options.max} files.`));
       }
       for (const value of values) checkOne(value, options, (found) => ctx.addIssue(found));
-    }) as unknown as z.ZodType<StoredAttachment[], FileInput | FileInput[] | undefined>;
-  RULES.set(rule, { many: true });
+    }) as unknown as z.ZodType<StoredAttachment[], FileInput | FileInput[]>;
+  // Left out: none (a default, which makes the field optional in the model's input type too).
+  const rule = checked.default(() => []);
+  RULES.set(rule, { many: true, types: options.types });
   return rule;
 }

@@ -3,6 +3,11 @@
  * `attachment()` field, multipart requests, the stored-files route, on the local disk and on an
  * S3-compatible server (s3rver, started here on 127.0.0.1).
  */
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { App } from "../app/app.js";
@@ -237,6 +242,52 @@ describe.each(storages.drivers)("attachments on $name", ({ name, storage: make }
     expect(await storedKeys(storage)).toHaveLength(2);
     expect((await send(app, "DELETE", `/images/${created.id}`)).status).toBe(200);
     expect(await storedKeys(storage)).toEqual([]);
+  });
+
+  it("attaches a file from code (a File, a file: URL, a stream) with the same byte checks as an upload", async () => {
+    const { db } = await imagesApp();
+    const folder = mkdtempSync(join(tmpdir(), "wisent-seed-files-"));
+    try {
+      // What a seed or a script does: the File, the model's create, no multipart anywhere.
+      const image = await Image.create(db.kysely, {
+        caption: "Kindred",
+        file: new File([new Uint8Array(PNG)], "kindred.png"),
+      });
+      expect(image.file).toMatchObject({
+        name: "kindred.png",
+        type: "image/png",
+        size: PNG.length,
+      });
+      const served = await download(image.file.url);
+      expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
+      // A path, as a URL (never a string a JSON body could send).
+      const path = join(folder, "dawn.png");
+      writeFileSync(path, PNG);
+      const fromPath = await Image.update(db.kysely, image, { file: pathToFileURL(path) });
+      expect(fromPath.file).toMatchObject({ name: "dawn.png", type: "image/png" });
+      // A Node stream; the replaced file is deleted once the update is done (no transaction).
+      const fromStream = await Image.update(db.kysely, fromPath, {
+        file: Readable.from([PNG]),
+      });
+      expect(fromStream.file.name).toBe("file");
+      expect((await Image.find(db.kysely, image.id)).file.checksum).toBe(fromStream.file.checksum);
+      // The bytes decide, as for an upload: an executable named .png and typed image/png.
+      const disguised = await Image.tryCreate(db.kysely, {
+        caption: "Not a cat",
+        file: new File([new Uint8Array(EXE)], "cat.png", { type: "image/png" }),
+      });
+      expect(disguised.errors?.get("file")[0]).toMatch(/^File must be any image \(its bytes are/);
+      // Validating alone cannot read bytes: it says where files are read.
+      expect(
+        Image.validate({
+          caption: "x",
+          file: new File([new Uint8Array(PNG)], "x.png"),
+        }).errors?.get("file"),
+      ).toEqual(["File must be saved with the model's create or update, which read its bytes."]);
+      expect(uploadTemporaries().filter((f) => !before.has(f))).toEqual([]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("refuses a made-up attachment in a JSON body", async () => {

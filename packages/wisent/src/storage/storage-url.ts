@@ -2,6 +2,13 @@ import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { WisentError } from "../base/wisent-error.js";
 import { type Env, envValue } from "../config/env.js";
+import { currentEnv } from "../config/settings.js";
+
+/**
+ * Where the test environment keeps files when `STORAGE_URL` is unset: under `tmp/`, never in
+ * development's `storage/`, and emptied after each test run (`removeTestUploads`).
+ */
+export const TEST_STORAGE_FOLDER = "tmp/test-storage";
 
 /** Where an app keeps its files: a folder on this machine, or an S3-compatible bucket. */
 export type StorageLocation =
@@ -27,7 +34,8 @@ export class StorageUrlError extends WisentError {
 }
 
 /**
- * Reads `STORAGE_URL`: unset or empty is the `storage/` folder of the app (`cwd`);
+ * Reads `STORAGE_URL`: unset or empty is the `storage/` folder of the app (`cwd`), or
+ * `tmp/test-storage/` in the test environment (`GO_ENV=test`);
  * `file:uploads` or `file:///var/data/uploads` another folder; `s3://bucket?region=eu-west-1`
  * a bucket, with `endpoint=http://127.0.0.1:9000` for an S3-compatible server (path-style unless
  * `force_path_style=false`) and credentials as `s3://KEY:SECRET@bucket` or from the AWS SDK's
@@ -49,7 +57,10 @@ export function storageLocation(
   env: Env = process.env,
 ): StorageLocation {
   const value = url?.trim() ?? "";
-  if (value === "") return { driver: "fs", root: resolve(cwd, "storage") };
+  if (value === "") {
+    const folder = currentEnv(env) === "test" ? TEST_STORAGE_FOLDER : "storage";
+    return { driver: "fs", root: resolve(cwd, folder) };
+  }
   if (value.startsWith("file:")) {
     const path = value.startsWith("file://") ? fileURLToPath(value) : value.slice("file:".length);
     if (path === "") throw new StorageUrlError("STORAGE_URL file: needs a folder (file:storage)");

@@ -4,6 +4,7 @@
  */
 export { clearSentMail, sentMail } from "../auth/mailer.js";
 export { CookieJar } from "./cookie-jar.js";
+export { samplePng } from "./sample-png.js";
 export { signIn, signOut } from "./sign-in.js";
 export {
   type FetchApp,
@@ -13,4 +14,4 @@ export {
   type TestRequestOptions,
   testClient,
 } from "./test-client.js";
-export { prepareTestDatabase, testEnvironment } from "./test-database.js";
+export { prepareTestDatabase, removeTestUploads, testEnvironment } from "./test-database.js";

@@ -48,6 +48,27 @@ describe("testClient", () => {
     expect((await client.delete("/thing", { csrf: false })).status).toBe(403);
   });
 
+  it("adds the token to a form a Request carries (the typed client's files), with no session yet", async () => {
+    const client = testClient(app(), { appName: "shop", sessionSecret: SECRET });
+    const body = new FormData();
+    body.append("file", new File(["x"], "x.txt"));
+    const res = await client.fetch(new Request("http://localhost/login", { method: "POST", body }));
+    expect(res.status).toBe(302);
+  });
+
+  it("sends several files under one name as a multipart form", async () => {
+    const hono = new Hono();
+    hono.post("/scans", async (c) => {
+      const files = (await c.req.formData()).getAll("scans") as File[];
+      return c.json(files.map((file) => file.name));
+    });
+    const res = await testClient(hono).post("/scans", {
+      form: { scans: [new File(["a"], "a.png"), new File(["b"], "b.png")] },
+      csrf: false,
+    });
+    expect(await res.json()).toEqual(["a.png", "b.png"]);
+  });
+
   it("stops following after 10 redirects and explains non-redirects", async () => {
     const client = testClient(app(), { appName: "shop", sessionSecret: SECRET });
     await expect(client.get("/loop", { followRedirects: true })).rejects.toThrow(

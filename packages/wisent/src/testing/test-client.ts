@@ -41,7 +41,13 @@ export interface TestClientOptions {
 }
 
 /** A form value: text, numbers, booleans, lists (sent as repeated keys) or files. */
-export type FormValue = string | number | boolean | Blob | readonly (string | number | boolean)[];
+export type FormValue =
+  | string
+  | number
+  | boolean
+  | Blob
+  | readonly (string | number | boolean)[]
+  | readonly Blob[];
 
 /** Options of one request. */
 export interface TestRequestOptions {
@@ -66,12 +72,19 @@ export interface TestRequestOptions {
 const SAFE = new Set(["GET", "HEAD", "OPTIONS", "TRACE"]);
 
 function encodeForm(form: Record<string, FormValue>): URLSearchParams | FormData {
-  const hasFile = Object.values(form).some((value) => value instanceof Blob);
+  const isFile = (value: unknown): value is Blob => value instanceof Blob;
+  const hasFile = Object.values(form).some(
+    (value) => isFile(value) || (Array.isArray(value) && value.some(isFile)),
+  );
   const target = hasFile ? new FormData() : new URLSearchParams();
-  for (const [key, value] of Object.entries(form)) {
-    if (value instanceof Blob) (target as FormData).append(key, value);
-    else if (Array.isArray(value)) for (const item of value) target.append(key, String(item));
+  const append = (key: string, value: unknown) => {
+    // Files (several under one name for a field of several) only go in a multipart body.
+    if (isFile(value)) (target as FormData).append(key, value);
     else target.append(key, String(value));
+  };
+  for (const [key, value] of Object.entries(form)) {
+    if (Array.isArray(value)) for (const item of value) append(key, item);
+    else append(key, value);
   }
   return target;
 }
@@ -238,10 +251,15 @@ export class TestClient {
       if (!headers.has(name)) headers.set(name, value);
     }
     const holdsSession = this.cookies.get(this.sessionCookieName) !== undefined;
+    // A form body (the typed client sends files as multipart) is a form post to CSRF, with or
+    // without a session, as `request`'s `form` is.
+    const isForm = /^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(
+      headers.get("content-type") ?? "",
+    );
     if (
       !SAFE.has(request.method.toUpperCase()) &&
       !headers.has(CSRF_HEADER) &&
-      (request.body === null || holdsSession)
+      (request.body === null || holdsSession || isForm)
     ) {
       headers.set(CSRF_HEADER, await this.csrfToken());
     }

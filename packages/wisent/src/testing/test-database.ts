@@ -5,11 +5,14 @@
  */
 
 import { spawn } from "node:child_process";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { announceStartupNotices } from "../app/startup-notices.js";
 import { packageRoot } from "../base/package-root.js";
+import { envValue } from "../config/env.js";
 import { databaseUrlSetting } from "../config/settings.js";
 import { appEnvironment } from "../data/app-database-url.js";
+import { storageLocation, TEST_STORAGE_FOLDER } from "../storage/storage-url.js";
 
 /**
  * The variables an app's tests run with: `GO_ENV=test` and the test database's `DATABASE_URL`
@@ -71,4 +74,22 @@ export function prepareTestDatabase(cwd: string = process.cwd()): Promise<void> 
       resolve();
     });
   });
+}
+
+/**
+ * Vitest's global teardown: removes the files the tests stored in the test environment's own
+ * folder (`tmp/test-storage/`, where uploads go when `STORAGE_URL` is unset), so a run leaves
+ * nothing behind and never writes to development's `storage/`. A storage `STORAGE_URL` names is
+ * never touched. Returned by `src/test-setup.ts`'s setup.
+ *
+ * @example
+ * export default async function setup() { await prepareTestDatabase(); return removeTestUploads; }
+ */
+export async function removeTestUploads(cwd: string = process.cwd()): Promise<void> {
+  const env = { ...process.env, GO_ENV: "test" };
+  const location = storageLocation(envValue("STORAGE_URL", env), cwd, env);
+  const own = resolve(cwd, TEST_STORAGE_FOLDER);
+  if (location.driver === "fs" && location.root === own) {
+    await rm(own, { recursive: true, force: true });
+  }
 }

@@ -1,5 +1,6 @@
 import type { ValidationErrors } from "wisent";
-import type { Image } from "../../models/image.js";
+import { fileAccept } from "wisent/storage";
+import { Image } from "../../models/image.js";
 
 /** The form's values, keyed by the model's fields: a misspelled field fails type-checking. */
 export type FormValues = { readonly [Field in keyof Image]?: unknown };
@@ -42,7 +43,7 @@ export function Form(props: FormProps) {
           type="file"
           id="image_file"
           name="file"
-          accept="image/*,application/pdf"
+          accept={fileAccept(Image.schema.shape.file)}
           aria-invalid={errors?.get("file").length ? "true" : undefined}
         />
       </div>

@@ -10,7 +10,7 @@ export interface EditProps extends FormProps {
   image: Image;
 }
 
-/** GET /widgets/{widget_id}/images/{image_id}/edit, and PUT with errors: the form for a image. */
+/** GET /widgets/{widget_id}/images/{image_id}/edit, and PUT with errors: the form for an image. */
 export function Edit(props: EditProps) {
   const { widget, image } = props;
   const paths = usePaths();

@@ -40,10 +40,10 @@ export function Index(props: IndexProps) {
                 <td class="actions">
                   <a href={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}>
                     View
-                  </a>
+                  </a>{" "}
                   <a href={paths.editWidgetImagePath({ widget_id: widget.id, image_id: image.id })}>
                     Edit
-                  </a>
+                  </a>{" "}
                   <ButtonTo
                     action={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}
                     method="DELETE"

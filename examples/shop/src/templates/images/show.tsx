@@ -17,22 +17,22 @@ export function Show(props: ShowProps) {
     <>
       <h1>Image Details</h1>
       <div class="actions-bar">
-        <a href={paths.widgetImagesPath({ widget_id: widget.id })}>Back to all Images</a>
-        <a href={paths.editWidgetImagePath({ widget_id: widget.id, image_id: image.id })}>Edit</a>
+        <a href={paths.widgetImagesPath({ widget_id: widget.id })}>Back to all Images</a>{" "}
+        <a href={paths.editWidgetImagePath({ widget_id: widget.id, image_id: image.id })}>Edit</a>{" "}
         <ButtonTo
           action={paths.widgetImagePath({ widget_id: widget.id, image_id: image.id })}
           method="DELETE"
           confirm="Are you sure?"
         >
           Destroy
-        </ButtonTo>
+        </ButtonTo>{" "}
         {/* wisent:children (links to nested resources go above this line) */}
       </div>
       <dl>
         <dt>Caption</dt>
         <dd>{image.caption}</dd>
         <dt>File</dt>
-        <dd>{<FileLink file={image.file} />}</dd>
+        <dd>{<FileLink file={image.file} variant="thumb" />}</dd>
       </dl>
     </>
   );

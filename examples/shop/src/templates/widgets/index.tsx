@@ -33,8 +33,8 @@ export function Index(props: IndexProps) {
               <tr>
                 <td>{widget.title}</td>
                 <td class="actions">
-                  <a href={paths.widgetPath({ widget_id: widget.id })}>View</a>
-                  <a href={paths.editWidgetPath({ widget_id: widget.id })}>Edit</a>
+                  <a href={paths.widgetPath({ widget_id: widget.id })}>View</a>{" "}
+                  <a href={paths.editWidgetPath({ widget_id: widget.id })}>Edit</a>{" "}
                   <ButtonTo
                     action={paths.widgetPath({ widget_id: widget.id })}
                     method="DELETE"

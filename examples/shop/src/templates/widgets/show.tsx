@@ -15,16 +15,16 @@ export function Show(props: ShowProps) {
     <>
       <h1>Widget Details</h1>
       <div class="actions-bar">
-        <a href={paths.widgetsPath()}>Back to all Widgets</a>
-        <a href={paths.editWidgetPath({ widget_id: widget.id })}>Edit</a>
+        <a href={paths.widgetsPath()}>Back to all Widgets</a>{" "}
+        <a href={paths.editWidgetPath({ widget_id: widget.id })}>Edit</a>{" "}
         <ButtonTo
           action={paths.widgetPath({ widget_id: widget.id })}
           method="DELETE"
           confirm="Are you sure?"
         >
           Destroy
-        </ButtonTo>
-        <a href={paths.widgetImagesPath({ widget_id: widget.id })}>Images</a>
+        </ButtonTo>{" "}
+        <a href={paths.widgetImagesPath({ widget_id: widget.id })}>Images</a>{" "}
         {/* wisent:children (links to nested resources go above this line) */}
       </div>
       <dl>

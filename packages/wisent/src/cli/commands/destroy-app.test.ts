@@ -124,8 +124,8 @@ describe("destroy after the user protected registrations and indexed a table", (
         indexPath,
         readFileSync(indexPath, "utf8")
           .replace(
-            'import type { Queryable } from "wisent";',
-            'import { addIndex, type Queryable } from "wisent";',
+            'import type { Queryable } from "wisent/db";',
+            'import { addIndex, type Queryable } from "wisent/db";',
           )
           .replace(/\/\/ e\.g\. .*\n/, 'await addIndex(db, "books", "isbn");\n'),
       );

@@ -53,7 +53,11 @@ function sortedPosition(lines: readonly string[], at: number, line: string): num
 
 /** A statement with its layout taken out: a formatter may have wrapped it over several lines. */
 function compact(code: string): string {
-  return code.replace(/\s+/g, "").replace(/,([)}])/g, "$1");
+  // A JSX space (`{" "}`) is left out too: a link generated before it had one is still found.
+  return code
+    .replace(/\s+/g, "")
+    .replace(/,([)}])/g, "$1")
+    .replaceAll('{""}', "");
 }
 
 /** Longest a formatter makes one generated statement (an import or resource line, wrapped). */

@@ -113,14 +113,15 @@ ${
 ${
   web
     ? `
-  it("takes a PNG through the form and shows it on the image's page", async () => {
+  it("takes a PNG through the form and shows its thumbnail on the image's page, linked to it", async () => {
     const browser = testClient(app);
     const res = await browser.post(\`/widgets/\${widget.id}/images\`, { form: { caption: "Cat", file: png() } });
     expect(res.status).toBe(303);
     const page = await browser.get(res.headers.get("location")!);
     const html = await page.text();
-    const src = /<img src="([^"]+)" alt="cat.png"/.exec(html)?.[1];
+    const [, src, thumb] = /<a href="([^"]+)"><img src="([^"]+)" alt="cat.png"/.exec(html) ?? [];
     expect(src).toMatch(/^\\/files\\//);
+    expect(thumb).toBe(\`\${src}?variant=thumb\`);
     const image = await browser.get(src!);
     expect(image.headers.get("content-type")).toBe("image/png");
     expect(image.headers.get("x-content-type-options")).toBe("nosniff");
@@ -159,13 +160,14 @@ describe("attachments in generated apps", { timeout: SLOW }, () => {
     writeFileSync(join(app, "src/actions/images.test.ts"), uploadTest(true));
     expect((await inApp(app, tool.tsc, ["--noEmit"])).output).toBe("");
     removeStubs(app);
-    const result = await migrateAndTest(app);
+    // A folder of the test's own: the test environment's default (tmp/test-storage/) is emptied
+    // when the run ends.
+    const result = await migrateAndTest(app, { STORAGE_URL: "file:kept-uploads" });
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(/Tests\s+7 passed/);
-    // The images the tests kept are in the test environment's storage/gallery/test/ (one with
+    // The images the tests kept are in the test environment's namespace, gallery/test/ (one with
     // its thumbnail under variants/); the replaced and destroyed ones are gone.
-    expect(readdirSync(join(app, "storage"))).toEqual(["gallery"]);
-    const files = join(app, "storage", "gallery", "test");
+    const files = join(app, "kept-uploads", "gallery", "test");
     const kept = readdirSync(files);
     expect(kept.filter((name) => name !== "variants")).toHaveLength(2);
     expect(readdirSync(join(files, "variants"))).toHaveLength(1);

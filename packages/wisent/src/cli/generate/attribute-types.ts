@@ -77,10 +77,10 @@ export interface AttributeType {
   readonly samples: readonly [unknown, unknown];
   /** A value the rule refuses (a 422 naming the field), when there is one. */
   readonly invalid?: unknown;
-  /** A rule the model imports from `wisent` (`attachment`). */
-  readonly rule?: "attachment" | "attachments";
-  /** Files: the `accept` of the file input, the types the rule allows. */
-  readonly accept?: string;
+  /** A rule the model imports from `wisent` (`attachment`, `decimal`). */
+  readonly rule?: "attachment" | "attachments" | "decimal";
+  /** The `step` of a number input: `1` for whole numbers, `0.01` for a scale of 2, `any`. */
+  readonly step?: string;
 }
 
 /** The range of a 32-bit `integer` column (PostgreSQL, MySQL). */
@@ -139,6 +139,7 @@ const int: AttributeType = {
   long: false,
   samples: [42, 43],
   invalid: "many",
+  step: "1",
 };
 const nullsInt: AttributeType = {
   ...int,
@@ -183,6 +184,7 @@ const float: AttributeType = {
   long: false,
   samples: [1.5, 2.25],
   invalid: "many",
+  step: "any",
 };
 const nullsFloat: AttributeType = {
   ...float,
@@ -194,21 +196,38 @@ const nullsFloat: AttributeType = {
 /** The default `decimal`: `decimal(12, 2)`, as `TableBuilder.decimal` without arguments. */
 const DECIMAL = { precision: 12, scale: 2 } as const;
 
+/** A number as a `decimal(p, s)` holds it: exact text with `scale` places (`12.5` -> `"12.50"`). */
+function decimalText(value: number, scale: number): string {
+  return value.toFixed(scale);
+}
+
 /**
- * `decimal{p,s}`: an exact number whose whole part fits the column and that has at most `s`
- * places (else a 422, not a database rounding it): what a write answers is what a read returns.
+ * `decimal{p,s}`: an exact number, held as text with its scale (`"16.00"`) by wisent's
+ * `decimal(p, s)` rule, in JSON, XML, pages and forms alike; its whole part fits the column and
+ * it has at most `s` places (else a 422, not a database rounding it).
  */
 function decimal(precision: number = DECIMAL.precision, scale: number = DECIMAL.scale) {
-  const limit = `1e${precision - scale}`;
   const sized = precision !== DECIMAL.precision || scale !== DECIMAL.scale;
-  const small = precision === scale;
+  const whole = precision - scale;
+  // Two values the column holds, different at its scale: 12.50 and 34.25 when it can.
+  const [first, second] = whole >= 2 ? [12.5, 34.25] : whole === 1 ? [1.5, 3.25] : [0.5, 0.25];
   return {
-    ...float,
     name: sized ? `decimal{${precision},${scale}}` : "decimal",
-    zod: `z.preprocess({p}, z.number().gt(-${limit}).lt(${limit}).superRefine(decimalScale(${scale})).default(0))`,
+    tsType: "string",
+    // Text or a number in, exact text out; blank is the default (forms send "").
+    zod: `decimal(${precision}, ${scale}, { default: "${decimalText(0, scale)}" })`,
     column: "decimal",
+    nullable: false,
+    required: false,
+    input: "decimal",
+    display: "text",
+    long: false,
+    invalid: "many",
     ...(sized ? { columnArgs: [precision, scale] } : {}),
-    samples: small ? [0.5, 0.25] : scale === 0 ? [12, 34] : [12.5, 34.25],
+    // A whole number's samples stay apart (12 and 34) at a scale of 0.
+    samples: [decimalText(first, scale), decimalText(scale === 0 ? first * 2 + 9 : second, scale)],
+    rule: "decimal",
+    step: scale === 0 ? "1" : `0.${"0".repeat(scale - 1)}1`,
   } satisfies AttributeType;
 }
 const timestamp: AttributeType = {
@@ -305,7 +324,7 @@ const json: AttributeType = {
   invalid: "{",
 };
 
-/** What a generated attachment accepts (the rule checks the bytes; edit both to change it). */
+/** What a generated attachment accepts (the rule checks the bytes; the form's `accept` reads the rule). */
 const ATTACHMENT_TYPES = ["image/*", "application/pdf"];
 const attachment: AttributeType = {
   name: "attachment",
@@ -322,7 +341,6 @@ const attachment: AttributeType = {
   // Files are sent as multipart parts: the generated tests upload a PNG for these.
   samples: ["cat.png", "dog.png"],
   rule: "attachment",
-  accept: ATTACHMENT_TYPES.join(","),
 };
 const attachmentList: AttributeType = {
   ...attachment,

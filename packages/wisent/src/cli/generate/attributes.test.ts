@@ -51,11 +51,11 @@ describe("parseAttributes", () => {
       "decimal",
       't.float("weight").nullable()',
     ],
-    ["price:decimal", "decimal", "number", false, "decimal", "decimal", 't.decimal("price")'],
+    ["price:decimal", "decimal", "string", false, "decimal", "decimal", 't.decimal("price")'],
     [
       "price:decimal{10,2}",
       "decimal{10,2}",
-      "number",
+      "string",
       false,
       "decimal",
       "decimal",
@@ -64,7 +64,7 @@ describe("parseAttributes", () => {
     [
       "price:decimal{8.3}",
       "decimal{8.3}",
-      "number",
+      "string",
       false,
       "decimal",
       "decimal",
@@ -196,9 +196,9 @@ describe("parseAttributes", () => {
     expect(data.parent?.referenceCall).toBe(
       't.references("author_id", "authors", { onDelete: "cascade" })',
     );
-    expect(data.modelImports).toBe("decimalScale, defineModel, type RecordOf");
-    expect(data.attrs.find((a) => a.name === "price")?.zod).toContain(
-      ".superRefine(decimalScale(2))",
+    expect(data.modelImports).toBe("decimal, defineModel, type RecordOf");
+    expect(data.attrs.find((a) => a.name === "price")?.zod).toBe(
+      'decimal(12, 2, { default: "0.00" })',
     );
   });
 
@@ -287,8 +287,17 @@ describe("parseAttributes", () => {
     [["n:refrences"], '(did you mean "references"?)'],
     [["n:wibble"], 'unknown type "wibble" for attribute "n": use one of'],
     [["p:decimal{2,5}"], 'attribute "p": decimal{2,5}: write decimal{precision,scale}'],
+    // What bash makes of an unquoted price:decimal{10,2}.
+    [
+      ["title", "price:decimal10", "price:decimal2"],
+      `unknown type "decimal10" for attribute "price": the shell expanded the braces of price:decimal{10,2} into two words before wisent saw it; quote it ('price:decimal{10,2}') or write price:decimal{10.2}`,
+    ],
     [["post:references", "post_id"], 'duplicate attribute "post_id"'],
     [["a:b:c"], 'attribute "a:b:c": unknown modifier "c" (use uniq or index)'],
+    [["meta:json:uniq"], 'attribute "meta:json:uniq": a JSON column cannot be indexed'],
+    [["meta:jsonb:index"], "(PostgreSQL and MySQL index no JSON): drop :index"],
+    [["cover:attachment:uniq"], "a file field is a JSON column, which cannot be indexed"],
+    [["active:bool:uniq"], "a unique boolean lets at most two records exist"],
     [
       ["a:string:uniq:index"],
       'attribute "a:string:uniq:index": write name, name:type or name:type:modifier',

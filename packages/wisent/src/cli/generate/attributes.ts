@@ -78,6 +78,7 @@ export function parseAttributes(
   reserved: readonly string[] = [],
 ): Attribute[] {
   const seen = new Set<string>();
+  refuseExpandedBraces(args);
   return args.map((arg) => {
     if (arg.trim() === "") throw new UsageError("an attribute argument is empty");
     const parts = arg.split(":");
@@ -118,6 +119,7 @@ export function parseAttributes(
     const uniqueGlobal = written ? uniqueOption(modifierName, written[2]!, arg) : false;
     const unique = modifierName === "uniq";
     const index = modifierName === "index";
+    if (unique || index) refuseUnindexable(arg, type, unique);
     return {
       name,
       label: humanizeField(name),
@@ -139,6 +141,47 @@ function uniqueOption(modifier: string | undefined, option: string, arg: string)
       ? `attribute "${arg}": unknown uniq option "${option}" (use uniq{global} for a value unique across every user's records)`
       : `attribute "${arg}": ${modifier} takes no option in braces`,
   );
+}
+
+/**
+ * `:uniq` and `:index` where no database could keep them: a JSON column (files are one too),
+ * which PostgreSQL and MySQL do not index, and a unique boolean (two records at most).
+ */
+function refuseUnindexable(arg: string, type: AttributeType, unique: boolean): void {
+  const modifier = unique ? ":uniq" : ":index";
+  if (type.column === "json") {
+    const what = type.input === "file" ? "a file field is a JSON column, which" : "a JSON column";
+    throw new UsageError(
+      `attribute "${arg}": ${what} cannot be indexed (PostgreSQL and MySQL index no JSON): drop ${modifier}`,
+    );
+  }
+  if (unique && type.column === "boolean") {
+    throw new UsageError(
+      `attribute "${arg}": a unique boolean lets at most two records exist (true and false): drop :uniq`,
+    );
+  }
+}
+
+/** `price:decimal10`, one of the two words a shell makes of an unquoted `price:decimal{10,2}`. */
+const EXPANDED_DECIMAL = /^([^:]+):decimal(\d+)(:.*)?$/i;
+
+/**
+ * An unquoted `price:decimal{10,2}` reaches the CLI as `price:decimal10 price:decimal2` (bash
+ * expands the braces into two words before wisent runs): say so, with the quoted form, rather
+ * than "unknown type decimal10".
+ */
+function refuseExpandedBraces(args: readonly string[]): void {
+  for (const [i, arg] of args.entries()) {
+    const first = EXPANDED_DECIMAL.exec(arg);
+    if (!first) continue;
+    const second = EXPANDED_DECIMAL.exec(args[i + 1] ?? "");
+    const [, name, precision, modifier = ""] = first;
+    const scale = second && second[1] === name ? second[2] : "2";
+    const written = `${name}:decimal{${precision},${scale}}${modifier}`;
+    throw new UsageError(
+      `unknown type "decimal${precision}" for attribute "${name}": the shell expanded the braces of ${written} into ${second && second[1] === name ? "two words" : `"${arg}"`} before wisent saw it; quote it ('${written}') or write ${name}:decimal{${precision}.${scale}}${modifier}`,
+    );
+  }
 }
 
 /** `{cascade}` or `{restrict}` after `references`. */

@@ -304,7 +304,7 @@ function fixtureModels(
     const owner = Object.values(records).find((r) => path in r.files);
     if (!owner) {
       throw new UsageError(
-        `--tests=full: ${why} needs ${path} made by "wisent g r" (its tests create a ${model.singular} from its attributes): generate it first, or use --tests=stubs`,
+        `--tests=full: ${why} needs ${path} made by "wisent g r" (its tests create ${model.humanWithArticle} from its attributes): generate it first, or use --tests=stubs`,
       );
     }
     const own = parseAttributes(owner.attributes);

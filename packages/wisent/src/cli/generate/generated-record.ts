@@ -92,22 +92,35 @@ export function writeRecords(appDir: string, records: GeneratedRecords): void {
 const LINE_WIDTH = 100;
 
 /**
- * JSON with two-space indents, a list of plain values on one line when that line fits in the line
- * width and one value per line otherwise: the layout Biome gives it, so the app lints clean.
+ * JSON with two-space indents as Biome lays it out, so the app lints clean: objects one member
+ * per line; a list of plain values on one line when that line, with the comma after it, fits in
+ * the line width, else one value per line.
  */
-function stringify(value: unknown): string {
-  // Items that are plain values: strings (which may hold braces, `references{cascade}`), numbers,
-  // booleans or null; a list of objects or lists is left one per line.
-  return JSON.stringify(value, null, 2).replace(
-    /^( *)(.*)\[\n((?: *(?:"(?:[^"\\\n]|\\.)*"|[-+.\deE]+|true|false|null),?\n)*?) *\]/gm,
-    (match, indent: string, head: string, items: string, at: number, json: string) => {
-      const inline = `${indent}${head}[${items
-        .trim()
-        .split(/,\n\s*/)
-        .join(", ")}]`;
-      // The comma after the list, when another key follows, is on the line too.
-      const comma = json[at + match.length] === "," ? 1 : 0;
-      return inline.length + comma <= LINE_WIDTH ? inline : match;
-    },
-  );
+function stringify(value: unknown, indent = "", around = ""): string {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    const inner = `${indent}  `;
+    if (value.every((item) => item === null || typeof item !== "object")) {
+      const inline = `[${value.map((item) => JSON.stringify(item)).join(", ")}]`;
+      // `around`: what shares its line (the indent and key before it, the comma after it).
+      if (inline.length + around.length <= LINE_WIDTH) return inline;
+    }
+    const items = value.map((item, i) => {
+      const comma = i < value.length - 1 ? "," : "";
+      return `${inner}${stringify(item, inner, `${inner}${comma}`)}`;
+    });
+    return `[\n${items.join(",\n")}\n${indent}]`;
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) return "{}";
+    const inner = `${indent}  `;
+    const members = entries.map(([key, v], i) => {
+      const head = `${inner}${JSON.stringify(key)}: `;
+      const comma = i < entries.length - 1 ? "," : "";
+      return `${head}${stringify(v, inner, `${head}${comma}`)}`;
+    });
+    return `{\n${members.join(",\n")}\n${indent}}`;
+  }
+  return JSON.stringify(value);
 }

@@ -143,11 +143,19 @@ describe("what the database decides, in every format", () => {
     expect(await tooPrecise.json()).toEqual({
       errors: { price: ["Price must have at most 2 decimal places."] },
     });
-    for (const price of ["12.51", "0.1", "99999999.99", "-3.25"]) {
+    // Exact text with the column's scale, whatever was sent: never a float.
+    const prices = [
+      ["12.51", "12.51"],
+      ["0.1", "0.10"],
+      ["99999999.99", "99999999.99"],
+      ["-3.25", "-3.25"],
+      ["16", "16.00"],
+    ];
+    for (const [price, text] of prices) {
       const written = await created(books(), book({ price }));
       const read = await (await json().get(\`\${books()}/\${written.id}\`)).json();
       expect(read).toEqual(written);
-      expect((read as { price: unknown }).price).toBe(Number(price));
+      expect((read as { price: unknown }).price).toBe(text);
     }
     const viaXml = await xml().post(books(), {
       body: \`<book><isbn>\${isbn()}</isbn><title>X</title><price>7.05</price><publisher_id>\${publisher.id}</publisher_id></book>\`,
@@ -282,7 +290,7 @@ describe("a library app: unique ISBNs, restricted deletes, exact prices", { time
     const model = readFileSync(join(app, "src/models/book.ts"), "utf8");
     expect(model).toContain('unique: ["isbn"],');
     expect(model).toContain('references: { author_id: "authors", publisher_id: "publishers" },');
-    expect(model).toContain(".superRefine(decimalScale(2))");
+    expect(model).toContain('price: decimal(12, 2, { default: "0.00" }),');
     // Generated tests give the unique field a new value per record.
     expect(readFileSync(join(app, "src/actions/books.test.ts"), "utf8")).toContain(
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the generated source's text

@@ -95,6 +95,7 @@ describe("generated model rules", () => {
       rank: "",
       active: ["false", "true"],
       price: "9.5",
+      cost: "12.5",
       seen: "",
       maybe: "",
       meta: '{"a":1}',
@@ -106,6 +107,7 @@ describe("generated model rules", () => {
       rank: null,
       active: true,
       price: 9.5,
+      cost: "12.50",
       at: new Date("2024-05-01T12:30:00Z"),
       on: "2024-05-01",
       seen: null,
@@ -128,7 +130,7 @@ describe("generated model rules", () => {
       age: 0,
       active: false,
       price: 0,
-      cost: 0,
+      cost: "0.00",
       meta: {},
       note: null,
       maybe: null,
@@ -172,7 +174,7 @@ describe("generated model rules", () => {
       age: ["Age must be at most 2147483647."],
       rank: ["Rank must be at least -2147483648."],
       views: ["Views must be at most 9007199254740991."],
-      cost: ["Cost must be less than 1000."],
+      cost: ["Cost must have at most 3 digits before the decimal point."],
     });
     const edge = Gadget.validate({
       ...REQUIRED,
@@ -181,5 +183,6 @@ describe("generated model rules", () => {
       cost: 999.99,
     });
     expect(edge.ok).toBe(true);
+    expect(edge.data?.cost).toBe("999.99");
   });
 });

@@ -183,7 +183,7 @@ function linkEdits(data: TemplateData): AppEdit[] {
       {
         path: `src/templates/${parent.names.templateFolder}/show.tsx`,
         marker: CHILD_LINKS_MARKER,
-        line: `<a href={paths.${data.routes.list}(${data.params.collection})}>${label}</a>`,
+        line: `<a href={paths.${data.routes.list}(${data.params.collection})}>${label}</a>{" "}`,
         optional: true,
       },
     ];

@@ -41,7 +41,11 @@ export interface TemplateAttribute extends Attribute {
   readonly htmlType: string;
   /** The element id in the form: `widget_title`. */
   readonly id: string;
-  /** The JSX expression showing the value of the record variable: `widget.title`. */
+  /**
+   * The JSX expression showing the value of the record variable: `widget.title`; an image as its
+   * thumbnail linked to the original (`<FileLink ... variant="thumb" />`), never the original
+   * at full size.
+   */
   readonly view: string;
   /**
    * The same in the list: images as thumbnails (`<FileLink ... variant="thumb" />`), a reference
@@ -63,6 +67,8 @@ export interface PreloadData {
   readonly plural: string;
   /** The full tests' variable holding the one they create (`author`). */
   readonly testVar: string;
+  /** A `:uniq` reference: each record has its own, not the tests' `testVar`. */
+  readonly unique: boolean;
 }
 
 /** The parent of a nested resource, as the child's files refer to it. */
@@ -164,7 +170,7 @@ export interface TemplateData {
   readonly parsers: readonly InputParser[];
   /** The generated tests' `unique()` helper (see `TestSamples.usesUnique`). */
   readonly uniqueHelper: string;
-  /** What the model imports from wisent, sorted as Biome does: `decimalScale, defineModel, type RecordOf`. */
+  /** What the model imports from wisent, sorted as Biome does: `decimal, defineModel, type RecordOf`. */
   readonly modelImports: string;
   /** The fields of the model's `unique` option (`["isbn"]`), empty for none. */
   readonly uniqueFields: readonly string[];
@@ -186,7 +192,7 @@ export interface TemplateData {
   /** Some reference checks the owner (`ownedBy`). */
   readonly referencesOwned: boolean;
   readonly formHelpers: readonly string[];
-  /** The rules the model imports from `wisent` (`attachment`), sorted. */
+  /** The rules the model imports from `wisent` (`attachment`, `decimal`), sorted. */
   readonly modelRules: readonly string[];
   /** Some attribute holds files: the form is multipart, the pages show them with `FileLink`. */
   readonly hasFiles: boolean;
@@ -381,7 +387,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     display: attr.type.display,
     htmlType: HTML_TYPES[attr.type.input] ?? "text",
     id: `${names.singular}_${attr.name}`,
-    view: viewExpression(attr, record),
+    view: viewExpression(attr, record, "thumb"),
     listView: labels[attr.name]
       ? `${record}.${attr.name.replace(/_id$/, "")}.${labels[attr.name]}`
       : viewExpression(attr, record, "thumb"),
@@ -395,6 +401,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
             label: labels[attr.name]!,
             plural: namesOf(attr.name.replace(/_id$/, "")).humanPlural.toLowerCase(),
             testVar: referenceVar(attr),
+            unique: attr.unique,
           },
         ]
       : [],
@@ -461,7 +468,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     return [...models, ...extra.filter(([name], i) => extra.findIndex(([n]) => n === name) === i)];
   };
 
-  // The attachment rules the model file imports from wisent (`attachment`, `attachments`).
+  // The rules the model file imports from wisent (`attachment`, `attachments`, `decimal`).
   const modelRules = [
     ...new Set(attributes.flatMap((a) => (a.type.rule ? [a.type.rule] : []))),
   ].sort();
@@ -511,12 +518,7 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     tableAttrs: attrs.filter((a) => !a.type.long),
     parsers,
     uniqueHelper: UNIQUE_HELPER,
-    modelImports: [
-      ...modelRules,
-      ...(attrs.some((a) => a.zod.includes("decimalScale(")) ? ["decimalScale"] : []),
-      "defineModel",
-      "type RecordOf",
-    ].join(", "),
+    modelImports: [...modelRules, "defineModel", "type RecordOf"].join(", "),
     uniqueFields: attributes.filter((a) => a.unique).map((a) => a.name),
     uniqueRules: attributes
       .filter((a) => a.unique)

@@ -42,6 +42,24 @@ export interface TestSamples {
         readonly typed: boolean;
       }
     | undefined;
+  /**
+   * The attachment fields' files, sent as multipart (a real PNG from `wisent/testing`'s
+   * `samplePng`) with `create` (`cover: samplePng("cat.png")`)...
+   */
+  readonly files: string;
+  /** ...and with `update` (`dog.png`). */
+  readonly changedFiles: string;
+  /** What the record answers for them after create (`cover: { name: "cat.png", type: "image/png" }`)... */
+  readonly storedFiles: string;
+  /** ...and after update. */
+  readonly changedStoredFiles: string;
+  /** The record's expression of one stored file's URL, to fetch it (`created.cover?.url`), if any. */
+  readonly fileUrl: ((record: string) => string) | undefined;
+  /**
+   * A reference is `:uniq` (one-to-one): the values make a referenced record each, so the value
+   * functions are async and every use awaits them.
+   */
+  readonly asyncValues: boolean;
   /** Records to create before the tests (parent, referenced records). */
   readonly fixtures: readonly TestFixture[];
   /**
@@ -101,21 +119,44 @@ function formText(value: unknown): string {
   return JSON.stringify(String(value));
 }
 
+/** A random whole number from `unique()` (up to 2^28), the source of the values below. */
+const RANDOM = "Number.parseInt(unique().slice(0, 7), 16)";
+
 /**
  * A `:uniq` field's sample made different per record (an expression calling `unique()`): text
- * gets a suffix, a whole number an offset, a uuid a new one; other types keep their sample.
+ * gets a suffix, a number an offset, a decimal random digits within its precision, a time, a
+ * day or a moment a random one, a uuid a new one. (`:uniq` is refused for the types no two
+ * records could keep apart: booleans, JSON and files; see `attributes.ts`.)
  */
 function uniqueSample(attr: Attribute, value: unknown, form: boolean): string | undefined {
   const { type } = attr;
-  if (type.column === "uuid") return "crypto.randomUUID()";
-  if (typeof value === "string" && type.display === "text" && /^(string|text)$/.test(type.column)) {
-    return `\`${value} \${unique()}\``;
+  const asText = (number: string) => (form ? `String(${number})` : number);
+  switch (type.column) {
+    case "uuid":
+      return "crypto.randomUUID()";
+    case "string":
+    case "text":
+      return typeof value === "string" ? `\`${value} \${unique()}\`` : undefined;
+    case "integer":
+    case "float":
+      return typeof value === "number" ? asText(`${value} + ${RANDOM}`) : undefined;
+    // Its sample is near the largest exact number: away from it.
+    case "bigInteger":
+      return typeof value === "number" ? asText(`${value} - ${RANDOM}`) : undefined;
+    case "decimal": {
+      const [precision = 12, scale = 2] = type.columnArgs ?? [];
+      const digits = Math.min(precision, 8);
+      return `(${RANDOM} % 1e${digits} / 1e${scale}).toFixed(${scale})`;
+    }
+    case "timestamp":
+      return `new Date(Date.UTC(2024, 0, 1) + ${RANDOM} * 1000).toISOString()`;
+    case "date":
+      return `new Date(Date.UTC(2000, 0, 1) + (${RANDOM} % 2_900_000) * 86_400_000).toISOString().slice(0, 10)`;
+    case "time":
+      return `new Date((${RANDOM} % 86_400) * 1000).toISOString().slice(11, 19)`;
+    default:
+      return undefined;
   }
-  if (typeof value === "number" && Number.isInteger(value) && type.column === "integer") {
-    const number = `${value} + Number.parseInt(unique().slice(0, 7), 16)`;
-    return form ? `String(${number})` : number;
-  }
-  return undefined;
 }
 
 /** Whether some field's sample calls `unique()`. */
@@ -126,18 +167,42 @@ function callsUnique(attrs: readonly Attribute[]): boolean {
   );
 }
 
+/** Whether an attribute holds files: sent as multipart parts, never in JSON, XML or a model test. */
+const isFile = (attr: Attribute) => attr.type.input === "file";
+
+/** The names of the PNGs a create and an update upload. */
+const FILE_NAMES = ["cat.png", "dog.png"] as const;
+
+/** The attachment fields' files (`cover: samplePng("cat.png")`), or what the record answers for them. */
+function files(attrs: readonly Attribute[], index: 0 | 1, stored: boolean): string {
+  const name = JSON.stringify(FILE_NAMES[index]);
+  return attrs
+    .filter(isFile)
+    .map((attr) => {
+      const one = stored ? `{ name: ${name}, type: "image/png" }` : `samplePng(${name})`;
+      return `${attr.name}: ${attr.type.display === "attachments" ? `[${one}]` : one}`;
+    })
+    .join(", ");
+}
+
 /** The literal of one attribute's value: a reference is the fixture's id (`refVar` names it). */
 function fields(
   attrs: readonly Attribute[],
   index: 0 | 1,
   form: boolean,
   madeUpIds = false,
+  fixtures: readonly TestFixture[] = [],
   refVar: (attr: Attribute) => string = referenceVar,
 ): string {
   return attrs
+    .filter((attr) => !isFile(attr))
     .map((attr) => {
       if (attr.references) {
-        return `${attr.name}: ${madeUpIds ? JSON.stringify(MADE_UP_ID) : `${refVar(attr)}.id`}`;
+        if (madeUpIds) return `${attr.name}: ${JSON.stringify(MADE_UP_ID)}`;
+        // A unique reference: a referenced record of its own for each record (values are async).
+        const own = attr.unique ? fixtures.find((f) => f.var === referenceVar(attr)) : undefined;
+        if (own) return `${attr.name}: (await ${own.model}.create(db.kysely, ${own.values})).id`;
+        return `${attr.name}: ${refVar(attr)}.id`;
       }
       const value = attr.type.samples[index];
       const distinct = attr.unique && !madeUpIds ? uniqueSample(attr, value, form) : undefined;
@@ -194,24 +259,30 @@ export function testSamples(
   const parentId = foreignKeys.map((key) => `${key}: ${JSON.stringify(MADE_UP_ID)}`);
   return {
     model: [...parentId, fields(attrs, 0, false, true)].filter((f) => f !== "").join(", "),
-    create: fields(attrs, 0, false),
-    update: fields(attrs, 1, false),
-    createForm: fields(attrs, 0, true),
-    updateForm: fields(attrs, 1, true),
+    create: fields(attrs, 0, false, false, fixtures),
+    update: fields(attrs, 1, false, false, fixtures),
+    createForm: fields(attrs, 0, true, false, fixtures),
+    updateForm: fields(attrs, 1, true, false, fixtures),
+    asyncValues: attrs.some((a) => a.unique && a.references),
     invalid: bad && {
       field: bad.name,
       json: literal(bad.type.invalid),
       form: formText(bad.type.invalid),
       typed: typeof bad.type.invalid === "string" && /^(string|Date)\b/.test(bad.type.tsType),
     },
+    files: files(attrs, 0, false),
+    changedFiles: files(attrs, 1, false),
+    storedFiles: files(attrs, 0, true),
+    changedStoredFiles: files(attrs, 1, true),
+    fileUrl: fileUrl(attrs),
     fixtures,
     bobFixtures: bobsOwn.map((attr) => {
       const fixture = fixtures.find((f) => f.var === referenceVar(attr))!;
       return { var: bobVar(attr), model: fixture.model, values: fixture.bobValues! };
     }),
-    bobCreate: fields(attrs, 0, false, false, bobRef),
-    bobCreateForm: fields(attrs, 0, true, false, bobRef),
-    bobUpdate: fields(attrs, 1, false, false, bobRef),
+    bobCreate: fields(attrs, 0, false, false, fixtures, bobRef),
+    bobCreateForm: fields(attrs, 0, true, false, fixtures, bobRef),
+    bobUpdate: fields(attrs, 1, false, false, fixtures, bobRef),
     ownedReference: firstOwned && {
       field: firstOwned.name,
       label: firstOwned.label,
@@ -223,6 +294,16 @@ export function testSamples(
       .map((a) => ({ field: a.name, label: a.label }))[0],
     usesUnique: callsUnique(attrs) || fixtures.some((f) => f.values.includes("unique()")),
   };
+}
+
+/** How the tests reach the first attachment's stored file on a record, to download it. */
+function fileUrl(attrs: readonly Attribute[]): ((record: string) => string) | undefined {
+  const first = attrs.find(isFile);
+  if (!first) return undefined;
+  return (record) =>
+    first.type.display === "attachments"
+      ? `${record}.${first.name}[0]?.url`
+      : `${record}.${first.name}?.url`;
 }
 
 /**

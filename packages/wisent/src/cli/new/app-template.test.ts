@@ -13,6 +13,7 @@ const VARS = {
   templatesNote: "",
   layoutRows: "",
   databaseUrl: "sqlite:db/development.sqlite",
+  databaseSteps: "npm run migrate",
   dockerDatabase: "VOLUME /app/db",
   dockerRun: "docker run shop",
   wisentDependency: "^0.1.0",

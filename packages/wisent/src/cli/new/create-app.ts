@@ -20,6 +20,7 @@ import { type CommandHelp, formatHelp, guard, parseCommandArgs, UsageError } fro
 import type { CliIO } from "../io.js";
 import { Output } from "../output.js";
 import { type PlannedFile, planApp } from "./app-template.js";
+import { databaseSteps, readmeDatabaseSteps } from "./database-steps.js";
 import { dockerVars } from "./docker-vars.js";
 import { npmInstall } from "./install.js";
 import { APP_TOOL_VERSIONS, appDependencies, driverDependency, wisentPackage } from "./versions.js";
@@ -182,6 +183,7 @@ export async function createApp(
             "",
           ].join("\n"),
       databaseUrl: url,
+      databaseSteps: readmeDatabaseSteps(databaseSteps(db as DatabaseKind, url)),
       ...dockerVars({ packageName: name.toLowerCase(), api, db: db as DatabaseKind }),
       wisentDependency: deps.wisent,
       honoDependency: deps.hono,
@@ -230,8 +232,7 @@ export async function createApp(
     out.line("Next steps:");
     out.hint(`  cd ${shown}`);
     if (values["skip-install"]) out.hint("  npm install");
-    if (db !== "sqlite") out.hint(`  create the database named in .env (${url})`);
-    out.hint("  npm run migrate");
+    for (const step of databaseSteps(db as DatabaseKind, url)) out.hint(`  ${step.command}`);
     out.hint("  npm run dev");
     return 0;
   });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decimalScale } from "../../validation/decimal-scale.js";
+import { decimal } from "../../validation/decimal.js";
 import { defineModel, type RecordOf } from "../model.js";
 
 /** An author (test-support/library-migrations/20240103000000_create_library.ts). */
@@ -13,7 +13,7 @@ const bookSchema = z.object({
   author_id: z.uuid(),
   isbn: z.string().trim().min(1),
   title: z.string().trim().min(1),
-  price: z.number().gt(-1e10).lt(1e10).superRefine(decimalScale(2)),
+  price: decimal(12, 2),
 });
 
 /** A book: a unique ISBN, checked by the model, and its author checked to exist. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { decimal } from "../../validation/decimal.js";
 import { defineModel, type RecordOf } from "../model.js";
 
 /** The example shop's widget: title required, description nullable. */
@@ -18,7 +19,7 @@ export const Part = defineModel({
     name: z.string().trim().min(1).max(80),
     quantity: z.number().int().min(0).default(0),
     in_stock: z.boolean(),
-    price: z.union([z.string(), z.number()]),
+    price: decimal(10, 2),
     shipped_at: z.date().nullable().default(null),
     made_on: z.iso.date(),
     specs: z.record(z.string(), z.unknown()).nullable().default(null),

@@ -6,7 +6,7 @@ A Wisent @@appKind@@ (TypeScript, Hono, Kysely).
 
 ```sh
 npm install          # if `wisent new` was run with --skip-install
-npm run migrate      # create or update the database (db/development.sqlite by default)
+@@databaseSteps@@
 npm run dev          # http://127.0.0.1:3000, restarts when a file changes
 ```
 
