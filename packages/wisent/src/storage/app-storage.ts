@@ -7,6 +7,7 @@ import { requireDependency } from "../base/require-dependency.js";
 import { envValue } from "../config/env.js";
 import { optionalDependency } from "./optional-dependency.js";
 import { type StorageLocation, storageLocation } from "./storage-url.js";
+import { StorageWriteError } from "./storage-write-error.js";
 
 /** What a stored file is, as the storage reports it. */
 export interface StoredObjectInfo {
@@ -25,12 +26,19 @@ export class AppStorage {
     readonly disk: Disk,
   ) {}
 
-  /** Stores a file read from `body` under `key`. */
+  /**
+   * Stores a file read from `body` under `key`; a write the storage refuses throws a
+   * {@link StorageWriteError} naming the path, the cause (`EACCES`) and `STORAGE_URL`.
+   */
   async put(key: string, body: Readable, options: { contentType: string; size: number }) {
-    await this.disk.putStream(key, body, {
-      contentType: options.contentType,
-      contentLength: options.size,
-    });
+    try {
+      await this.disk.putStream(key, body, {
+        contentType: options.contentType,
+        contentLength: options.size,
+      });
+    } catch (cause) {
+      throw new StorageWriteError(this.location, key, cause);
+    }
   }
 
   /** Deletes `key`; a key already gone is not an error. */
