@@ -21,7 +21,7 @@ import { appEnvironment } from "../data/app-database-url.js";
  */
 export function testEnvironment(cwd: string = process.cwd()): Record<string, string> {
   const env = appEnvironment(cwd, { ...process.env, GO_ENV: "test" });
-  return { GO_ENV: "test", DATABASE_URL: databaseUrlSetting(env) };
+  return { GO_ENV: "test", DATABASE_URL: databaseUrlSetting(env, cwd) };
 }
 
 /** The CLI, as `npx wisent` runs it (from the package root: this file may be bundled). */

@@ -81,7 +81,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       typeof values.grace === "string" ? parseGrace(values.grace) : DEFAULT_PRUNE_GRACE_MS;
     const dryRun = values["dry-run"] === true;
     const env = appEnv(io);
-    const url = databaseUrl(env);
+    const url = databaseUrl(env, io.cwd);
     const storage = openStorage(storageLocation(envValue("STORAGE_URL", env), io.cwd, env));
     const db = await openDatabase(url, { cwd: io.cwd, env: envName(env) });
     const out = new Output(io);

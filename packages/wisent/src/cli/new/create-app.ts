@@ -22,7 +22,7 @@ import { Output } from "../output.js";
 import { type PlannedFile, planApp } from "./app-template.js";
 import { dockerVars } from "./docker-vars.js";
 import { npmInstall } from "./install.js";
-import { APP_TOOL_VERSIONS, appDependencies, driverDependency } from "./versions.js";
+import { APP_TOOL_VERSIONS, appDependencies, driverDependency, wisentPackage } from "./versions.js";
 
 /** How the app maker was started: the command its help and retry hints name. */
 export interface CreateAppCommand {
@@ -178,6 +178,8 @@ export async function createApp(
             "",
           ].join("\n"),
       databaseUrl: url,
+      database: db,
+      nodeEngines: wisentPackage().engines.node,
       ...dockerVars({ packageName: name.toLowerCase(), api, db: db as DatabaseKind }),
       wisentDependency: deps.wisent,
       honoDependency: deps.hono,

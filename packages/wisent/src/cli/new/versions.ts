@@ -18,6 +18,7 @@ export const WISENT_PACKAGE_ROOT = fileURLToPath(new URL("../../../", import.met
 
 interface PackageJson {
   version: string;
+  engines: { node: string };
   dependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
 }

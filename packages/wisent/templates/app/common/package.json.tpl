@@ -5,7 +5,10 @@
   "license": "UNLICENSED",
   "type": "module",
   "engines": {
-    "node": ">=22"
+    "node": "@@nodeEngines@@"
+  },
+  "wisent": {
+    "database": "@@database@@"
   },
   "scripts": {
     "dev": "wisent dev",
