@@ -13,6 +13,8 @@ const VARS = {
   templatesNote: "",
   layoutRows: "",
   databaseUrl: "sqlite:db/development.sqlite",
+  database: "sqlite",
+  nodeEngines: ">=22.3",
   dockerDatabase: "VOLUME /app/db",
   dockerRun: "docker run shop",
   wisentDependency: "^0.1.0",
