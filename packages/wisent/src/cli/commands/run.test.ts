@@ -65,7 +65,7 @@ describe.skipIf(!available.postgres)("a PostgreSQL app (wisent new --db postgres
         "",
         "export default async function count(args: string[]): Promise<void> {",
         "  const books = await Book.all(db.kysely);",
-        '  console.log(`${db.dialect} ${db.url} ${books.length} books; args ${args.join(",")}`);',
+        '  console.log(db.dialect, db.url, books.length, "books; args", args.join(","));',
         "}",
         "",
       ].join("\n"),
@@ -79,18 +79,18 @@ describe.skipIf(!available.postgres)("a PostgreSQL app (wisent new --db postgres
     expect(ran.code).toBe(0);
   });
 
-  it.each([
-    [["run", "scripts/count-books.ts"]],
-    [["migrate"]],
-  ])("on a database never created, wisent %j says to run wisent db create", async (args) => {
-    const missing = pgUrl();
-    const ran = await inApp(app, BIN, args, { DATABASE_URL: missing });
-    expect(ran.output).toMatch(/database "deploy_run_[0-9a-f]+" does not exist/);
-    expect(ran.output).toContain(
-      ": create it with `wisent db create` (or `wisent db prepare`, which also runs the migrations)\n",
-    );
-    expect(ran.code).toBe(1);
-  });
+  it.each([[["run", "scripts/count-books.ts"]], [["migrate"]]])(
+    "on a database never created, wisent %j says to run wisent db create",
+    async (args) => {
+      const missing = pgUrl();
+      const ran = await inApp(app, BIN, args, { DATABASE_URL: missing });
+      expect(ran.output).toMatch(/database "deploy_run_[0-9a-f]+" does not exist/);
+      expect(ran.output).toContain(
+        ": create it with `wisent db create` (or `wisent db prepare`, which also runs the migrations)\n",
+      );
+      expect(ran.code).toBe(1);
+    },
+  );
 
   it.each([
     [["run", "scripts/count-books.ts"]],
