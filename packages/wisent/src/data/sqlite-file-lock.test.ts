@@ -3,7 +3,7 @@
  * across processes, and released by the system when its holder dies.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,6 +69,15 @@ describe("withSqliteFileLock", () => {
     await gone;
     await waiting;
     expect(got).toBe(true);
+  });
+
+  it("names the lock file and its folder when it cannot open it", async () => {
+    const blocker = join(dir, "a-file");
+    writeFileSync(blocker, "");
+    const file = join(blocker, "production.sqlite");
+    await expect(withSqliteFileLock(file, async () => {})).rejects.toThrow(
+      `cannot open ${sqliteLockFile(file)} (EEXIST): the folder ${blocker} must exist and be writable by this process's user, or DATABASE_URL name another database`,
+    );
   });
 
   it("gives up after its wait, naming the lock file", async () => {

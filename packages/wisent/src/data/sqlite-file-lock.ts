@@ -36,9 +36,21 @@ export async function withSqliteFileLock<T>(
   options: { waitMs?: number } = {},
 ): Promise<T> {
   const lockFile = sqliteLockFile(file);
-  mkdirSync(dirname(lockFile), { recursive: true });
   const Sqlite = requireDependency<typeof BetterSqlite3>("better-sqlite3");
-  const lock = new Sqlite(lockFile, { timeout: 0 });
+  let lock: BetterSqlite3.Database;
+  try {
+    mkdirSync(dirname(lockFile), { recursive: true });
+    lock = new Sqlite(lockFile, { timeout: 0 });
+  } catch (cause) {
+    // As the image's user in a folder it does not own, SQLite says only "unable to open
+    // database file": name the file, the folder and the setting.
+    const why = (cause as { code?: unknown }).code ?? (cause as Error).message;
+    throw new WisentError(
+      "E_DATABASE_UNAVAILABLE",
+      `cannot open ${lockFile} (${String(why)}): the folder ${dirname(lockFile)} must exist and be writable by this process's user, or DATABASE_URL name another database`,
+      { cause },
+    );
+  }
   try {
     const deadline = Date.now() + (options.waitMs ?? DEFAULT_WAIT_MS);
     for (;;) {
