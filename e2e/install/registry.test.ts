@@ -3,8 +3,8 @@
  * `create-wisent` are published to a local Verdaccio registry (scripts/local-registry/, every
  * other package proxied from `npm config get registry`); then, in a temp folder outside the
  * repository, with npm pointed at that registry and its own cache and user config, as a user:
- * `npm create wisent@latest`, the app's tests, a generated resource, migrations, a production
- * build and `wisent start` answering `/up`. Once for a SQLite web app, once for a PostgreSQL
+ * `npm create wisent@latest`, `npm ci` on the lock it wrote, the app's tests, a generated
+ * resource, migrations, a production build and `wisent start` answering `/up`. Once for a SQLite web app, once for a PostgreSQL
  * API (a fresh database on the local server). Then what goes wrong: a missing native binary, a
  * missing driver, an unreachable registry.
  *
@@ -200,6 +200,10 @@ describe("npm create wisent@latest inventory -- --api --db postgres", {
     );
     expect(created.stdout).toContain("Created inventory (JSON API, postgres).");
     app = join(apps, "inventory");
+    // What the Dockerfile's build and CI run: npm ci accepts the lock npm create wrote.
+    const ci = await sh(NPM, ["ci", "--no-audit", "--no-fund"], app);
+    expect(ci.stderr).not.toMatch(/Missing: .* from lock file/);
+    expect(ci.code, ci.stderr).toBe(0);
     expect(existsSync(join(app, "node_modules/pg"))).toBe(true);
     for (const name of ["mysql2", "ioredis", "nodemailer"]) {
       expect(existsSync(join(app, "node_modules", name)), name).toBe(false);

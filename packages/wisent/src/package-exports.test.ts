@@ -254,6 +254,7 @@ const SUBPATHS: Record<string, string[]> = {
     "DEFAULT_PRUNE_GRACE_MS",
     "DEFAULT_UPLOAD_LIMIT",
     "FILES_PATH",
+    "StorageWriteError",
     "appStorage",
     "appStorageNamespace",
     "fileAccept",

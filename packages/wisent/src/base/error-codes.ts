@@ -77,6 +77,12 @@ export const ERROR_CODES = {
       "Stored files are kept under `<app>/<environment>/`, and the app's name (its package.json `name`) or the environment (`GO_ENV`) cannot be read or used as a folder name.",
     fix: "Run the app and `wisent storage` in the app's folder, with a package.json `name` and a `GO_ENV` of letters, digits, `.`, `_` and `-`.",
   },
+  E_STORAGE_WRITE: {
+    status: 503,
+    meaning:
+      "An uploaded file could not be stored (the log line names the path, the cause such as `EACCES` or `ENOSPC`, and `STORAGE_URL`); the request answers 503 and its record is not saved.",
+    fix: "Make the storage folder writable by the app's user (in the generated image, `storage/` belongs to `node`; mount the volume at `/app/storage`), free space, or set `STORAGE_URL` to a bucket the app may write.",
+  },
   E_MIGRATION: {
     meaning: "A migration could not be found, loaded or run (the message names it).",
     fix: "Check the file in migrations/ exports `up` (and `down`), then run `wisent migrate` again.",

@@ -64,8 +64,11 @@ export function appPort(env: Env): number {
 /** The interface the app listens on: `HOST` unless it is a URL, else 127.0.0.1. */
 export const appHost = (env: Env): string => listenHost(env);
 
-/** `DATABASE_URL`, else the per-environment SQLite file. */
-export const databaseUrl = (env: Env): string => databaseUrlSetting(env);
+/**
+ * `DATABASE_URL`, else the per-environment SQLite file, unless the app in `cwd` recorded another
+ * engine and the environment is production-like: then a ConfigError naming `DATABASE_URL`.
+ */
+export const databaseUrl = (env: Env, cwd?: string): string => databaseUrlSetting(env, cwd);
 
 /**
  * Throws unless `cwd` looks like a Wisent app (has `file`, e.g. `src/app.ts`), naming what is

@@ -3,7 +3,9 @@
  * into one-line {@link UsageError}s, plus the help/usage text each command declares.
  * @module
  */
+
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { isMissingDatabase, MISSING_DATABASE_HINT } from "../data/database-unavailable.js";
 import { UsageError } from "./generate/usage-error.js";
 import type { CliIO } from "./io.js";
 import { Output } from "./output.js";
@@ -138,7 +140,13 @@ export async function guard(
     if (error instanceof UsageError || (error as Error | undefined)?.name === "UsageError") {
       return usageFailure(io, help, (error as Error).message);
     }
-    new Output(io).error(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    // A query of the app's own code (seeds, a script) on a database never created: say the fix.
+    const hint =
+      isMissingDatabase(error) && !message.includes(MISSING_DATABASE_HINT)
+        ? `: ${MISSING_DATABASE_HINT}`
+        : "";
+    new Output(io).error(`${message}${hint}`);
     return 1;
   }
 }

@@ -102,6 +102,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/console.js")).run,
   },
   {
+    words: ["run"],
+    aliases: [],
+    summary: "run a script in the app's environment (.env, its database), as Rails' runner",
+    load: async () => (await import("./commands/run.js")).run,
+  },
+  {
     words: ["openapi"],
     aliases: [],
     summary: "print the app's OpenAPI 3.1 document",

@@ -3,7 +3,8 @@
  * run time and for the CLI, which passes the app's environment (`.env` applied) as `env`.
  * @module
  */
-import { type Env, envValue, integerSetting } from "./env.js";
+import { recordedDatabaseEngine } from "./app-manifest.js";
+import { ConfigError, type Env, envValue, integerSetting } from "./env.js";
 
 /**
  * The environment the app runs in: `GO_ENV`, else `NODE_ENV`, else `development`.
@@ -63,9 +64,38 @@ export function defaultDatabaseUrl(envName: string): string {
   return `sqlite:db/${envName}.sqlite`;
 }
 
-/** `DATABASE_URL`, else the environment's SQLite file (`sqlite:db/<env>.sqlite`). */
-export function databaseUrlSetting(env: Env = process.env): string {
-  return envValue("DATABASE_URL", env) || defaultDatabaseUrl(currentEnv(env));
+const EXAMPLE_URLS = {
+  postgres: "postgres://user:password@host:5432/name",
+  mysql: "mysql://user:password@host:3306/name",
+} as const;
+
+/**
+ * The database of an environment without `DATABASE_URL`: its SQLite file
+ * (`sqlite:db/<env>.sqlite`), unless the app in `cwd` recorded another engine (package.json
+ * `"wisent": { "database": "postgres" }`, written by `wisent new --db postgres`) and the
+ * environment is production-like: then a {@link ConfigError} naming `DATABASE_URL`, never a
+ * SQLite file nobody asked for.
+ *
+ * @example
+ * fallbackDatabaseUrl("development", "/code/blog"); // "sqlite:db/development.sqlite"
+ * fallbackDatabaseUrl("production", "/code/readinglist"); // throws: DATABASE_URL is not set ...
+ */
+export function fallbackDatabaseUrl(envName: string, cwd: string = process.cwd()): string {
+  const engine = recordedDatabaseEngine(cwd);
+  if (engine !== undefined && engine !== "sqlite" && isProductionLike(envName)) {
+    throw new ConfigError(
+      `DATABASE_URL is not set: this app runs on ${engine} (package.json "wisent": { "database": "${engine}" }), and the ${envName} environment does not fall back to SQLite. Set DATABASE_URL=${EXAMPLE_URLS[engine]} in the environment`,
+    );
+  }
+  return defaultDatabaseUrl(envName);
+}
+
+/**
+ * `DATABASE_URL`, else the environment's fallback ({@link fallbackDatabaseUrl}: its SQLite file,
+ * or an error in a production-like environment of an app that recorded another engine).
+ */
+export function databaseUrlSetting(env: Env = process.env, cwd: string = process.cwd()): string {
+  return envValue("DATABASE_URL", env) || fallbackDatabaseUrl(currentEnv(env), cwd);
 }
 
 /**

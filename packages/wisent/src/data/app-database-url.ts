@@ -7,8 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { parseEnv } from "node:util";
 import { envValue } from "../config/env.js";
-import { currentEnv } from "../config/settings.js";
-import { defaultDatabaseUrl } from "./database-url.js";
+import { currentEnv, defaultDatabaseUrl, isProductionLike } from "../config/settings.js";
 
 type Vars = Readonly<Record<string, string | undefined>>;
 
@@ -72,7 +71,9 @@ export function testDatabaseUrl(url: string): string {
  * | any         |                     |                         |                          | `sqlite:db/<env>.sqlite`             |
  *
  * `.env` holds the development settings, so in the test environment its database becomes its
- * `_test` twin; a URL exported in the real environment (CI, a deploy) is used as given.
+ * `_test` twin; a URL exported in the real environment (CI, a deploy) is used as given. The last
+ * row is the fallback of `fallbackDatabaseUrl` (config/settings.ts), which {@link appEnvironment}
+ * leaves to whatever opens the database, since it refuses it in some environments.
  *
  * @example
  * appDatabaseUrl({ GO_ENV: "test" }, { DATABASE_URL: "postgres://127.0.0.1/blog" }); // ".../blog_test"
@@ -96,7 +97,10 @@ function definedOnly(vars: Vars): Vars {
 
 /**
  * The environment variables a process of the app runs with: the exported ones, those of `.env`
- * not already set, and `DATABASE_URL` resolved by {@link appDatabaseUrl} for the environment.
+ * not already set, and `DATABASE_URL` resolved by {@link appDatabaseUrl} for the environment;
+ * in a production-like environment without a URL it stays unset, so that the database's
+ * opener applies `fallbackDatabaseUrl` (config/settings.ts), which refuses SQLite for an app
+ * that recorded another engine, naming `DATABASE_URL`.
  *
  * @example
  * const env = appEnvironment("/code/blog", { ...process.env, GO_ENV: "test" });
@@ -107,6 +111,8 @@ export function appEnvironment(cwd: string, exported: Vars): Record<string, stri
   for (const [key, value] of Object.entries(dotEnv)) {
     if (env[key] === undefined) env[key] = value;
   }
-  env.DATABASE_URL = appDatabaseUrl(exported, dotEnv);
+  const given = envValue("DATABASE_URL", exported) || envValue("DATABASE_URL", dotEnv);
+  const refusable = !given && isProductionLike(environmentOf(env));
+  env.DATABASE_URL = refusable ? undefined : appDatabaseUrl(exported, dotEnv);
   return env;
 }

@@ -3,9 +3,10 @@
  * PostgreSQL/MySQL database made through the server's maintenance database.
  * @module
  */
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { WisentError } from "../base/wisent-error.js";
 import { type Database, openDatabase } from "./database.js";
 import { maskDatabaseUrl, parseDatabaseUrl } from "./database-url.js";
@@ -33,14 +34,54 @@ async function withAdmin<T>(
   }
 }
 
-async function serverHas(admin: Database, name: string): Promise<boolean> {
+async function serverHas(admin: Database, name: string, on: Kysely<unknown> = admin.kysely) {
   const rows =
     admin.dialect === "postgres"
-      ? await sql`select 1 from pg_database where datname = ${name}`.execute(admin.kysely)
+      ? await sql`select 1 from pg_database where datname = ${name}`.execute(on)
       : await sql`select 1 from information_schema.schemata where schema_name = ${name}`.execute(
-          admin.kysely,
+          on,
         );
   return rows.rows.length > 0;
+}
+
+/** How long a MySQL/MariaDB server lets a second creator wait for the first, in seconds. */
+const CREATE_LOCK_SECONDS = 600;
+
+/**
+ * Runs `work` on one connection of `admin` holding the server's lock for creating `name`
+ * (PostgreSQL's advisory lock, MySQL's GET_LOCK: both end with the session, so a creator that
+ * dies releases it), so that replicas starting together create the database once: two
+ * concurrent CREATE DATABASE fail ("source database template1 is being accessed by other
+ * users", or a duplicate name).
+ */
+async function whileCreating<T>(
+  admin: Database,
+  name: string,
+  work: (on: Kysely<unknown>) => Promise<T>,
+): Promise<T> {
+  const key = `wisent_create_${createHash("sha256").update(name).digest("hex").slice(0, 40)}`;
+  return admin.kysely.connection().execute(async (on) => {
+    if (admin.dialect === "postgres") {
+      await sql`select pg_advisory_lock(hashtext(${key}))`.execute(on);
+    } else {
+      const got = await sql<{
+        got: number | null;
+      }>`select get_lock(${key}, ${CREATE_LOCK_SECONDS}) as got`.execute(on);
+      if (Number(got.rows[0]?.got) !== 1) {
+        throw new WisentError(
+          "E_DATABASE_UNAVAILABLE",
+          `another process has been creating the database ${name} for ${CREATE_LOCK_SECONDS} seconds: wait for it, or stop it`,
+        );
+      }
+    }
+    try {
+      return await work(on);
+    } finally {
+      if (admin.dialect === "postgres") {
+        await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(on);
+      } else await sql`select release_lock(${key})`.execute(on);
+    }
+  });
 }
 
 /**
@@ -56,7 +97,9 @@ export async function databaseExists(url: string, cwd = process.cwd()): Promise<
 }
 
 /**
- * Creates the database of `url` unless it exists; resolves with what it did.
+ * Creates the database of `url` unless it exists; resolves with what it did. On a server it
+ * holds the server's lock for that name meanwhile, so processes creating it together (replicas
+ * starting, `wisent db prepare`) create it once and the others find it there.
  *
  * @example
  * await createDatabase("sqlite:db/development.sqlite"); // "created"
@@ -73,20 +116,22 @@ export async function createDatabase(
     await db.close();
     return "created";
   }
-  return withAdmin(url, target.dialect, async (admin, name) => {
-    if (await serverHas(admin, name)) return "exists";
-    try {
-      await sql`create database ${sql.id(name)}`.execute(admin.kysely);
-    } catch (cause) {
-      const why = cause instanceof Error ? cause.message : String(cause);
-      throw new WisentError(
-        "E_DATABASE_UNAVAILABLE",
-        `cannot create database ${maskDatabaseUrl(url)}: ${why}`,
-        { cause },
-      );
-    }
-    return "created";
-  });
+  return withAdmin(url, target.dialect, (admin, name) =>
+    whileCreating(admin, name, async (on) => {
+      if (await serverHas(admin, name, on)) return "exists";
+      try {
+        await sql`create database ${sql.id(name)}`.execute(on);
+      } catch (cause) {
+        const why = cause instanceof Error ? cause.message : String(cause);
+        throw new WisentError(
+          "E_DATABASE_UNAVAILABLE",
+          `cannot create database ${maskDatabaseUrl(url)}: ${why}`,
+          { cause },
+        );
+      }
+      return "created" as const;
+    }),
+  );
 }
 
 /**

@@ -31,6 +31,32 @@ const DRIVER_CODES = new Set([
   "SQLITE_BUSY",
 ]);
 
+/**
+ * The database a URL names is not on its server: PostgreSQL's SQLSTATE 3D000 (`database "x" does
+ * not exist`), MySQL/MariaDB's ER_BAD_DB_ERROR (`Unknown database 'x'`).
+ */
+const MISSING_DATABASE_CODES = new Set(["3D000", "ER_BAD_DB_ERROR"]);
+
+/** What a message about a missing database says to do. */
+export const MISSING_DATABASE_HINT =
+  "create it with `wisent db create` (or `wisent db prepare`, which also runs the migrations)";
+
+/**
+ * Whether an error says the database itself does not exist (the server answers, the database
+ * was never created). Looks through `cause` chains and AggregateErrors.
+ *
+ * @example
+ * if (isMissingDatabase(error)) console.error(`${error.message}: ${MISSING_DATABASE_HINT}`);
+ */
+export function isMissingDatabase(error: unknown, depth = 0): boolean {
+  if (depth > 5 || error === null || typeof error !== "object") return false;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  if (typeof code === "string" && MISSING_DATABASE_CODES.has(code)) return true;
+  if (error instanceof AggregateError && error.errors.some((e) => isMissingDatabase(e, depth + 1)))
+    return true;
+  return isMissingDatabase(cause, depth + 1);
+}
+
 /** pg reports a dropped socket by message only. */
 const MESSAGES = [
   /^Connection terminated/,
@@ -41,8 +67,9 @@ const MESSAGES = [
 
 /**
  * Whether an error means the database is unreachable or refusing work for now (server down,
- * connection dropped, shutting down, too many connections), as opposed to a bad query. Looks
- * through `cause` chains and AggregateErrors (pg's refused connections).
+ * connection dropped, shutting down, too many connections, or not created yet:
+ * {@link isMissingDatabase}), as opposed to a bad query. Looks through `cause` chains and
+ * AggregateErrors (pg's refused connections).
  *
  * @example
  * if (isDatabaseUnavailable(error)) throw new HttpError(503, "database unavailable");
@@ -50,7 +77,8 @@ const MESSAGES = [
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (depth > 5 || error === null || typeof error !== "object") return false;
   const { code, message, cause } = error as { code?: unknown; message?: unknown; cause?: unknown };
-  if (typeof code === "string" && DRIVER_CODES.has(code)) return true;
+  if (typeof code === "string" && (DRIVER_CODES.has(code) || MISSING_DATABASE_CODES.has(code)))
+    return true;
   // Socket errors carry the system call (connect, read, write); a client's aborted upload
   // (code ECONNRESET, message "aborted", no syscall) is not the database going away.
   const syscall = (error as { syscall?: unknown }).syscall;

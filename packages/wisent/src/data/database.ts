@@ -18,14 +18,10 @@ import {
 } from "../base/require-dependency.js";
 import { WisentError } from "../base/wisent-error.js";
 import { ConfigError, envValue, integerSetting } from "../config/env.js";
-import { currentEnv } from "../config/settings.js";
+import { currentEnv, fallbackDatabaseUrl } from "../config/settings.js";
 import type { AnyDB } from "./any-db.js";
-import {
-  type DialectName,
-  defaultDatabaseUrl,
-  maskDatabaseUrl,
-  parseDatabaseUrl,
-} from "./database-url.js";
+import { isMissingDatabase, MISSING_DATABASE_HINT } from "./database-unavailable.js";
+import { type DialectName, maskDatabaseUrl, parseDatabaseUrl } from "./database-url.js";
 import { PooledRequestTransaction, readCommittedByDefault } from "./pooled-request-transaction.js";
 import { type SqliteOptions, sqliteDialect, WisentSqliteDialect } from "./sqlite-dialect.js";
 import {
@@ -267,7 +263,9 @@ export function database<DB = AnyDB>(
 
 function createDatabase<DB>(url: string | undefined, options: DatabaseOptions, lazy: boolean) {
   const resolved =
-    url || envValue("DATABASE_URL") || defaultDatabaseUrl(options.env ?? currentEnv());
+    url ||
+    envValue("DATABASE_URL") ||
+    fallbackDatabaseUrl(options.env ?? currentEnv(), options.cwd);
   const target = parseDatabaseUrl(resolved, options.cwd);
   const masked = maskDatabaseUrl(resolved);
   let dialect: KyselyDialect;
@@ -406,10 +404,18 @@ function mysqlDialect(url: string, options: DatabaseOptions): MysqlDialect {
   return new MysqlDialect({ pool });
 }
 
-/** A readable reason from driver errors (pg wraps refused connections in an AggregateError with no message). */
+/**
+ * A readable reason from driver errors (pg wraps refused connections in an AggregateError with no
+ * message); a database that does not exist gets what to run ({@link MISSING_DATABASE_HINT}).
+ */
 export function describeCause(cause: unknown): string {
+  const reason = driverReason(cause);
+  return isMissingDatabase(cause) ? `${reason}: ${MISSING_DATABASE_HINT}` : reason;
+}
+
+function driverReason(cause: unknown): string {
   if (cause instanceof AggregateError && cause.errors.length > 0) {
-    return describeCause(cause.errors[0]);
+    return driverReason(cause.errors[0]);
   }
   if (cause instanceof Error) {
     const code = (cause as { code?: unknown }).code;

@@ -30,5 +30,6 @@ export {
   storageNamespace,
 } from "../storage/storage-namespace.js";
 export { type StorageLocation, storageLocation } from "../storage/storage-url.js";
+export { StorageWriteError } from "../storage/storage-write-error.js";
 export { FILES_PATH } from "../storage/stored-attachment.js";
 export { DEFAULT_UPLOAD_LIMIT } from "../storage/upload-scope.js";

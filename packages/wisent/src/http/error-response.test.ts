@@ -246,6 +246,27 @@ describe("errorResponse while the database is unavailable", () => {
     },
   );
 
+  it.each([
+    ["PostgreSQL", { code: "3D000" }, 'database "shop_production" does not exist'],
+    ["MySQL", { code: "ER_BAD_DB_ERROR", errno: 1049 }, "Unknown database 'shop_production'"],
+  ])(
+    "answers 503 for a %s database never created, its log line naming wisent db create",
+    async (_server, fields, message) => {
+      const logger = spyLogger();
+      const missing = Object.assign(new Error(message), fields);
+      const res = await appThrowing(missing, "production", logger).request("/widgets", {
+        headers: { accept: "application/json" },
+      });
+      expect(res.status).toBe(503);
+      expect(logger.error).toHaveBeenCalledWith(
+        expect.objectContaining({
+          msg: "database unavailable",
+          error: `${message}: create it with \`wisent db create\` (or \`wisent db prepare\`, which also runs the migrations)`,
+        }),
+      );
+    },
+  );
+
   it("keeps a bad query a 500", async () => {
     const syntax = Object.assign(new Error("syntax error"), { code: "42601" });
     const res = await appThrowing(syntax, "production", spyLogger()).request("/widgets", {

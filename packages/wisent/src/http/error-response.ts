@@ -3,8 +3,13 @@ import { html } from "hono/html";
 import { HTTPException } from "hono/http-exception";
 import { currentEnv } from "../config/settings.js";
 import { type ConstraintViolation, constraintViolation } from "../data/constraint-violation.js";
-import { isDatabaseUnavailable } from "../data/database-unavailable.js";
+import {
+  isDatabaseUnavailable,
+  isMissingDatabase,
+  MISSING_DATABASE_HINT,
+} from "../data/database-unavailable.js";
 import { isInvalidDatabaseValue } from "../data/invalid-value.js";
+import { StorageWriteError } from "../storage/storage-write-error.js";
 import { humanizeField } from "../validation/validation.js";
 import { NoRouteError } from "./no-route.js";
 import "./context-vars.js";
@@ -30,6 +35,8 @@ interface Described {
   expected: boolean;
   /** The database is down or unreachable: a 503 that is logged, never a 500. */
   unavailable?: boolean;
+  /** The file storage refused a write: a 503 logged with the path, the cause and the setting. */
+  storage?: StorageWriteError;
 }
 
 /** What a client sees while the database is down; `Retry-After` says when to try again. */
@@ -76,6 +83,15 @@ function describe(err: unknown): Described {
       message: `the database refused a value: ${why}`,
       headers: new Headers(),
       expected: true,
+    };
+  }
+  if (err instanceof StorageWriteError) {
+    return {
+      status: 503,
+      message: "file storage unavailable: please try again shortly",
+      headers: new Headers({ "Retry-After": "5" }),
+      expected: true,
+      storage: err,
     };
   }
   if (isDatabaseUnavailable(err)) {
@@ -151,19 +167,40 @@ function traceOf(err: unknown): string {
  * // GET /nope.json -> 404 {"error":"path not found: GET /nope/","code":404}
  */
 export function errorResponse(err: unknown, c: Context): Response | Promise<Response> {
-  const { status, message: shown, headers, validation, expected, unavailable } = describe(err);
+  const {
+    status,
+    message: shown,
+    headers,
+    validation,
+    expected,
+    unavailable,
+    storage,
+  } = describe(err);
   // A 204 (OPTIONS' answer, see the App's routing error) has no body in any format.
   if (status === 204) return new Response(null, { status, headers });
   const env = c.get("wisent")?.env ?? currentEnv();
   const development = env === "development";
   let message = shown;
   if (unavailable) {
+    const error = err instanceof Error ? err.message || String(err) : String(err);
     (c.get("logger") ?? sharedLogger()).error({
       msg: "database unavailable",
       request_id: c.get("requestId"),
       method: c.req.method,
       path: loggedPath(c),
-      error: err instanceof Error ? err.message || String(err) : String(err),
+      error: isMissingDatabase(err) ? `${error}: ${MISSING_DATABASE_HINT}` : error,
+    });
+  }
+  if (storage) {
+    (c.get("logger") ?? sharedLogger()).error({
+      msg: "storage write failed",
+      request_id: c.get("requestId"),
+      method: c.req.method,
+      path: loggedPath(c),
+      file: storage.path,
+      cause: storage.reason,
+      setting: storage.setting,
+      error: storage.message,
     });
   }
   if (!expected) {

@@ -16,6 +16,8 @@ export interface ListedObject {
   readonly lastModified: () => Promise<Date>;
 }
 
+import { StorageWriteError } from "./storage-write-error.js";
+
 /** What a stored file is, as the storage reports it. */
 export interface StoredObjectInfo {
   readonly size: number;
@@ -59,13 +61,18 @@ export class AppStorage {
    * @param key - where to store it
    * @param body - the file's bytes, streamed
    * @param options - its `contentType` and `size` in bytes
-   * @throws Error of flydrive or the S3 client when the storage refuses the write
+   * @throws StorageWriteError (`E_STORAGE_WRITE`, answered 503) when the storage refuses the
+   *   write, naming the path, the cause (`EACCES`) and `STORAGE_URL`
    */
   async put(key: string, body: Readable, options: { contentType: string; size: number }) {
-    await this.disk.putStream(this.#prefix + key, body, {
-      contentType: options.contentType,
-      contentLength: options.size,
-    });
+    try {
+      await this.disk.putStream(this.#prefix + key, body, {
+        contentType: options.contentType,
+        contentLength: options.size,
+      });
+    } catch (cause) {
+      throw new StorageWriteError(this.location, this.#prefix + key, cause);
+    }
   }
 
   /**

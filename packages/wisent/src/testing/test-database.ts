@@ -26,7 +26,7 @@ import { storageLocation, TEST_STORAGE_FOLDER } from "../storage/storage-url.js"
  */
 export function testEnvironment(cwd: string = process.cwd()): Record<string, string> {
   const env = appEnvironment(cwd, { ...process.env, GO_ENV: "test" });
-  return { GO_ENV: "test", DATABASE_URL: databaseUrlSetting(env) };
+  return { GO_ENV: "test", DATABASE_URL: databaseUrlSetting(env, cwd) };
 }
 
 /** The CLI, as `npx wisent` runs it (from the package root: this file may be bundled). */

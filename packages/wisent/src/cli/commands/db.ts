@@ -4,8 +4,9 @@ import { pathToFileURL } from "node:url";
 import { WisentError } from "../../base/wisent-error.js";
 import { type Database, openDatabase } from "../../data/database.js";
 import { createDatabase, databaseExists, dropDatabase } from "../../data/database-admin.js";
-import { maskDatabaseUrl } from "../../data/database-url.js";
+import { maskDatabaseUrl, parseDatabaseUrl } from "../../data/database-url.js";
 import { migrateDown, migrateUp, migrationStatus } from "../../data/migrations.js";
+import { withSqliteFileLock } from "../../data/sqlite-file-lock.js";
 import { appEnv, databaseUrl, envName, exportAppEnv, registerTypeScript } from "../app-env.js";
 import {
   type CommandHelp,
@@ -29,8 +30,10 @@ export const help: CommandHelp = {
     "  seed      run db/seeds.ts (its default export) against it",
     "  reset     drop, create, migrate, seed",
     "  rollback  revert the last migration (--step N: the last N)",
-    "  prepare   create it when missing and migrate it; in test, start over when a migration",
-    "            that ran has no file any more (the app's Vitest setup runs this before tests)",
+    "  prepare   create it when missing and migrate it, one process at a time (replicas",
+    "            starting together: the generated Dockerfile runs it before wisent start); in",
+    "            test, start over when a migration that ran has no file any more (the app's",
+    "            Vitest setup runs this before tests)",
     "Migrations themselves: wisent migrate [status].",
   ].join("\n"),
   options: [
@@ -42,6 +45,7 @@ export const help: CommandHelp = {
     ["wisent db reset", "start over with the seeds"],
     ["wisent db rollback --step 2", "revert the last two migrations"],
     ["GO_ENV=test wisent db prepare", "what the tests run first"],
+    ["GO_ENV=production wisent db prepare", "what the image runs before it starts"],
   ],
 };
 
@@ -104,7 +108,7 @@ class DbTasks {
     this.#out = new Output(io);
     this.env = appEnv(io);
     this.envName = envName(this.env);
-    this.url = databaseUrl(this.env);
+    this.url = databaseUrl(this.env, io.cwd);
     this.masked = maskDatabaseUrl(this.url);
   }
 
@@ -171,8 +175,20 @@ class DbTasks {
     this.#print("reverted", names);
   }
 
-  /** Creates the database when missing, starts over when a migration that ran lost its file (test only), migrates. */
+  /**
+   * Creates the database when missing, starts over when a migration that ran lost its file (test
+   * only), migrates: safe when several processes do it at once (replicas starting together). On
+   * a server, creating holds the server's lock (createDatabase) and Kysely's migrator its own;
+   * a SQLite file is prepared under its file lock, one process after the other.
+   */
   async prepare(): Promise<void> {
+    const target = parseDatabaseUrl(this.url, this.#io.cwd);
+    if (target.dialect === "sqlite" && target.file !== ":memory:") {
+      await withSqliteFileLock(target.file, () => this.#prepare());
+    } else await this.#prepare();
+  }
+
+  async #prepare(): Promise<void> {
     if (!(await databaseExists(this.url, this.#io.cwd))) await this.create();
     else if (this.envName === "test") {
       const gone = await this.#open(async (db, folder) =>

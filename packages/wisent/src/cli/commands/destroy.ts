@@ -74,7 +74,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 /** The environment's database, opened only when asked (and never created by asking). */
 export function appDatabase(io: CliIO, out: Output): MigrationControl {
   const env = appEnv(io);
-  const url = databaseUrl(env);
+  const url = databaseUrl(env, io.cwd);
   const folder = join(io.cwd, "migrations");
   const open = () => openDatabase(url, { cwd: io.cwd, env: envName(env) });
   return {

@@ -50,7 +50,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const folder = await migrationsFolder(io.cwd);
     const env = appEnv(io);
     const out = new Output(io);
-    const db = await openDatabase(databaseUrl(env), { cwd: io.cwd, env: envName(env) });
+    const db = await openDatabase(databaseUrl(env, io.cwd), { cwd: io.cwd, env: envName(env) });
     try {
       if (sub === "status") {
         const states = await migrationStatus(db, folder);

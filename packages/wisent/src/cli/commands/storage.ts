@@ -95,7 +95,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       typeof values.grace === "string" ? parseGrace(values.grace) : DEFAULT_PRUNE_GRACE_MS;
     const dryRun = values["dry-run"] === true;
     const env = appEnv(io);
-    const url = databaseUrl(env);
+    const url = databaseUrl(env, io.cwd);
     // Refuses (naming why) a folder whose files it cannot attribute to an app and environment.
     const storage = openStorage(
       storageLocation(envValue("STORAGE_URL", env), io.cwd, env),

@@ -1,7 +1,7 @@
 /**
  * Slow: `wisent generate authentication` under attack, in production. A web app (with a `notes`
  * list) and an API app are made by `wisent new`, built by `wisent build` and run as their
- * Dockerfile says (`wisent migrate && wisent start`, GO_ENV=production, SQLite), with
+ * Dockerfile says (`wisent db prepare && wisent start`, GO_ENV=production, SQLite), with
  * TRUSTED_PROXIES=127.0.0.1 (this test is the TLS proxy: it writes X-Forwarded-For and
  * X-Forwarded-Proto), and the web app once more trusting another proxy only.
  * Each case is an attack the security review of issue 30 made: sign-ups stalling the database,
@@ -44,7 +44,7 @@ async function start(
   const dbUrl = `sqlite:${join(data, `${name}.sqlite`)}`;
   const child: ChildProcess = spawn(
     "sh",
-    ["-c", "node_modules/.bin/wisent migrate && exec node_modules/.bin/wisent start"],
+    ["-c", "node_modules/.bin/wisent db prepare && exec node_modules/.bin/wisent start"],
     {
       cwd: app,
       env: cleanEnv({

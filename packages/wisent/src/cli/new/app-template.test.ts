@@ -14,6 +14,7 @@ const VARS = {
   layoutRows: "",
   databaseUrl: "sqlite:db/development.sqlite",
   databaseSteps: "npm run migrate",
+  database: "sqlite",
   dockerDatabase: "VOLUME /app/db",
   dockerRun: "docker run shop",
   wisentDependency: "^0.1.0",

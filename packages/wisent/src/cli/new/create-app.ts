@@ -23,6 +23,7 @@ import { type PlannedFile, planApp } from "./app-template.js";
 import { databaseSteps, readmeDatabaseSteps } from "./database-steps.js";
 import { dockerVars } from "./docker-vars.js";
 import { npmInstall } from "./install.js";
+import { completeLockfile } from "./lockfile-optionals.js";
 import { APP_TOOL_VERSIONS, appDependencies, driverDependency, wisentPackage } from "./versions.js";
 
 /** How the app maker was started: the command its help and retry hints name. */
@@ -184,6 +185,7 @@ export async function createApp(
           ].join("\n"),
       databaseUrl: url,
       databaseSteps: readmeDatabaseSteps(databaseSteps(db as DatabaseKind, url)),
+      database: db,
       ...dockerVars({ packageName: name.toLowerCase(), api, db: db as DatabaseKind }),
       wisentDependency: deps.wisent,
       honoDependency: deps.hono,
@@ -227,6 +229,14 @@ export async function createApp(
       return 1;
     }
 
+    if (!values["skip-install"]) {
+      for (const added of completeLockfile(target)) {
+        out.action(
+          "update",
+          `package-lock.json: ${added.name}@${added.entry.version}, an optional dependency of ${added.dependent.replace(/^.*node_modules\//, "")} that the registry does not have, so that npm ci accepts the lock`,
+        );
+      }
+    }
     out.line();
     out.heading(`Created ${name} (${api ? "JSON API" : "web app"}, ${db}).`);
     out.line("Next steps:");

@@ -1,14 +1,25 @@
 /**
  * The production Dockerfile and .dockerignore `wisent new` writes, for web and API apps on each
- * database: they exist, and what they run is real (wisent's own commands, the health route the
- * app declares). No image is built here (no registry for base images is reachable).
+ * database: they exist, lint clean (dockerfile-utils' validator: hadolint is on neither npm nor
+ * Debian), the image's Node is one the package's `engines` allows, development's files stay out
+ * (Docker's own .dockerignore rules, @balena/dockerignore), the image owns what it writes, and
+ * what they run is real (wisent's own commands, the health route the app declares). No image is
+ * built here (no Docker daemon): e2e/install/dockerfile.test.ts runs the file's steps.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import dockerignore from "@balena/dockerignore";
+import { DockerfileParser } from "dockerfile-ast";
+import { validate } from "dockerfile-utils";
+import semver from "semver";
 import { afterAll, describe, expect, it } from "vitest";
 import { COMMANDS, runCli } from "../cli.js";
 import { memoryIO } from "../io.js";
+import { wisentPackage } from "./versions.js";
+
+// A CommonJS module whose types declare an ES default: its factory is the module itself.
+const ignore = dockerignore as unknown as typeof dockerignore.default;
 
 const root = mkdtempSync(join(tmpdir(), "wisent-docker-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -72,8 +83,10 @@ describe.each(CASES)("wisent new --%s --db %s", (kind, db) => {
     // Pruned before the build: npm prune rewrites package-lock.json, a source of the build, and
     // wisent start rebuilds a build older than its sources (which the image's user cannot).
     expect(build).toContain("RUN npm prune --omit=dev && npx wisent build");
+    // The folders the app writes, made in the build so that the copy gives them to "node".
+    expect(build).toContain("RUN mkdir -p storage tmp db");
     const final = lines.slice(lines.indexOf("FROM base"));
-    expect(final).toContain("COPY --from=build /app /app");
+    expect(final).toContain("COPY --from=build --chown=node:node /app /app");
     expect(final).toContain("USER node");
     // Uploads' temporary files go to tmp/uploads/: the user the server runs as writes there.
     expect(final.indexOf("RUN mkdir -p tmp && chown node:node tmp")).toBeGreaterThan(-1);
@@ -81,8 +94,9 @@ describe.each(CASES)("wisent new --%s --db %s", (kind, db) => {
       final.indexOf("USER node"),
     );
     expect(final).toContain("ENV GO_ENV=production NODE_ENV=production HOST=0.0.0.0 PORT=3000");
+    // Create the database when missing and migrate it (locked against other replicas), then serve.
     expect(final.at(-1)).toBe(
-      'CMD ["sh", "-c", "node_modules/.bin/wisent migrate && exec node_modules/.bin/wisent start"]',
+      'CMD ["sh", "-c", "node_modules/.bin/wisent db prepare && exec node_modules/.bin/wisent start"]',
     );
     // The server runs as the non-root user: nothing after USER switches back.
     expect(final.slice(final.indexOf("USER node") + 1).some((l) => l.startsWith("USER"))).toBe(
@@ -103,9 +117,10 @@ describe.each(CASES)("wisent new --%s --db %s", (kind, db) => {
   it("keeps the database where it lives: a volume for SQLite, DATABASE_URL for a server", async () => {
     const { name, dockerfile } = await newApp(kind, db);
     const lines = instructions(dockerfile);
+    // Uploads outlive the container on a volume of their own.
+    expect(dockerfile).toContain(`-v ${name}-storage:/app/storage`);
     if (db === "sqlite") {
       expect(lines).toContain("VOLUME /app/db");
-      expect(lines).toContain("RUN mkdir -p db && chown node:node db");
       expect(dockerfile).toMatch(/db\/ must be a writable volume/);
       expect(dockerfile).toContain(`-v ${name}-db:/app/db`);
     } else {
@@ -116,23 +131,68 @@ describe.each(CASES)("wisent new --%s --db %s", (kind, db) => {
     expect(dockerfile.includes("SESSION_SECRET")).toBe(kind === "web");
   });
 
-  it("writes a .dockerignore that keeps local state out and the sources in", async () => {
+  it("writes a .dockerignore that keeps development's files and secrets out and the sources in", async () => {
     const { dockerignore } = await newApp(kind, db);
-    const patterns = dockerignore.split("\n").filter((l) => l !== "" && !l.startsWith("#"));
-    for (const kept of [".git", "node_modules", "dist", "db/*.sqlite*", ".env", "tmp"])
-      expect(patterns).toContain(kept);
-    for (const needed of ["src", "migrations", "public", "package.json", "package-lock.json"])
-      expect(patterns.some((p) => p.startsWith(needed))).toBe(false);
+    // Docker's own matching rules (patterns from the context's root, `!` exceptions, last wins).
+    const rules = ignore().add(dockerignore);
+    for (const out of [
+      ".git/HEAD",
+      "node_modules/hono/package.json",
+      "dist/server.js",
+      "coverage/index.html",
+      "db/development.sqlite",
+      "db/development.sqlite-wal",
+      "db/production.sqlite.prepare-lock",
+      "storage/0193a4c2-7d1e-7cc0-9d3a-6a1f3b5c2e11.png",
+      "storage/variants/0193a4c2.png/thumb.webp",
+      "tmp/local_secret.txt",
+      ".env",
+      ".env.production",
+      ".wisent/console_history",
+      "npm-debug.log",
+    ])
+      expect(rules.ignores(out), out).toBe(true);
+    for (const kept of [
+      "src/app.ts",
+      "src/storage/helpers.ts",
+      "migrations/.gitkeep",
+      "db/seeds.ts",
+      "package.json",
+      "package-lock.json",
+      ".env.example",
+      "tsconfig.json",
+    ])
+      expect(rules.ignores(kept), kept).toBe(false);
+  });
+
+  it("lints clean", async () => {
+    const { dockerfile } = await newApp(kind, db);
+    expect(validate(dockerfile)).toEqual([]);
+    // The linter is awake: a misspelt instruction is reported.
+    expect(validate(dockerfile.replace("\nWORKDIR /app", "\nWORKDIRR /app"))).not.toEqual([]);
+  });
+
+  it("runs a Node that the wisent package's engines allow, and the app says the same", async () => {
+    const { dockerfile, read } = await newApp(kind, db);
+    const [arg] = DockerfileParser.parse(dockerfile).getInitialARGs();
+    const property = arg?.getProperty();
+    expect(property?.getName()).toBe("NODE_VERSION");
+    const image = `${property?.getValue()}.x`;
+    const engines = wisentPackage().engines.node;
+    // Every Node the tag can pull (node:24 is the newest 24.x) satisfies the package's engines.
+    expect(semver.subset(image, engines), `node:${image} within engines ${engines}`).toBe(true);
+    const app = JSON.parse(read("package.json")) as { engines: { node: string } };
+    expect(app.engines.node).toBe(engines);
   });
 });
 
-it("names only wisent commands that exist (build, migrate, start), in every kind of app", async () => {
+it("names only wisent commands that exist (build, db, start), in every kind of app", async () => {
   const named = new Set<string>();
   for (const [kind, db] of CASES) {
     const { dockerfile } = await newApp(kind, db);
     for (const m of dockerfile.matchAll(/wisent (\w+)/g)) named.add(m[1]!);
   }
-  expect(named).toEqual(new Set(["build", "migrate", "start"]));
+  expect(named).toEqual(new Set(["build", "db", "start"]));
   const commands = COMMANDS.map((c) => c.words[0]);
   for (const command of named) expect(commands, `wisent ${command}`).toContain(command);
 });

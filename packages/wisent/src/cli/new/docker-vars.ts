@@ -1,6 +1,7 @@
 /**
  * The parts of a new app's `Dockerfile` that depend on its database and kind: where the data
- * lives (a volume for SQLite, DATABASE_URL for a server) and the `docker run` line to start it.
+ * lives (a volume for SQLite, DATABASE_URL for a server) and the `docker run` line to start it,
+ * with its uploads on a volume (`storage/`, unless `STORAGE_URL` names a bucket).
  * @module
  */
 
@@ -20,25 +21,25 @@ const SERVER_URLS = {
 /**
  * The `@@dockerDatabase@@` and `@@dockerRun@@` placeholders of `Dockerfile.tpl`.
  * @example dockerVars({ packageName: "shop", api: false, db: "sqlite" }).dockerRun
- * // "docker run -p 3000:3000 -v shop-db:/app/db -e SESSION_SECRET=<64 hex characters> shop"
+ * // "docker run -p 3000:3000 -v shop-db:/app/db -v shop-storage:/app/storage -e SESSION_SECRET=<64 hex characters> shop"
  */
 export function dockerVars(app: DockerAppKind): { dockerDatabase: string; dockerRun: string } {
   const secret = app.api ? "" : " -e SESSION_SECRET=<64 hex characters>";
+  const storage = `-v ${app.packageName}-storage:/app/storage`;
   if (app.db === "sqlite") {
     return {
       dockerDatabase: [
         "# SQLite: the database is db/production.sqlite, so db/ must be a writable volume that",
         "# outlives the container (docker run -v <name>:/app/db); the node user owns it.",
-        "RUN mkdir -p db && chown node:node db",
         "VOLUME /app/db",
       ].join("\n"),
-      dockerRun: `docker run -p 3000:3000 -v ${app.packageName}-db:/app/db${secret} ${app.packageName}`,
+      dockerRun: `docker run -p 3000:3000 -v ${app.packageName}-db:/app/db ${storage}${secret} ${app.packageName}`,
     };
   }
   const url = SERVER_URLS[app.db];
   return {
     dockerDatabase:
       "# The database is on its own server: DATABASE_URL, given to docker run (see above).",
-    dockerRun: `docker run -p 3000:3000 -e DATABASE_URL=${url}${secret} ${app.packageName}`,
+    dockerRun: `docker run -p 3000:3000 ${storage} -e DATABASE_URL=${url}${secret} ${app.packageName}`,
   };
 }

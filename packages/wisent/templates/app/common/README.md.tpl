@@ -46,15 +46,22 @@ usually `DATABASE_URL`, `APP_URL` (the app's public URL) and, for more hosts, `A
 ## Deploy
 
 `Dockerfile` builds a production image: `npm ci`, the dev dependencies pruned, `npx wisent
-build`, then the built app run by a non-root user (`.dockerignore` keeps `node_modules`, `dist`,
-local databases and `.env` out of it).
+build`, then the built app run by the non-root user `node`, which owns the folders it writes
+(`storage/` for uploads, `tmp/`, `db/` for SQLite). `.dockerignore` keeps `node_modules`, `dist`,
+local databases, uploads, `tmp/` (development's session secret) and `.env` out of it.
 
 ```sh
 docker build -t @@packageName@@ .
 @@dockerRun@@
 ```
 
-The container runs pending migrations, then `wisent start` on `0.0.0.0:3000` with
-`GO_ENV=production`. `GET /up` (`app.healthCheck` in `src/app.ts`) answers 200 while the app and
-its database do and 503 when the database does not: the image's `HEALTHCHECK` and load balancers
-probe it, and it is never redirected to HTTPS nor logged.
+The container runs `wisent db prepare` (creates the database when it is missing and runs pending
+migrations, one replica at a time), then `wisent start` on `0.0.0.0:3000` with
+`GO_ENV=production`. Volumes: `/app/storage` keeps uploaded files (or set `STORAGE_URL` to an S3
+bucket, `s3://bucket?region=...`, and mount nothing), and a SQLite app's `/app/db` its database.
+An app on PostgreSQL or MySQL needs `DATABASE_URL`: without it, production refuses to start and
+says so (it never falls back to SQLite). `GET /up` (`app.healthCheck` in `src/app.ts`) answers
+200 while the app and its database do and 503 when the database does not: the image's
+`HEALTHCHECK` and load balancers probe it, and it is never redirected to HTTPS nor logged.
+`npx wisent run scripts/task.ts` runs a script of your own in the app's environment (its `.env`
+and database), as a one-off task in the container too.

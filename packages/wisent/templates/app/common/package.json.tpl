@@ -7,6 +7,9 @@
   "engines": {
     "node": "@@nodeEngines@@"
   },
+  "wisent": {
+    "database": "@@database@@"
+  },
   "scripts": {
     "dev": "wisent dev",
     "build": "wisent build",
