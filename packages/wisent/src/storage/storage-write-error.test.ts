@@ -79,7 +79,8 @@ describe("a storage write that fails", () => {
       cause: "ENOTDIR",
       setting: `STORAGE_URL (the folder ${root})`,
     });
-    expect(lines[0]!.file).toMatch(new RegExp(`^${root}/[0-9a-f-]{36}\\.png$`));
+    // Under the app's and environment's namespace (`<app>/<env>/`) in that folder.
+    expect(lines[0]!.file).toMatch(new RegExp(`^${root}/[\\w.-]+/test/[0-9a-f-]{36}\\.png$`));
     expect(lines[0]!.error).toContain(`cannot store the file ${lines[0]!.file}: ENOTDIR`);
     expect(await db.kysely.selectFrom("covers").selectAll().execute()).toEqual([]);
     await db.close();

@@ -88,11 +88,6 @@ describe.each(CASES)("wisent new --%s --db %s", (kind, db) => {
     const final = lines.slice(lines.indexOf("FROM base"));
     expect(final).toContain("COPY --from=build --chown=node:node /app /app");
     expect(final).toContain("USER node");
-    // Uploads' temporary files go to tmp/uploads/: the user the server runs as writes there.
-    expect(final.indexOf("RUN mkdir -p tmp && chown node:node tmp")).toBeGreaterThan(-1);
-    expect(final.indexOf("RUN mkdir -p tmp && chown node:node tmp")).toBeLessThan(
-      final.indexOf("USER node"),
-    );
     expect(final).toContain("ENV GO_ENV=production NODE_ENV=production HOST=0.0.0.0 PORT=3000");
     // Create the database when missing and migrate it (locked against other replicas), then serve.
     expect(final.at(-1)).toBe(
