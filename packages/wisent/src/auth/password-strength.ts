@@ -88,7 +88,7 @@ export function isCommonPassword(password: string): boolean {
  * What is wrong with a new password beyond its length (ASVS 2.1.7), or undefined: one of the
  * most common passwords (`password1234`, `qwerty123456`), the account's own email or its name
  * part (`ada@example.com`, `ada.lovelace` for `ada.lovelace@example.com`), or easy to guess for
- * zxcvbn (a score below {@link PASSWORD_MIN_SCORE}: `aaaaaaaaaaaa`, twelve spaces,
+ * zxcvbn (a score below `PASSWORD_MIN_SCORE`: `aaaaaaaaaaaa`, twelve spaces,
  * `abcdefghijkl`, `1q2w3e4r5t6y`), saying why. The message is meant for the `password` field of
  * a 422.
  *

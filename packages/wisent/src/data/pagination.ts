@@ -36,7 +36,7 @@ export interface PaginationJson {
   total_entries_estimated?: boolean;
 }
 
-/** The paginator of a page the server read: {@link PaginationJson} and where the page's cursors lead. */
+/** The paginator of a page the server read: `PaginationJson` and where the page's cursors lead. */
 export interface Paginator extends PaginationJson {
   total_entries_estimated?: true;
   /** The cursor of this page's last row, when rows follow that page numbers do not reach. */

@@ -133,7 +133,7 @@ function client(c: Context): Client {
  * `TRUSTED_PROXY_HEADER` names: `X-Forwarded-For` by default, RFC 7239's `Forwarded` (`for=`)
  * with `TRUSTED_PROXY_HEADER=forwarded`; the other is ignored. Without `TRUSTED_PROXIES`
  * forwarding headers are ignored, as anyone can send them. Production log lines use it, rate
- * limits its {@link addressKey}; `"unknown"` outside a Node server.
+ * limits its `addressKey`; `"unknown"` outside a Node server.
  *
  * @param c - the request's context
  * @returns the address (IPv4, or IPv6 without brackets), or `"unknown"`
@@ -193,7 +193,7 @@ export function addressKey(address: string): string {
 }
 
 /**
- * The rate-limit key of the request's client: {@link addressKey} of {@link clientAddress}. The
+ * The rate-limit key of the request's client: `addressKey` of {@link clientAddress}. The
  * default `by` of `rateLimit()` and the key of `SignInLimits`.
  *
  * @example

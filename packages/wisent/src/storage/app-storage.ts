@@ -160,11 +160,8 @@ export class AppStorage {
 
   /**
    * Every key of the app's namespace (for `wisent storage prune`), page by page on S3; nothing
-   * when the folder was never made. Never a key outside the namespace.
-   * Every stored key under `prefix` (for `wisent storage prune`), page by page on S3; nothing
-   * when a local storage folder was never made. Its modification time is read when asked for
-   * (on S3 it came with the listing).
-   * @param prefix - the keys' common start (default: every key)
+   * when the folder was never made. Never a key outside the namespace. Its modification time is
+   * read when asked for (on S3 it came with the listing).
    * @returns the keys, each with a function reading its modification time
    */
   async *list(): AsyncGenerator<ListedObject> {

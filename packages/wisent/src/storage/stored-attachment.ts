@@ -80,7 +80,7 @@ export class StoredAttachment implements AttachmentColumn {
     readonly checksum: string,
   ) {}
 
-  /** Whether it is served only through a signed URL that expires (see {@link PRIVATE_FOLDER}). */
+  /** Whether it is served only through a signed URL that expires (see `PRIVATE_FOLDER`). */
   get isPrivate(): boolean {
     return this.key.startsWith(PRIVATE_FOLDER);
   }
