@@ -3,7 +3,7 @@
  * `attachment()` field, multipart requests, the stored-files route, on the local disk and on an
  * S3-compatible server (s3rver, started here on 127.0.0.1).
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
