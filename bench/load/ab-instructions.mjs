@@ -127,6 +127,8 @@ async function measure(dir, base, ids, tmp) {
       NO_COLOR: "1",
       PORT: String(port),
       HOST: "127.0.0.1",
+      // The bench is the TLS proxy: its X-Forwarded-Proto counts only from TRUSTED_PROXIES.
+      TRUSTED_PROXIES: "127.0.0.1",
       USER: process.env.USER ?? "root",
     };
     const server = spawn(
