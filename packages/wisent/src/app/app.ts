@@ -3,12 +3,17 @@ import { cors } from "hono/cors";
 import type { Router } from "hono/router";
 import { HttpError } from "../base/http-error.js";
 import { currentEnv } from "../config/settings.js";
+import type { Database } from "../data/database.js";
 import { configuredAppUrl } from "../http/app-url.js";
 import { errorResponse } from "../http/error-response.js";
 import { mediaTypeOf } from "../http/media-types.js";
 import { markNoRoute, NoRouteError, noRouteAnswer } from "../http/no-route.js";
 import { pathFormatOf, rememberPathFormat, splitPathFormat } from "../http/path-format.js";
 import { nodeHeaders } from "../http/request-header.js";
+import type { Job } from "../jobs/define-job.js";
+import { jobsInProcess } from "../jobs/in-process.js";
+import { AppJobs, setCurrentAppJobs } from "../jobs/job-registry.js";
+import type { RecurringSchedule } from "../jobs/recurring.js";
 import { installMiddlewareExtensions } from "../kernel/context-extensions.js";
 import { Dispatch } from "../kernel/dispatch.js";
 import { honoErrorHandler } from "../kernel/hono-internals.js";
@@ -183,6 +188,8 @@ export class App extends Group<[], never> {
   readonly #dispatch: Dispatch;
   /** How many routes {@link App.checkRoutes} last found in order (-1: never checked). */
   #checkedRoutes = -1;
+  /** The app's background jobs, once `jobs(db)` has named their database. */
+  #jobs: AppJobs | undefined;
 
   constructor(options: AppOptions) {
     if (
@@ -358,12 +365,62 @@ export class App extends Group<[], never> {
    */
   listen(options: ListenOptions = {}): Promise<RunningServer> {
     this.checkRoutes();
+    // `wisent dev` and `wisent start --jobs`: this process performs the app's jobs too.
+    const worker = this.#jobs && jobsInProcess() ? this.#jobs.worker() : undefined;
+    if (worker) {
+      worker.start();
+      // Shutdown hooks run last first: the worker stops before the app closes its database.
+      this.onShutdown(() => worker.stop());
+    }
     return listen(
       this.fetch,
       { bodyLimit: this.#bodyLimit, uploadLimit: this.#uploadLimit, ...options },
       () => this.#runShutdownHooks(),
       (method, target, contentType) => this.#answersWithoutBody(method, target, contentType),
     );
+  }
+
+  /**
+   * Names the database the app's background jobs are stored in (its own: a job enqueued through
+   * a request's transaction exists only if the request commits). Then register each job with
+   * {@link App.job}; `wisent jobs work` performs them.
+   *
+   * @example
+   * app.jobs(db);
+   * app.job(SendDigest);
+   */
+  jobs(database: Database): AppJobs {
+    if (this.#jobs && this.#jobs.database !== database) {
+      throw new Error("app.jobs(db): the app's jobs already have another database");
+    }
+    this.#jobs ??= new AppJobs(database);
+    setCurrentAppJobs(this.#jobs);
+    return this.#jobs;
+  }
+
+  /**
+   * Registers a background job, so that workers can perform it; with a schedule, it also runs by
+   * itself once per tick across all processes (`every: "1h"`, or `cron: "0 3 * * *"`).
+   * Needs {@link App.jobs} first.
+   *
+   * @example
+   * app.job(SendDigest);
+   * app.job(PruneStorage, { every: "1h" });
+   * app.job(DailyReport, { cron: "0 6 * * *", timezone: "Europe/Berlin" });
+   */
+  job(job: Job, schedule?: RecurringSchedule): this {
+    if (!this.#jobs) {
+      throw new Error(
+        `app.job(${job?.name ?? "..."}): call app.jobs(db) first, naming the database the jobs are stored in`,
+      );
+    }
+    this.#jobs.register(job, schedule);
+    return this;
+  }
+
+  /** The app's jobs (`app.jobs(db)`), if it has any: what `wisent jobs` works with. */
+  get backgroundJobs(): AppJobs | undefined {
+    return this.#jobs;
   }
 
   /** Runs `hook` when the server shuts down (after in-flight requests end), e.g. closing a database. */

@@ -185,6 +185,13 @@ export const ENVIRONMENT_VARIABLES = [
     environments: "internal",
   },
   {
+    name: "WISENT_JOBS",
+    default: "unset",
+    meaning:
+      "Set to `1` by `wisent dev` and `wisent start --jobs`: `app.listen()` also performs the app's background jobs in its process.",
+    environments: "internal",
+  },
+  {
     name: "WISENT_NOTICES_SHOWN",
     default: "unset",
     meaning:

@@ -17,6 +17,8 @@ export const DIALECTS: DialectName[] = ["sqlite", "postgres", "mysql"];
 /** A throwaway database; `drop()` closes it and removes it from the server. */
 export interface TestDatabase {
   db: Database;
+  /** Its URL, password included (for a child process to open it too). */
+  url: string;
   drop(): Promise<void>;
 }
 
@@ -55,22 +57,26 @@ export interface TestDatabaseOptions {
   settings?: Record<string, string>;
   /** The migrations folder `migratedTestDatabase` runs (default: widgets and parts). */
   migrations?: string;
+  /** The start of the database's name (default `wisent_test`), then `_<random>`. */
+  prefix?: string;
 }
 
-/** Creates `wisent_test_<random>` on the dialect's server (a temp file for SQLite) and opens it. */
+/** Creates `<prefix>_<random>` (default `wisent_test_<random>`) on the dialect's server (a temp file for SQLite) and opens it. */
 export async function createTestDatabase(
   dialect: DialectName,
   options: TestDatabaseOptions = {},
 ): Promise<TestDatabase> {
-  const name = `wisent_test_${randomBytes(6).toString("hex")}`;
+  const name = `${options.prefix ?? "wisent_test"}_${randomBytes(6).toString("hex")}`;
   if (dialect === "sqlite") {
     const { mkdtemp, rm } = await import("node:fs/promises");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
     const dir = await mkdtemp(join(tmpdir(), "wisent-data-"));
-    const db = await openDatabase(`sqlite:${join(dir, `${name}.sqlite`)}`);
+    const url = `sqlite:${join(dir, `${name}.sqlite`)}`;
+    const db = await openDatabase(url);
     return {
       db,
+      url,
       async drop() {
         await db.close();
         await rm(dir, { recursive: true, force: true });
@@ -85,9 +91,11 @@ export async function createTestDatabase(
       admin.kysely,
     );
   }
-  const db = await openDatabase(replaceDatabase(adminUrl, name), options);
+  const url = replaceDatabase(adminUrl, name);
+  const db = await openDatabase(url, options);
   return {
     db,
+    url,
     async drop() {
       await db.close();
       await sql`drop database ${sql.id(name)}`.execute(admin.kysely);
