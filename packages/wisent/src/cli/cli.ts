@@ -126,6 +126,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/storage.js")).run,
   },
   {
+    words: ["jobs"],
+    aliases: [],
+    summary: "list, work, retry or discard the app's background jobs",
+    load: async () => (await import("./commands/jobs.js")).run,
+  },
+  {
     words: ["dev"],
     aliases: [],
     summary: "run the app and restart it when a file changes",

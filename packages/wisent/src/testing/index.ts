@@ -4,6 +4,15 @@
  */
 export { clearSentMail, sentMail } from "../auth/mailer.js";
 export { CookieJar } from "./cookie-jar.js";
+export {
+  assertEnqueued,
+  assertNotEnqueued,
+  clearEnqueued,
+  type EnqueuedJob,
+  enqueuedJobs,
+  type PayloadMatch,
+  performEnqueued,
+} from "./jobs.js";
 export { signIn, signOut } from "./sign-in.js";
 export {
   type FetchApp,
