@@ -70,6 +70,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/authentication.js")).destroy,
   },
   {
+    words: ["generate", "job"],
+    aliases: [["g", "job"]],
+    summary: "generate a background job and its test, registered in src/app.ts",
+    load: async () => (await import("./commands/job.js")).generate,
+  },
+  {
+    words: ["destroy", "job"],
+    aliases: [["d", "job"]],
+    summary: "remove what generate job made",
+    load: async () => (await import("./commands/job.js")).destroy,
+  },
+  {
     words: ["generate", "migration"],
     aliases: [
       ["g", "migration"],
