@@ -1,6 +1,7 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler, type Next } from "hono";
 import { cors } from "hono/cors";
 import type { Router } from "hono/router";
+import { DeliverMail } from "../auth/deliver-mail.js";
 import { HttpError } from "../base/http-error.js";
 import { currentEnv } from "../config/settings.js";
 import type { Database } from "../data/database.js";
@@ -383,7 +384,8 @@ export class App extends Group<[], never> {
   /**
    * Names the database the app's background jobs are stored in (its own: a job enqueued through
    * a request's transaction exists only if the request commits). Then register each job with
-   * {@link App.job}; `wisent jobs work` performs them.
+   * {@link App.job}; `wisent jobs work` performs them. Mail sent with `deliverLater` is one of
+   * them, registered here.
    *
    * @example
    * app.jobs(db);
@@ -393,7 +395,11 @@ export class App extends Group<[], never> {
     if (this.#jobs && this.#jobs.database !== database) {
       throw new Error("app.jobs(db): the app's jobs already have another database");
     }
-    this.#jobs ??= new AppJobs(database);
+    if (!this.#jobs) {
+      this.#jobs = new AppJobs(database);
+      // Mail sent later (deliverLater) is a job of every app with jobs.
+      this.#jobs.register(DeliverMail);
+    }
     setCurrentAppJobs(this.#jobs);
     return this.#jobs;
   }

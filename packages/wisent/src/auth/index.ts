@@ -28,6 +28,12 @@ export {
   signOut,
   USER_ID_SESSION_KEY,
 } from "./current-user.js";
+export {
+  type DeliverLaterOptions,
+  DeliverMail,
+  deliverLater,
+  deliverNow,
+} from "./deliver-mail.js";
 export { type Mailer, type MailerOptions, type MailMessage, mailer } from "./mailer.js";
 export {
   hashPassword,

@@ -13,6 +13,7 @@ export {
   type PayloadMatch,
   performEnqueued,
 } from "./jobs.js";
+export { assertNothingSent, assertSent, type MailMatch, type SentMail } from "./mail.js";
 export { signIn, signOut } from "./sign-in.js";
 export {
   type FetchApp,

@@ -9,9 +9,11 @@ import {
   authenticationPlan,
 } from "./authentication-plan.js";
 import { type MigrationControl, pruneEmptyFolders, revertPrompt } from "./destroy-resource.js";
+import { jobsMigration } from "./generate-job.js";
 import type { FileAction } from "./generate-resource.js";
 import { migrationTime } from "./generate-resource.js";
 import { contentHash, readRecords, writeRecords } from "./generated-record.js";
+import { JOBS_DATABASE_LINE } from "./job-plan.js";
 import { renderTemplate } from "./render.js";
 import { UsageError } from "./usage-error.js";
 import { plannedWrites, writeGenerated } from "./write-generated.js";
@@ -75,10 +77,14 @@ export function generateAuthentication(
   if (earlier.some(Boolean) && !options.force) {
     throw new UsageError(`migrations/${earlier.find(Boolean)} creates its table already`);
   }
+  const at = migrationTime(appDir, options.now ?? new Date());
+  // After users (and access tokens): the jobs tables, when the app has none yet.
+  const jobsTables = jobsMigration(appDir) ? undefined : new Date(at.getTime() + 2000);
   const fresh = authenticationPlan({
     api: app.api,
     command: AUTHENTICATION_COMMAND,
-    migrations: migrationTime(appDir, options.now ?? new Date()),
+    migrations: at,
+    jobsMigration: jobsTables,
   });
   // --force over an earlier run keeps its migrations' names.
   const plan = earlier.some(Boolean)
@@ -86,8 +92,9 @@ export function generateAuthentication(
         api: app.api,
         command: AUTHENTICATION_COMMAND,
         migrations: fresh.files
-          .filter((f) => f.group === "migration")
+          .filter((f) => f.group === "migration" && !isJobsMigration(f.path))
           .map((f, i) => earlier[i] ?? f.path.replace(/^migrations\//, "")),
+        jobsMigration: jobsTables,
       })
     : fresh;
   const rendered = new Map(
@@ -109,8 +116,9 @@ export function generateAuthentication(
       name: AUTHENTICATION_RECORD,
       attributes: [],
       // Comma-separated when there are two (an API app's users and access_tokens).
+      // Not the jobs tables': destroy keeps them (other jobs share them).
       migration: plan.files
-        .filter((f) => f.group === "migration")
+        .filter((f) => f.group === "migration" && !isJobsMigration(f.path))
         .map((f) => f.path.replace(/^migrations\//, ""))
         .join(","),
       files,
@@ -197,7 +205,7 @@ export async function destroyAuthentication(
   if (handlersGone) {
     const unregistered = removeAppLines(
       app.appSource,
-      plan.edits.filter((e) => e.path === "src/app.ts"),
+      plan.edits.filter((e) => e.path === "src/app.ts" && e.line !== JOBS_DATABASE_LINE),
     );
     if (unregistered.changed) {
       writeFileSync(join(appDir, "src/app.ts"), unregistered.source);
@@ -217,4 +225,9 @@ export async function destroyAuthentication(
     };
   writeRecords(appDir, rest);
   return { actions };
+}
+
+/** The jobs tables' migration (`<stamp>_create_wisent_jobs.ts`), which destroy leaves. */
+function isJobsMigration(path: string): boolean {
+  return /_create_wisent_jobs\.ts$/.test(path);
 }
