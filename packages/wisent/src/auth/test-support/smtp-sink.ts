@@ -1,0 +1,81 @@
+import { createServer, type Server, type Socket } from "node:net";
+
+/** What the sink does with the next `MAIL FROM`: refuse it (421), stall forever, or accept. */
+export type SinkMode = "refuse" | "stall" | "accept";
+
+/**
+ * A minimal SMTP server on 127.0.0.1 for the delivery tests: no TLS, no auth; each session's
+ * `MAIL FROM` gets what `next()` says; accepted messages are kept.
+ */
+export async function smtpSink(next: () => SinkMode): Promise<{
+  readonly port: number;
+  readonly received: string[];
+  readonly refused: () => number;
+  readonly stalled: () => number;
+  close(): Promise<void>;
+}> {
+  const received: string[] = [];
+  const sockets = new Set<Socket>();
+  let refused = 0;
+  let stalled = 0;
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => {});
+    let buffer = "";
+    let data: string | undefined;
+    let mode: SinkMode = "accept";
+    socket.write("220 sink ESMTP\r\n");
+    socket.on("data", (chunk) => {
+      buffer += chunk.toString("latin1");
+      for (;;) {
+        if (data !== undefined) {
+          const end = buffer.indexOf("\r\n.\r\n");
+          if (end < 0) return;
+          received.push(data + buffer.slice(0, end));
+          buffer = buffer.slice(end + 5);
+          data = undefined;
+          socket.write("250 2.0.0 queued\r\n");
+          continue;
+        }
+        const at = buffer.indexOf("\r\n");
+        if (at < 0) return;
+        const line = buffer.slice(0, at);
+        buffer = buffer.slice(at + 2);
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === "EHLO" || verb === "HELO") socket.write("250 sink\r\n");
+        else if (verb === "MAIL") {
+          mode = next();
+          if (mode === "refuse") {
+            refused += 1;
+            socket.end("421 4.3.2 try again later\r\n");
+            return;
+          }
+          if (mode === "stall") {
+            stalled += 1;
+            return; // never answers
+          }
+          socket.write("250 2.1.0 ok\r\n");
+        } else if (verb === "RCPT") socket.write("250 2.1.5 ok\r\n");
+        else if (verb === "DATA") {
+          data = "";
+          socket.write("354 go ahead\r\n");
+        } else if (verb === "QUIT") socket.end("221 bye\r\n");
+        else socket.write("250 ok\r\n");
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    port,
+    received,
+    refused: () => refused,
+    stalled: () => stalled,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
