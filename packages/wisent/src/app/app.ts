@@ -3,7 +3,7 @@ import { cors } from "hono/cors";
 import type { Router } from "hono/router";
 import { DeliverMail } from "../auth/deliver-mail.js";
 import { HttpError } from "../base/http-error.js";
-import { currentEnv } from "../config/settings.js";
+import { currentEnv, isProductionLike } from "../config/settings.js";
 import type { Database } from "../data/database.js";
 import { configuredAppUrl } from "../http/app-url.js";
 import { errorResponse } from "../http/error-response.js";
@@ -34,6 +34,7 @@ import { composeWithRuntime } from "./app-core.js";
 import { installAppContextMethods } from "./context-methods.js";
 import { devErrorPage } from "./dev-error-page.js";
 import { Group } from "./group.js";
+import { type JobsDashboardOptions, jobsDashboardHandlers } from "./jobs-dashboard.js";
 import type { RouteBuilder } from "./route-builder.js";
 import type { WisentRuntime } from "./runtime.js";
 import { announceStartupNotices } from "./startup-notices.js";
@@ -421,6 +422,30 @@ export class App extends Group<[], never> {
       );
     }
     this.#jobs.register(job, schedule);
+    return this;
+  }
+
+  /**
+   * Serves a dashboard of the app's jobs at `path`: counts, the failed jobs with their errors and
+   * stacks, the running and waiting ones, with Retry and Discard. Development and test mount it
+   * as it is; other environments only with `authorize` (else it is not mounted: a 404), e.g.
+   * behind the app's authentication. Needs {@link App.jobs} first. Declare it after the
+   * middleware it needs (session, csrf, the signed-in user).
+   *
+   * @example
+   * app.jobsDashboard("/admin/jobs", { authorize: (c) => c.currentUser()?.admin === true });
+   */
+  jobsDashboard(path = "/__wisent/jobs", options: JobsDashboardOptions = {}): this {
+    if (!this.#jobs) {
+      throw new Error("app.jobsDashboard(): call app.jobs(db) first");
+    }
+    if (isProductionLike(this.env) && !options.authorize) return this;
+    const base = path.replace(/\/+$/, "");
+    const handlers = jobsDashboardHandlers(this.#jobs, base, options);
+    this.internalRoute("GET", base, handlers.show, "jobsDashboard");
+    this.internalRoute("POST", `${base}/retry-failed`, handlers.retryFailed, "jobsDashboard");
+    this.internalRoute("POST", `${base}/{job_id}/retry`, handlers.retry, "jobsDashboard");
+    this.internalRoute("POST", `${base}/{job_id}/discard`, handlers.discard, "jobsDashboard");
     return this;
   }
 
