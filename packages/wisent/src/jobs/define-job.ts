@@ -7,21 +7,11 @@ import { uuidv7 } from "../data/uuid.js";
 import { type Backoff, DEFAULT_BACKOFF } from "./backoff.js";
 import { type Duration, durationMs } from "./duration.js";
 import { insertJob } from "./job-store.js";
+import type { Job, JobRun, JobTarget } from "./job-types.js";
 import { localWorkersListening, noteEnqueued, wakeLocalWorkers } from "./local-wake.js";
+import { redisJobs } from "./redis-engine.js";
 
-/** What `perform` is told about the run under way. */
-export interface JobRun {
-  /** The job's id (the row in `wisent_jobs`). */
-  readonly id: string;
-  /** 1 for the first try, 2 for the first retry, ... */
-  readonly attempt: number;
-  readonly maxAttempts: number;
-  /**
-   * Aborted when the worker stops (SIGTERM) and its shutdown timeout has passed: the job goes
-   * back to the queue, so stop and let the next worker run it again.
-   */
-  readonly signal: AbortSignal;
-}
+export type { Enqueued, EnqueueOptions, Job, JobRun, JobTarget } from "./job-types.js";
 
 /** How a job is declared: see {@link defineJob}. */
 export interface JobSettings<S extends z.ZodType> {
@@ -39,57 +29,6 @@ export interface JobSettings<S extends z.ZodType> {
   readonly attempts?: number;
   /** The wait after the first failure (default `"15s"`), doubling with each failure after. */
   readonly backoff?: { readonly base?: Duration; readonly max?: Duration };
-}
-
-/** Options of one enqueue. */
-export interface EnqueueOptions {
-  /** Not before this long from now: `"10m"`, or milliseconds. */
-  readonly delay?: Duration;
-  /** Not before this time. */
-  readonly runAt?: Date;
-  /**
-   * While a job with this key waits or runs, enqueueing another with it does nothing (and says
-   * so: `enqueued: false`, with the waiting job's id).
-   */
-  readonly uniqueKey?: string;
-  /** Overrides the job's priority. */
-  readonly priority?: number;
-  /** Overrides the job's queue. */
-  readonly queue?: string;
-}
-
-/** What an enqueue did. */
-export interface Enqueued {
-  /** The job's id, or the waiting job's when the unique key was taken. */
-  readonly id: string;
-  /** False when a job with the same unique key was already waiting: nothing was written. */
-  readonly enqueued: boolean;
-}
-
-/** Where a job is written: the request's transaction (`c.tx()`, awaited or not), a Kysely or the Database. */
-export type JobTarget = Queryable | Promise<Queryable> | Database;
-
-/** A job: its settings, and how to enqueue it. */
-export interface Job<S extends z.ZodType = z.ZodType> {
-  readonly name: string;
-  readonly schema: S;
-  readonly queue: string;
-  readonly priority: number;
-  readonly maxAttempts: number;
-  readonly backoff: Backoff;
-  perform(payload: z.output<S>, run: JobRun): unknown;
-  /**
-   * Writes the job through `db`. Given the request's transaction (`c.tx()`), the job exists if
-   * and only if the request's writes commit: a request that answers 422 or throws leaves none.
-   * Given the Database (a script, another job), it commits on its own. Throws a WisentError
-   * (`E_JOB_PAYLOAD_INVALID`) naming the field when the payload fails the schema.
-   *
-   * @example
-   * await SendDigest.enqueue(c.tx(), { email }, { delay: "10m", uniqueKey: `digest:${email}` });
-   */
-  enqueue(db: JobTarget, payload: z.input<S>, options?: EnqueueOptions): Promise<Enqueued>;
-  /** The payload, checked against the schema (`when`: `enqueue` or `perform`, for the message). */
-  parsePayload(payload: unknown, when: "enqueue" | "perform"): z.output<S>;
 }
 
 const JOB_NAME = /^[A-Za-z][A-Za-z0-9_.:-]{0,199}$/;
@@ -174,12 +113,35 @@ export function defineJob<S extends z.ZodType>(settings: JobSettings<S>): Job<S>
         : now + (options.delay === undefined ? 0 : durationMs(options.delay, `${where}: delay`));
       if (options.uniqueKey !== undefined) checkedKey(options.uniqueKey, where);
       const db = await queryableOf(target);
+      const id = uuidv7(now);
+      const queueName = options.queue === undefined ? queue : checkedQueue(options.queue, where);
+      const priority = options.priority ?? job.priority;
+      const redis = redisJobs();
+      if (redis) {
+        const input = {
+          id,
+          job: job as unknown as Job,
+          payload: JSON.parse(json as string) as unknown,
+          queue: queueName,
+          runAt,
+          priority,
+          uniqueKey: options.uniqueKey,
+        };
+        // Redis cannot join the transaction: the job is added once the request has committed.
+        if ((db as { isTransaction?: boolean }).isTransaction === true) {
+          await afterCommit(db, async () => {
+            await redis.add(input);
+          });
+          return { id, enqueued: true };
+        }
+        return { id, enqueued: await redis.add(input) };
+      }
       const written = await insertJob(db, {
-        id: uuidv7(now),
+        id,
         name,
-        queue: options.queue === undefined ? queue : checkedQueue(options.queue, where),
+        queue: queueName,
         payload: json as string,
-        priority: options.priority ?? job.priority,
+        priority,
         maxAttempts,
         runAt,
         uniqueKey: options.uniqueKey,

@@ -10,8 +10,18 @@ import {
   type RecurringTask,
   recurringTask,
 } from "./recurring.js";
+import { redisJobs } from "./redis-engine.js";
 
-/** Options of {@link AppJobs.work}. */
+/** A worker of an app's jobs, on the engine `JOBS_URL` chose (the database, or Redis). */
+export interface JobsWorker {
+  /** How many jobs it is performing now. */
+  readonly busy: number;
+  start(): void;
+  /** Takes no more jobs, waits up to `timeoutMs` for the running ones, gives the rest back. */
+  stop(timeoutMs?: number): Promise<{ finished: number; released: number }>;
+}
+
+/** Options of {@link AppJobs.worker}. */
 export interface WorkOptions {
   /** Queues to take jobs from (default: every queue). */
   readonly queues?: readonly string[];
@@ -80,7 +90,17 @@ export class AppJobs {
    * A worker of these jobs (not yet started): `wisent jobs work` runs one, `wisent start --jobs`
    * and `wisent dev` run one beside the server.
    */
-  worker(options: WorkOptions = {}): JobWorker {
+  worker(options: WorkOptions = {}): JobsWorker {
+    const redis = redisJobs();
+    if (redis) {
+      return redis.worker({
+        jobs: this.#jobs,
+        queues: options.queues,
+        concurrency: options.concurrency ?? 5,
+        recurring: this.#tasks,
+        logger: options.logger ?? sharedLogger(),
+      });
+    }
     return new JobWorker({
       db: this.database.kysely,
       jobs: this.#jobs,

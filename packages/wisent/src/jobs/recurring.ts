@@ -3,9 +3,9 @@ import { requireDependency } from "../base/require-dependency.js";
 import { WisentError } from "../base/wisent-error.js";
 import { dialectOf } from "../data/dialect-of.js";
 import type { Queryable } from "../data/queryable.js";
-import type { Job } from "./define-job.js";
 import { type Duration, durationMs } from "./duration.js";
 import { withJobsTable } from "./job-store.js";
+import type { Job, RecurringTask } from "./job-types.js";
 import { JOB_SCHEDULES_TABLE } from "./jobs-table.js";
 
 /** When a registered job also runs by itself: `app.job(PruneStorage, { every: "1h" })`. */
@@ -22,14 +22,7 @@ export interface RecurringSchedule {
   readonly name?: string;
 }
 
-/** A job with its schedule, ready to be enqueued at each tick. */
-export interface RecurringTask {
-  readonly name: string;
-  readonly job: Job;
-  readonly payload: unknown;
-  /** The latest tick at or before `now` (ms), if the schedule has one. */
-  tickAt(now: number): number | undefined;
-}
+export type { RecurringTask } from "./job-types.js";
 
 /**
  * A {@link RecurringTask} from a job and its schedule; throws naming the job when the schedule is
@@ -52,7 +45,7 @@ export function recurringTask(job: Job, schedule: RecurringSchedule): RecurringT
     if (every < 1000) {
       throw new WisentError("E_APP_MISCONFIGURED", `${where}: every must be 1s or more`);
     }
-    return { name, job, payload, tickAt: (now) => Math.floor(now / every) * every };
+    return { name, job, payload, every, tickAt: (now) => Math.floor(now / every) * every };
   }
   const { Cron: CronClass } = requireDependency<typeof import("croner")>("croner");
   let cron: Cron;
@@ -69,6 +62,8 @@ export function recurringTask(job: Job, schedule: RecurringSchedule): RecurringT
     name,
     job,
     payload,
+    cron: schedule.cron as string,
+    timezone: schedule.timezone ?? "UTC",
     tickAt: (now) => cron.previousRuns(1, new Date(now + 1))[0]?.getTime(),
   };
 }

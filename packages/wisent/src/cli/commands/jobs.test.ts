@@ -132,4 +132,16 @@ describe("wisent jobs", () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("run `wisent migrate`");
   });
+
+  it("says the table is not where the jobs are when JOBS_URL names Redis", async () => {
+    const { io, stderr } = memoryIO({
+      cwd: dir,
+      env: {
+        DATABASE_URL: `sqlite:${join(dir, "app.sqlite")}`,
+        JOBS_URL: "redis://127.0.0.1:6379",
+      },
+    });
+    expect(await runCli(["jobs"], io)).toBe(1);
+    expect(stderr()).toContain("JOBS_URL names Redis");
+  });
 });

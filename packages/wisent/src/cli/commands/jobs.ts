@@ -1,4 +1,5 @@
 import { WisentError } from "../../base/wisent-error.js";
+import { envValue } from "../../config/env.js";
 import { openDatabase } from "../../data/database.js";
 import { durationMs } from "../../jobs/duration.js";
 import { formatJobTable, jobListing } from "../../jobs/job-listing.js";
@@ -75,6 +76,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       throw new UsageError(`unknown jobs command "${sub}": use list, work, retry or discard`);
     }
     const env = appEnv(io);
+    if (/^rediss?:\/\//.test(envValue("JOBS_URL", env) ?? "")) {
+      throw new WisentError(
+        "E_USAGE",
+        `JOBS_URL names Redis: the jobs are BullMQ's, not in the database's table that \`wisent jobs ${sub}\` reads; use BullMQ's tools (Queue.getJobs, bull-board)`,
+      );
+    }
     const db = await openDatabase(databaseUrl(env), {
       cwd: io.cwd,
       env: envName(env),
