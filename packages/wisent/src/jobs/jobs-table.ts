@@ -72,16 +72,13 @@ export async function createJobTables(db: Queryable): Promise<void> {
     .addColumn("created_at", "bigint", (c) => c.notNull())
     .addColumn("failed_at", "bigint")
     .execute();
-  // The claim: due jobs of a state, soonest first; the rescue: running jobs by lease.
+  // The claim: due jobs of a state, soonest first. The rescue of expired leases reads the
+  // running jobs through it too (as many as the workers' concurrency): one index less to keep
+  // up at every enqueue and every change of state.
   await db.schema
     .createIndex(`${JOBS_TABLE}_claim_idx`)
     .on(JOBS_TABLE)
     .columns(["state", "run_at"])
-    .execute();
-  await db.schema
-    .createIndex(`${JOBS_TABLE}_lease_idx`)
-    .on(JOBS_TABLE)
-    .columns(["state", "locked_until"])
     .execute();
   // NULLs never collide, on all three databases: only keyed jobs are unique.
   await db.schema
