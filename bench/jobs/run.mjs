@@ -55,7 +55,11 @@ async function fresh(dialect) {
     const db = await openDatabase(`sqlite:${join(dir, "bench.sqlite")}`);
     await migrateUp(db, MIGRATIONS);
     await createJobTables(db.kysely);
-    return { db, drop: async () => (await db.close(), await rm(dir, { recursive: true })) };
+    const drop = async () => {
+      await db.close();
+      await rm(dir, { recursive: true });
+    };
+    return { db, drop };
   }
   const admin = await openDatabase(POSTGRES, { poolSize: 1 });
   await sql.raw(`create database ${name}`).execute(admin.kysely);
