@@ -156,10 +156,10 @@ export class JobWorker {
     }
   }
 
-  /** Rescues expired leases (every half lease) and enqueues recurring ticks. */
+  /** Rescues expired leases (every quarter lease) and enqueues recurring ticks. */
   async #housekeeping(): Promise<void> {
     const now = Date.now();
-    if (now - this.#lastRescue >= this.#leaseMs / 2) {
+    if (now - this.#lastRescue >= this.#leaseMs / 4) {
       this.#lastRescue = now;
       const rescued = await rescueExpired(this.#options.db, now);
       if (rescued.requeued > 0 || rescued.failed > 0) {
