@@ -397,6 +397,38 @@ describe.each(DIALECTS)("jobs on %s", (dialect) => {
     },
   );
 
+  run("a worker that cannot take jobs retries, logging once per change of state", async () => {
+    const logged: string[] = [];
+    const logger = {
+      info: (e: { msg: string }) => logged.push(`info ${e.msg}`),
+      warn: (e: { msg: string }) => logged.push(`warn ${e.msg}`),
+      error: (e: { msg: string }) => logged.push(`error ${e.msg}`),
+    };
+    const Count = defineJob({ name: "count", payload: z.object({}), perform() {} });
+    const worker = workerOf(t.db, [Count], { logger });
+    // The table goes away (a restore, migrations rolled back): every poll fails the same way.
+    await t.db.kysely.schema.alterTable(JOBS_TABLE).renameTo("wisent_jobs_away").execute();
+    worker.start();
+    try {
+      await until(() => logged.length > 0);
+      await new Promise((r) => setTimeout(r, 300)); // several failed polls, with backoff
+      expect(logged).toEqual([
+        expect.stringMatching(
+          /^error jobs: cannot take jobs, retrying with backoff: .*wisent migrate/,
+        ),
+      ]);
+      await t.db.kysely.schema.alterTable("wisent_jobs_away").renameTo(JOBS_TABLE).execute();
+      await Count.enqueue(t.db, {});
+      await until(async () => (await rows()).length === 0);
+      expect(logged).toEqual([
+        expect.stringMatching(/^error jobs: cannot take jobs/),
+        "info jobs: the database answers again; taking jobs",
+      ]);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   run("a missing jobs table says to run wisent migrate", async () => {
     await t.db.kysely.schema.dropTable(JOBS_TABLE).execute();
     try {

@@ -91,7 +91,9 @@ describe("wisent generate job", { timeout: SLOW }, () => {
       while (!output.includes(`send_digest ${id} (attempt 1)`) && child.exitCode === null) {
         await new Promise((r) => setTimeout(r, 50));
       }
-      expect(output).toMatch(/working: 1 job \(send_digest\), queues all, concurrency 2/);
+      expect(output).toMatch(
+        /working: 2 jobs \(wisent.deliver_mail, send_digest\), queues all, concurrency 2/,
+      );
       expect(output).toContain("ada@example.com");
       while ((await listJobs(db.kysely)).length > 0) await new Promise((r) => setTimeout(r, 50));
     } finally {
@@ -100,6 +102,45 @@ describe("wisent generate job", { timeout: SLOW }, () => {
     expect(await exited).toBe(0);
     expect(output).toContain("SIGTERM: taking no more jobs");
     expect(output).toContain("stopped: 0 finished, 0 given back to the queue");
+    await db.close();
+  });
+
+  it("wisent start --jobs serves and performs jobs in one process", async () => {
+    const db = await openDatabase(`sqlite:${join(app, "db/test.sqlite")}`);
+    const Digest = defineJob({
+      name: "send_digest",
+      payload: z.object({ email: z.string(), count: z.number() }),
+      perform() {},
+    });
+    const { id } = await Digest.enqueue(db, { email: "bob@example.com", count: 1 });
+    const child = spawn(process.execPath, [BIN, "start", "--jobs", "--port", "0"], {
+      cwd: app,
+      env: cleanEnv({ GO_ENV: "test" }),
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    try {
+      // The worker starts with the server: its job's line may come before "listening".
+      const listening = /listening on http:\/\/127\.0\.0\.1:\d+/;
+      while (
+        !(output.includes(`send_digest ${id} (attempt 1)`) && listening.test(output)) &&
+        child.exitCode === null
+      ) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(output).toMatch(listening);
+      expect(output).toContain(`send_digest ${id} (attempt 1)`);
+      while ((await listJobs(db.kysely)).length > 0) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
     await db.close();
   });
 
