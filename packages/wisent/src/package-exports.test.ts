@@ -169,6 +169,7 @@ const SUBPATHS: Record<string, string[]> = {
     "authorize",
     "bearerToken",
     "currentTokenDigest",
+    "defineMail",
     "definePolicy",
     "deliverLater",
     "deliverNow",

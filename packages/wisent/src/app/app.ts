@@ -35,6 +35,7 @@ import { installAppContextMethods } from "./context-methods.js";
 import { devErrorPage } from "./dev-error-page.js";
 import { Group } from "./group.js";
 import { type JobsDashboardOptions, jobsDashboardHandlers } from "./jobs-dashboard.js";
+import { type MailerPreviews, mailerPreviewHandlers } from "./mailer-previews.js";
 import type { RouteBuilder } from "./route-builder.js";
 import type { WisentRuntime } from "./runtime.js";
 import { announceStartupNotices } from "./startup-notices.js";
@@ -446,6 +447,24 @@ export class App extends Group<[], never> {
     this.internalRoute("POST", `${base}/retry-failed`, handlers.retryFailed, "jobsDashboard");
     this.internalRoute("POST", `${base}/{job_id}/retry`, handlers.retry, "jobsDashboard");
     this.internalRoute("POST", `${base}/{job_id}/discard`, handlers.discard, "jobsDashboard");
+    return this;
+  }
+
+  /**
+   * In development only, serves previews of the app's mails at `path` (default
+   * `/__wisent/mailers`): an index, and per mail its headers, HTML part and text part, rendered
+   * with the sample props of its `defineMail({ preview })` and the request's translations.
+   * Anywhere else it declares nothing.
+   *
+   * @example
+   * app.mailerPreviews({ AccountMailer: { reset: ResetMail, welcome: WelcomeMail } });
+   */
+  mailerPreviews(previews: MailerPreviews, path = "/__wisent/mailers"): this {
+    if (this.env !== "development") return this;
+    const base = path.replace(/\/+$/, "");
+    const handlers = mailerPreviewHandlers(previews, base);
+    this.internalRoute("GET", base, handlers.index, "mailerPreviews");
+    this.internalRoute("GET", `${base}/{mailer}/{mail}`, handlers.show, "mailerPreviews");
     return this;
   }
 

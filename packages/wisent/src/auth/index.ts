@@ -29,6 +29,13 @@ export {
   USER_ID_SESSION_KEY,
 } from "./current-user.js";
 export {
+  defineMail,
+  type Mail,
+  type MailSettings,
+  type MailTo,
+  type Translate,
+} from "./define-mail.js";
+export {
   type DeliverLaterOptions,
   DeliverMail,
   deliverLater,

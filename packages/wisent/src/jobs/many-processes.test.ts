@@ -82,7 +82,9 @@ describe.each(["sqlite", "postgres"] as const)("many processes on %s", (dialect)
       for (let n = 0; n < JOBS; n += 20) {
         const statuses = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
-            app.request(`/widgets/${n + i}`, { method: "POST" }).then((r) => r.status),
+            Promise.resolve(app.request(`/widgets/${n + i}`, { method: "POST" })).then(
+              (r) => r.status,
+            ),
           ),
         );
         expect(statuses.filter((s) => s === 201)).toHaveLength(18);
