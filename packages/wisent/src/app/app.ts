@@ -193,6 +193,8 @@ export class App extends Group<[], never> {
   #checkedRoutes = -1;
   /** The app's background jobs, once `jobs(db)` has named their database. */
   #jobs: AppJobs | undefined;
+  /** The mails `mailerPreviews` serves (development), all calls together. */
+  #mailerPreviews: Record<string, MailerPreviews[string]> | undefined;
 
   constructor(options: AppOptions) {
     if (
@@ -461,8 +463,14 @@ export class App extends Group<[], never> {
    */
   mailerPreviews(previews: MailerPreviews, path = "/__wisent/mailers"): this {
     if (this.env !== "development") return this;
+    // Each mailer adds its own (`wisent g mailer` writes one line each): one set of routes.
+    if (this.#mailerPreviews) {
+      Object.assign(this.#mailerPreviews, previews);
+      return this;
+    }
+    this.#mailerPreviews = { ...previews };
     const base = path.replace(/\/+$/, "");
-    const handlers = mailerPreviewHandlers(previews, base);
+    const handlers = mailerPreviewHandlers(this.#mailerPreviews, base);
     this.internalRoute("GET", base, handlers.index, "mailerPreviews");
     this.internalRoute("GET", `${base}/{mailer}/{mail}`, handlers.show, "mailerPreviews");
     return this;

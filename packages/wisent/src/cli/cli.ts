@@ -82,6 +82,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/job.js")).destroy,
   },
   {
+    words: ["generate", "mailer"],
+    aliases: [["g", "mailer"]],
+    summary: "generate a mailer: TSX mails, their previews, subjects and test",
+    load: async () => (await import("./commands/mailer.js")).generate,
+  },
+  {
+    words: ["destroy", "mailer"],
+    aliases: [["d", "mailer"]],
+    summary: "remove what generate mailer made",
+    load: async () => (await import("./commands/mailer.js")).destroy,
+  },
+  {
     words: ["generate", "migration"],
     aliases: [
       ["g", "migration"],
