@@ -121,7 +121,8 @@ export function generateAuthentication(
         .filter((f) => f.group === "migration" && !isJobsMigration(f.path))
         .map((f) => f.path.replace(/^migrations\//, ""))
         .join(","),
-      files,
+      // Nor the jobs tables' migration among the files: it is no longer authentication's.
+      files: Object.fromEntries(Object.entries(files).filter(([path]) => !isJobsMigration(path))),
     },
   });
   return { plan, actions };
