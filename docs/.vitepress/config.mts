@@ -52,6 +52,7 @@ export default defineConfig({
           { text: "APIs, OpenAPI and the client", link: "/guides/api-and-openapi" },
           { text: "Pagination", link: "/guides/pagination" },
           { text: "Files and uploads", link: "/guides/files-and-uploads" },
+          { text: "Background jobs and mail", link: "/guides/jobs" },
           { text: "Errors", link: "/guides/errors" },
           { text: "Testing", link: "/guides/testing" },
           { text: "Deployment and scaling", link: "/guides/deployment-and-scaling" },

@@ -23,6 +23,8 @@ const LAYERS = [
   ["validation", ["validation"]],
   ["http-data", ["http", "data"]],
   ["client-openapi", ["client", "openapi"]],
+  // Background jobs: the jobs table on the app's database, its workers and recurring tasks.
+  ["jobs", ["jobs"]],
   ["middleware", ["middleware"]],
   ["app", ["app", "auth"]],
   ["testing", ["testing"]],

@@ -73,6 +73,7 @@ const SHARED = [
   "entries/jsx",
   "entries/storage",
   "entries/config",
+  "entries/jobs",
 ];
 
 const options = {

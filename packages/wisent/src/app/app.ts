@@ -1,15 +1,21 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler, type Next } from "hono";
 import { cors } from "hono/cors";
 import type { Router } from "hono/router";
+import { DeliverMail } from "../auth/deliver-mail.js";
 import { checkOwnedReferences } from "../auth/owned-references.js";
 import { HttpError } from "../base/http-error.js";
 import { currentEnv, isProductionLike } from "../config/settings.js";
+import type { Database } from "../data/database.js";
 import { configuredAppUrl } from "../http/app-url.js";
 import { errorResponse } from "../http/error-response.js";
 import { mediaTypeOf } from "../http/media-types.js";
 import { markNoRoute, NoRouteError, noRouteAnswer } from "../http/no-route.js";
 import { pathFormatOf, rememberPathFormat, splitPathFormat } from "../http/path-format.js";
 import { nodeHeaders } from "../http/request-header.js";
+import type { Job } from "../jobs/define-job.js";
+import { jobsInProcess } from "../jobs/in-process.js";
+import { AppJobs, setCurrentAppJobs } from "../jobs/job-registry.js";
+import type { RecurringSchedule } from "../jobs/recurring.js";
 import { installMiddlewareExtensions } from "../kernel/context-extensions.js";
 import { Dispatch } from "../kernel/dispatch.js";
 import { honoErrorHandler } from "../kernel/hono-internals.js";
@@ -29,6 +35,8 @@ import { composeWithRuntime } from "./app-core.js";
 import { installAppContextMethods } from "./context-methods.js";
 import { devErrorPage } from "./dev-error-page.js";
 import { Group } from "./group.js";
+import { type JobsDashboardOptions, jobsDashboardHandlers } from "./jobs-dashboard.js";
+import { type MailerPreviews, mailerPreviewHandlers } from "./mailer-previews.js";
 import type { RouteBuilder } from "./route-builder.js";
 import type { WisentRuntime } from "./runtime.js";
 import { announceStartupNotices } from "./startup-notices.js";
@@ -195,6 +203,10 @@ export class App extends Group<[], never> {
   readonly #dispatch: Dispatch;
   /** How many routes {@link App.checkRoutes} last found in order (-1: never checked). */
   #checkedRoutes = -1;
+  /** The app's background jobs, once `jobs(db)` has named their database. */
+  #jobs: AppJobs | undefined;
+  /** The mails `mailerPreviews` serves (development), all calls together. */
+  #mailerPreviews: Record<string, MailerPreviews[string]> | undefined;
 
   /**
    * @param options - the app's name and settings (see {@link AppOptions})
@@ -426,12 +438,115 @@ export class App extends Group<[], never> {
    */
   listen(options: ListenOptions = {}): Promise<RunningServer> {
     this.checkRoutes();
+    // `wisent dev` and `wisent start --jobs`: this process performs the app's jobs too.
+    const worker = this.#jobs && jobsInProcess() ? this.#jobs.worker() : undefined;
+    if (worker) {
+      worker.start();
+      // Shutdown hooks run last first: the worker stops before the app closes its database.
+      this.onShutdown(() => worker.stop());
+    }
     return listen(
       this.fetch,
       { bodyLimit: this.#bodyLimit, uploadLimit: this.#uploadLimit, ...options },
       () => this.#runShutdownHooks(),
       (method, target, contentType) => this.#answersWithoutBody(method, target, contentType),
     );
+  }
+
+  /**
+   * Names the database the app's background jobs are stored in (its own: a job enqueued through
+   * a request's transaction exists only if the request commits). Then register each job with
+   * {@link App.job}; `wisent jobs work` performs them. Mail sent with `deliverLater` is one of
+   * them, registered here.
+   *
+   * @example
+   * app.jobs(db);
+   * app.job(SendDigest);
+   */
+  jobs(database: Database): AppJobs {
+    if (this.#jobs && this.#jobs.database !== database) {
+      throw new Error("app.jobs(db): the app's jobs already have another database");
+    }
+    if (!this.#jobs) {
+      this.#jobs = new AppJobs(database);
+      // Mail sent later (deliverLater) is a job of every app with jobs.
+      this.#jobs.register(DeliverMail);
+    }
+    setCurrentAppJobs(this.#jobs);
+    return this.#jobs;
+  }
+
+  /**
+   * Registers a background job, so that workers can perform it; with a schedule, it also runs by
+   * itself once per tick across all processes (`every: "1h"`, or `cron: "0 3 * * *"`).
+   * Needs {@link App.jobs} first.
+   *
+   * @example
+   * app.job(SendDigest);
+   * app.job(PruneStorage, { every: "1h" });
+   * app.job(DailyReport, { cron: "0 6 * * *", timezone: "Europe/Berlin" });
+   */
+  job(job: Job, schedule?: RecurringSchedule): this {
+    if (!this.#jobs) {
+      throw new Error(
+        `app.job(${job?.name ?? "..."}): call app.jobs(db) first, naming the database the jobs are stored in`,
+      );
+    }
+    this.#jobs.register(job, schedule);
+    return this;
+  }
+
+  /**
+   * Serves a dashboard of the app's jobs at `path`: counts, the failed jobs with their errors and
+   * stacks, the running and waiting ones, with Retry and Discard. Development and test mount it
+   * as it is; other environments only with `authorize` (else it is not mounted: a 404), e.g.
+   * behind the app's authentication. Needs {@link App.jobs} first. Declare it after the
+   * middleware it needs (session, csrf, the signed-in user).
+   *
+   * @example
+   * app.jobsDashboard("/admin/jobs", { authorize: (c) => c.currentUser()?.admin === true });
+   */
+  jobsDashboard(path = "/__wisent/jobs", options: JobsDashboardOptions = {}): this {
+    if (!this.#jobs) {
+      throw new Error("app.jobsDashboard(): call app.jobs(db) first");
+    }
+    if (isProductionLike(this.env) && !options.authorize) return this;
+    const base = path.replace(/\/+$/, "");
+    const handlers = jobsDashboardHandlers(this.#jobs, base, options);
+    this.internalRoute("GET", base, handlers.show, "jobsDashboard");
+    this.internalRoute("POST", `${base}/retry-failed`, handlers.retryFailed, "jobsDashboard");
+    this.internalRoute("POST", `${base}/{job_id}/retry`, handlers.retry, "jobsDashboard");
+    this.internalRoute("POST", `${base}/{job_id}/discard`, handlers.discard, "jobsDashboard");
+    return this;
+  }
+
+  /**
+   * In development only, serves previews of the app's mails at `path` (default
+   * `/__wisent/mailers`): an index, and per mail its headers, HTML part and text part, rendered
+   * with the sample props of its `defineMail({ preview })` and the request's translations.
+   * Anywhere else it declares nothing.
+   *
+   * @example
+   * app.mailerPreviews({ AccountMailer: { reset: ResetMail, welcome: WelcomeMail } });
+   */
+  mailerPreviews(previews: MailerPreviews, path = "/__wisent/mailers"): this {
+    if (this.env !== "development") return this;
+    // Each mailer adds its own (`wisent g mailer` writes one line each): one set of routes.
+    if (this.#mailerPreviews) {
+      Object.assign(this.#mailerPreviews, previews);
+      return this;
+    }
+    this.#mailerPreviews = { ...previews };
+    const base = path.replace(/\/+$/, "");
+    const handlers = mailerPreviewHandlers(this.#mailerPreviews, base);
+    this.internalRoute("GET", base, handlers.index, "mailerPreviews");
+    this.internalRoute("GET", `${base}/{mailer}/{mail}`, handlers.show, "mailerPreviews");
+    return this;
+  }
+
+  /** The app's jobs (`app.jobs(db)`), if it has any: what `wisent jobs` works with. */
+  get backgroundJobs(): AppJobs | undefined {
+    return this.#jobs;
   }
 
   /**

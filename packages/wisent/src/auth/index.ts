@@ -28,6 +28,19 @@ export {
   signOut,
   USER_ID_SESSION_KEY,
 } from "./current-user.js";
+export {
+  defineMail,
+  type Mail,
+  type MailSettings,
+  type MailTo,
+  type Translate,
+} from "./define-mail.js";
+export {
+  type DeliverLaterOptions,
+  DeliverMail,
+  deliverLater,
+  deliverNow,
+} from "./deliver-mail.js";
 export { type Mailer, type MailerOptions, type MailMessage, mailer } from "./mailer.js";
 export {
   hashPassword,

@@ -105,6 +105,21 @@ export const ERROR_CODES = {
       "The app's own code declares something Wisent cannot serve (a route name used twice, middleware in the wrong order, a missing option).",
     fix: "Read the message: it names the declaration to change in the app's code.",
   },
+  E_JOB_PAYLOAD_INVALID: {
+    meaning:
+      "A job's payload failed its schema: when it was enqueued (thrown to the caller), or when a worker read it back (the job fails without retrying).",
+    fix: "Pass what the job's `payload` schema accepts; the message names the field. Payloads are JSON: no Dates, Maps or class instances.",
+  },
+  E_JOBS_TABLE_MISSING: {
+    meaning:
+      "The jobs table (`wisent_jobs`) does not exist: the migration that creates it has not run.",
+    fix: "Run `wisent migrate` (`wisent g job` writes the migration; `createJobTables` is what it calls).",
+  },
+  E_JOB_UNKNOWN: {
+    meaning:
+      "A worker found a job whose name no registered job has (a job removed from the code, or an app that forgot `app.job(...)`).",
+    fix: "Register the job with `app.job(Job)`, or discard the waiting jobs with `wisent jobs discard ID`.",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 /** A stable error code: `E_UNIQUE_VIOLATION`, `E_MISSING_DEPENDENCY`, ... */

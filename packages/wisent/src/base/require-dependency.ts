@@ -25,6 +25,7 @@ const PURPOSE: Readonly<Record<string, string>> = {
   mysql2: "a mysql:// DATABASE_URL",
   ioredis: "the Redis rate-limit store",
   nodemailer: "sending mail",
+  bullmq: "a redis:// JOBS_URL (jobs in Redis)",
   "better-sqlite3": "the embedded SQLite database",
 };
 

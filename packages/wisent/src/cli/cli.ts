@@ -70,6 +70,30 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/authentication.js")).destroy,
   },
   {
+    words: ["generate", "job"],
+    aliases: [["g", "job"]],
+    summary: "generate a background job and its test, registered in src/app.ts",
+    load: async () => (await import("./commands/job.js")).generate,
+  },
+  {
+    words: ["destroy", "job"],
+    aliases: [["d", "job"]],
+    summary: "remove what generate job made",
+    load: async () => (await import("./commands/job.js")).destroy,
+  },
+  {
+    words: ["generate", "mailer"],
+    aliases: [["g", "mailer"]],
+    summary: "generate a mailer: TSX mails, their previews, subjects and test",
+    load: async () => (await import("./commands/mailer.js")).generate,
+  },
+  {
+    words: ["destroy", "mailer"],
+    aliases: [["d", "mailer"]],
+    summary: "remove what generate mailer made",
+    load: async () => (await import("./commands/mailer.js")).destroy,
+  },
+  {
     words: ["generate", "migration"],
     aliases: [
       ["g", "migration"],
@@ -130,6 +154,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     aliases: [],
     summary: "prune stored files no record names; migrate-keys moves old files into <app>/<env>/",
     load: async () => (await import("./commands/storage.js")).run,
+  },
+  {
+    words: ["jobs"],
+    aliases: [],
+    summary: "list, work, retry or discard the app's background jobs",
+    load: async () => (await import("./commands/jobs.js")).run,
   },
   {
     words: ["dev"],

@@ -56,6 +56,13 @@ export const ENVIRONMENT_VARIABLES = [
     environments: "all",
   },
   {
+    name: "JOBS_URL",
+    default: "none: jobs in the app's database",
+    meaning:
+      "Where background jobs live: unset for the app's database (the `wisent_jobs` table, enqueued in the request's transaction), or `redis://host:6379/0` for BullMQ (the optional `bullmq` package; a job enqueued in a request is added after the commit).",
+    environments: "all",
+  },
+  {
     name: "TEST_DATABASE_URL",
     default: "`.env`'s `DATABASE_URL` with `_test` appended",
     meaning: "The test environment's database, when `DATABASE_URL` is not exported.",
@@ -190,6 +197,13 @@ export const ENVIRONMENT_VARIABLES = [
     name: "WISENT_DEV_URL",
     default: "unset",
     meaning: "The dev server's URL, set by `wisent dev`: the one the app prints.",
+    environments: "internal",
+  },
+  {
+    name: "WISENT_JOBS",
+    default: "unset",
+    meaning:
+      "Set to `1` by `wisent dev` and `wisent start --jobs`: `app.listen()` also performs the app's background jobs in its process.",
     environments: "internal",
   },
   {

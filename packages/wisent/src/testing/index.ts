@@ -4,6 +4,16 @@
  */
 export { clearSentMail, sentMail } from "../auth/mailer.js";
 export { CookieJar } from "./cookie-jar.js";
+export {
+  assertEnqueued,
+  assertNotEnqueued,
+  clearEnqueued,
+  type EnqueuedJob,
+  enqueuedJobs,
+  type PayloadMatch,
+  performEnqueued,
+} from "./jobs.js";
+export { assertNothingSent, assertSent, type MailMatch, type SentMail } from "./mail.js";
 export { samplePng } from "./sample-png.js";
 export { signIn, signOut } from "./sign-in.js";
 export {

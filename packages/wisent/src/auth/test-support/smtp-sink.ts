@@ -1,46 +1,80 @@
-import { createServer } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 
-/** A local SMTP server that accepts every mail and keeps it (for tests of real sending). */
+/** What the sink does with the next `MAIL FROM`: refuse it (421), stall forever, or accept. */
+export type SinkMode = "refuse" | "stall" | "accept";
+
+/** A local SMTP server that keeps every mail it accepts (for tests of real sending). */
 export interface SmtpSink {
   /** `smtp://127.0.0.1:<port>`, for SMTP_URL. */
   readonly url: string;
-  /** Each mail's DATA (headers and body), in the order they came. */
+  readonly port: number;
+  /** Each accepted mail's DATA (headers and body), in the order they came. */
   readonly received: string[];
+  /** How many sessions it refused (421) and stalled. */
+  readonly refused: () => number;
+  readonly stalled: () => number;
   close(): Promise<void>;
 }
 
 /**
- * Starts an SMTP server on 127.0.0.1 (a free port) speaking just enough of RFC 5321 for
- * nodemailer: EHLO, MAIL, RCPT, DATA, QUIT, each answered with success.
+ * A minimal SMTP server on 127.0.0.1 (a free port) for the delivery tests, speaking just enough
+ * of RFC 5321 for nodemailer: no TLS, no auth; each session's `MAIL FROM` gets what `next()`
+ * says (default: accept); accepted messages are kept.
  *
  * @example
  * const sink = await smtpSink();
  * await mailer({ env: "production", smtpUrl: sink.url }).send(message);
  * expect(sink.received[0]).toContain("Subject: Reset your password");
  */
-export async function smtpSink(): Promise<SmtpSink> {
+export async function smtpSink(next: () => SinkMode = () => "accept"): Promise<SmtpSink> {
   const received: string[] = [];
-  const server = createServer((socket) => {
+  const sockets = new Set<Socket>();
+  let refused = 0;
+  let stalled = 0;
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => {});
+    let buffer = "";
     let data: string | undefined;
-    socket.write("220 localhost ESMTP test\r\n");
+    let mode: SinkMode = "accept";
+    socket.write("220 sink ESMTP\r\n");
     socket.on("data", (chunk) => {
-      const text = String(chunk);
-      if (data !== undefined) {
-        data += text;
-        if (data.includes("\r\n.\r\n")) {
-          received.push(data);
+      buffer += chunk.toString("latin1");
+      for (;;) {
+        if (data !== undefined) {
+          const end = buffer.indexOf("\r\n.\r\n");
+          if (end < 0) return;
+          received.push(data + buffer.slice(0, end));
+          buffer = buffer.slice(end + 5);
           data = undefined;
-          socket.write("250 queued\r\n");
+          socket.write("250 2.0.0 queued\r\n");
+          continue;
         }
-        return;
-      }
-      for (const line of text.split("\r\n").filter(Boolean)) {
-        if (/^DATA/i.test(line)) {
+        const at = buffer.indexOf("\r\n");
+        if (at < 0) return;
+        const line = buffer.slice(0, at);
+        buffer = buffer.slice(at + 2);
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === "EHLO" || verb === "HELO") socket.write("250 sink\r\n");
+        else if (verb === "MAIL") {
+          mode = next();
+          if (mode === "refuse") {
+            refused += 1;
+            socket.end("421 4.3.2 try again later\r\n");
+            return;
+          }
+          if (mode === "stall") {
+            stalled += 1;
+            return; // never answers
+          }
+          socket.write("250 2.1.0 ok\r\n");
+        } else if (verb === "RCPT") socket.write("250 2.1.5 ok\r\n");
+        else if (verb === "DATA") {
           data = "";
-          socket.write("354 go on\r\n");
-        } else if (/^QUIT/i.test(line)) socket.end("221 bye\r\n");
-        else if (/^EHLO/i.test(line)) socket.write("250-localhost\r\n250 OK\r\n");
-        else socket.write("250 OK\r\n");
+          socket.write("354 go ahead\r\n");
+        } else if (verb === "QUIT") socket.end("221 bye\r\n");
+        else socket.write("250 ok\r\n");
       }
     });
   });
@@ -48,7 +82,14 @@ export async function smtpSink(): Promise<SmtpSink> {
   const { port } = server.address() as { port: number };
   return {
     url: `smtp://127.0.0.1:${port}`,
+    port,
     received,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    refused: () => refused,
+    stalled: () => stalled,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

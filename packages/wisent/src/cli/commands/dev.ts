@@ -8,7 +8,7 @@ import { Output } from "../output.js";
 export const help: CommandHelp = {
   usage: "wisent dev [--port N] [--typecheck]",
   summary:
-    "Runs the app in this folder (src/server.ts) behind a dev server that keeps the port: the app\nrestarts whenever a file under src/ (or .env) changes, and while it cannot start (a syntax\nerror, a bad import) the browser gets a page naming the file and line. Ctrl-C stops it.",
+    "Runs the app in this folder (src/server.ts) behind a dev server that keeps the port: the app\nrestarts whenever a file under src/ (or .env) changes, and while it cannot start (a syntax\nerror, a bad import) the browser gets a page naming the file and line. The app performs its\nbackground jobs in its own process (app.jobs(db)). Ctrl-C stops it.",
   options: [
     ["--port N", "port to listen on (default PORT, else 3000); HOST picks the interface"],
     ["--typecheck", "also run tsc --watch --noEmit, its output prefixed with [tsc]"],

@@ -10,25 +10,34 @@ import { Output } from "../output.js";
 import { runServer } from "../start/run-server.js";
 
 export const help: CommandHelp = {
-  usage: "wisent start [--port N] [--workers N]",
+  usage: "wisent start [--port N] [--workers N] [--jobs]",
   summary:
     "Runs the app in this folder from its compiled build (dist/server.js, made by `wisent build`),\nbuilding it first when it is missing or older than the sources, in the environment GO_ENV or\nNODE_ENV names (default development). No watching (that is `wisent dev`). SIGTERM or Ctrl-C\ndrains requests and exits 0.",
   options: [
     ["--port N", "port to listen on (default PORT, else 3000); HOST picks the interface"],
     ["--workers N", "run N processes sharing the port (node:cluster); a dead worker is replaced"],
+    [
+      "--jobs",
+      "also perform the app's background jobs in each server process (small deployments; else run `wisent jobs work`)",
+    ],
   ],
   examples: [
     ["wisent start", "one process on 127.0.0.1:3000"],
     ["GO_ENV=production HOST=0.0.0.0 wisent start --workers 4", "production on every interface"],
+    ["wisent start --jobs", "serve and perform jobs in one process"],
   ],
 };
 
-/** `wisent start [--port N] [--workers N]`. */
+/** `wisent start [--port N] [--workers N] [--jobs]`. */
 export async function run(argv: string[], io: CliIO): Promise<number> {
   return guard(io, help, async () => {
     const { values } = parseCommandArgs(
       argv,
-      { port: { type: "string", short: "p" }, workers: { type: "string", short: "w" } },
+      {
+        port: { type: "string", short: "p" },
+        workers: { type: "string", short: "w" },
+        jobs: { type: "boolean" },
+      },
       0,
     );
     if (values.help) {
@@ -49,6 +58,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // The server reads its settings from the environment: apply .env, then the flags.
     const env = appEnv(io);
     if (port !== undefined) env.PORT = String(port);
+    // app.listen() reads it: the server performs the app's jobs too.
+    if (values.jobs) env.WISENT_JOBS = "1";
     // No listening probe before the build: a readiness probe would see the port open, then
     // refused for the length of the build. A taken port is found by the server's own listen.
     const listenPort = appPort(env);

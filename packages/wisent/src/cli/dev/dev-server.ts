@@ -124,6 +124,8 @@ export async function runDevServer(options: DevServerOptions): Promise<number> {
         HOST: "127.0.0.1",
         WISENT_DEV_SUPERVISOR: "1",
         WISENT_DEV_URL: publicUrl,
+        // In development the app performs its background jobs itself (no `wisent jobs work`).
+        WISENT_JOBS: "1",
         // The child's output goes through this process's pipes: keep the terminal's colours.
         ...(io.color && envValue("FORCE_COLOR", env) === undefined ? { FORCE_COLOR: "1" } : {}),
       },

@@ -1,4 +1,5 @@
 import { migrationFileName } from "../../data/migrations.js";
+import { JOBS_DATABASE_LINE, JOBS_MIGRATION_NAME } from "./job-plan.js";
 import type { AppEdit, FileGroup, PlannedFile } from "./resource-plan.js";
 import { IMPORTS_MARKER, RESOURCES_MARKER } from "./resource-plan.js";
 
@@ -11,6 +12,11 @@ export interface AuthenticationRequest {
   readonly command: string;
   /** The migrations' file names, or the time to name them by. */
   readonly migrations: readonly string[] | Date;
+  /**
+   * The jobs tables' migration to write (a web app mails its reset links through a job), or the
+   * time to name it by; none when the app has it (and for destroy, which keeps it).
+   */
+  readonly jobsMigration?: string | Date | undefined;
 }
 
 /** The manifest of `generate authentication`: files, and lines in src/app.ts and the layout. */
@@ -115,12 +121,26 @@ export function authenticationPlan(request: AuthenticationRequest): Authenticati
     path: place(template),
     group,
   }));
+  if (!request.api && request.jobsMigration !== undefined) {
+    const file =
+      typeof request.jobsMigration === "string"
+        ? request.jobsMigration
+        : migrationFileName(JOBS_MIGRATION_NAME, request.jobsMigration);
+    files.push({
+      template: "../job/migrations/__jobs_table__.ts.eta",
+      path: `migrations/${file}`,
+      group: "migration",
+    });
+  }
   const lines = request.api ? API_LINES : WEB_LINES;
   const edits: AppEdit[] = [
     ...lines.imports.map((line) => ({ path: "src/app.ts", marker: IMPORTS_MARKER, line })),
     { path: "src/app.ts", marker: FIRST_ROUTE_MARKER, line: lines.use },
     ...lines.resources.map((line) => ({ path: "src/app.ts", marker: RESOURCES_MARKER, line })),
   ];
+  // The reset mail is a job: the app's jobs live in its database (kept by destroy, shared).
+  if (!request.api)
+    edits.push({ path: "src/app.ts", marker: RESOURCES_MARKER, line: JOBS_DATABASE_LINE });
   edits.push(
     {
       path: "src/templates/layout.tsx",

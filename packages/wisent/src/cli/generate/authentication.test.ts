@@ -2,7 +2,9 @@
  * Slow: `wisent generate authentication` in real apps made by `wisent new --dev` (web and API): each must
  * type-check, lint clean and pass its generated tests (sign-up, sign-in, sign-out, reset, rate
  * limits, no account discovery) on SQLite and PostgreSQL; `wisent routes` shows the routes and
- * their helpers; `wisent destroy authentication -y` gives back the app byte for byte.
+ * their helpers; `wisent destroy authentication -y` gives back the app byte for byte, but for the
+ * jobs tables' migration and `app.jobs(db)` of a web app (its reset mail is a job; other jobs
+ * share them).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -130,9 +132,29 @@ describe("wisent generate authentication in a web app", { timeout: SLOW }, () =>
     });
   });
 
-  it("is undone by wisent destroy authentication -y, byte for byte", async () => {
+  it("sends the reset mail through a job, with the jobs tables' migration and app.jobs(db)", () => {
+    const source = readFileSync(join(app, "src/app.ts"), "utf8");
+    expect(source).toContain("app.jobs(db);");
+    const passwords = readFileSync(join(app, "src/actions/passwords.tsx"), "utf8");
+    expect(passwords).toContain(
+      "await deliverLater(c.tx(), message, { deliver: user !== undefined });",
+    );
+    expect(passwords).not.toContain("setImmediate");
+    expect(
+      Object.keys(sourceTree(app)).filter((p) => /_create_wisent_jobs\.ts$/.test(p)),
+    ).toHaveLength(1);
+  });
+
+  it("is undone by wisent destroy authentication -y, byte for byte but the jobs tables", async () => {
     await wisent(app, ["destroy", "authentication", "-y"]);
-    expect(sourceTree(app)).toEqual(before);
+    const after = sourceTree(app);
+    const jobsMigration = Object.keys(after).find((p) => /_create_wisent_jobs\.ts$/.test(p));
+    expect(jobsMigration).toBeDefined();
+    const { [jobsMigration!]: _, ...rest } = after;
+    expect({
+      ...rest,
+      "src/app.ts": rest["src/app.ts"]!.replace(/^app\.jobs\(db\);.*\n/m, ""),
+    }).toEqual(before);
   });
 });
 

@@ -14,9 +14,11 @@ import {
   authenticationPlan,
 } from "./authentication-plan.js";
 import { type MigrationControl, pruneEmptyFolders, revertPrompt } from "./destroy-resource.js";
+import { jobsMigration } from "./generate-job.js";
 import type { FileAction } from "./generate-resource.js";
 import { migrationTime } from "./generate-resource.js";
 import { contentHash, readRecords, writeRecords } from "./generated-record.js";
+import { JOBS_DATABASE_LINE } from "./job-plan.js";
 import { renderTemplate } from "./render.js";
 import { UsageError } from "./usage-error.js";
 import { plannedWrites, writeGenerated } from "./write-generated.js";
@@ -83,10 +85,14 @@ export function generateAuthentication(
   if (earlier.some(Boolean) && !options.force) {
     throw new UsageError(`migrations/${earlier.find(Boolean)} creates its table already`);
   }
+  const at = migrationTime(appDir, options.now ?? new Date());
+  // After users (and access tokens): the jobs tables, when the app has none yet.
+  const jobsTables = jobsMigration(appDir) ? undefined : new Date(at.getTime() + 2000);
   const fresh = authenticationPlan({
     api: app.api,
     command: AUTHENTICATION_COMMAND,
-    migrations: migrationTime(appDir, options.now ?? new Date()),
+    migrations: at,
+    jobsMigration: jobsTables,
   });
   // --force over an earlier run keeps its migrations' names.
   const plan = earlier.some(Boolean)
@@ -94,8 +100,9 @@ export function generateAuthentication(
         api: app.api,
         command: AUTHENTICATION_COMMAND,
         migrations: fresh.files
-          .filter((f) => f.group === "migration")
+          .filter((f) => f.group === "migration" && !isJobsMigration(f.path))
           .map((f, i) => earlier[i] ?? f.path.replace(/^migrations\//, "")),
+        jobsMigration: jobsTables,
       })
     : fresh;
   const rendered = new Map(
@@ -128,11 +135,13 @@ export function generateAuthentication(
       attributes: [],
       ...(dependencies.length > 0 && { dependencies }),
       // Comma-separated when there are two (an API app's users and access_tokens).
+      // Not the jobs tables': destroy keeps them (other jobs share them).
       migration: plan.files
-        .filter((f) => f.group === "migration")
+        .filter((f) => f.group === "migration" && !isJobsMigration(f.path))
         .map((f) => f.path.replace(/^migrations\//, ""))
         .join(","),
-      files,
+      // Nor the jobs tables' migration among the files: it is no longer authentication's.
+      files: Object.fromEntries(Object.entries(files).filter(([path]) => !isJobsMigration(path))),
     },
   });
   return { plan, actions, added: added.map(([name]) => name) };
@@ -216,7 +225,7 @@ export async function destroyAuthentication(
   if (handlersGone) {
     const unregistered = removeAppLines(
       app.appSource,
-      plan.edits.filter((e) => e.path === "src/app.ts"),
+      plan.edits.filter((e) => e.path === "src/app.ts" && e.line !== JOBS_DATABASE_LINE),
     );
     if (unregistered.changed) {
       writeFileSync(join(appDir, "src/app.ts"), unregistered.source);
@@ -239,4 +248,9 @@ export async function destroyAuthentication(
     };
   writeRecords(appDir, rest);
   return { actions };
+}
+
+/** The jobs tables' migration (`<stamp>_create_wisent_jobs.ts`), which destroy leaves. */
+function isJobsMigration(path: string): boolean {
+  return /_create_wisent_jobs\.ts$/.test(path);
 }

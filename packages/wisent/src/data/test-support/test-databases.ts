@@ -17,6 +17,8 @@ export const DIALECTS: DialectName[] = ["sqlite", "postgres", "mysql"];
 /** A throwaway database; `drop()` closes it and removes it from the server. */
 export interface TestDatabase {
   db: Database;
+  /** Its URL, password included (for a child process to open it too). */
+  url: string;
   drop(): Promise<void>;
 }
 
@@ -73,9 +75,11 @@ export async function createTestDatabase(
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
     const dir = await mkdtemp(join(tmpdir(), "wisent-data-"));
-    const db = await openDatabase(`sqlite:${join(dir, `${name}.sqlite`)}`);
+    const url = `sqlite:${join(dir, `${name}.sqlite`)}`;
+    const db = await openDatabase(url);
     return {
       db,
+      url,
       async drop() {
         await db.close();
         await rm(dir, { recursive: true, force: true });
@@ -90,9 +94,11 @@ export async function createTestDatabase(
       admin.kysely,
     );
   }
-  const db = await openDatabase(replaceDatabase(adminUrl, name), options);
+  const url = replaceDatabase(adminUrl, name);
+  const db = await openDatabase(url, options);
   return {
     db,
+    url,
     async drop() {
       await db.close();
       await sql`drop database ${sql.id(name)}`.execute(admin.kysely);
