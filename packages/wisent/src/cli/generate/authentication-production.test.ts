@@ -44,7 +44,8 @@ async function start(
   const dbUrl = `sqlite:${join(data, `${name}.sqlite`)}`;
   const child: ChildProcess = spawn(
     "sh",
-    ["-c", "node_modules/.bin/wisent db prepare && exec node_modules/.bin/wisent start"],
+    // --jobs: the reset mail is a job (deliverLater), performed by the server's own worker.
+    ["-c", "node_modules/.bin/wisent db prepare && exec node_modules/.bin/wisent start --jobs"],
     {
       cwd: app,
       env: cleanEnv({
