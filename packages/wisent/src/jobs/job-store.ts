@@ -82,10 +82,8 @@ export function insertJob(db: Queryable, job: NewJob): Promise<InsertedJob> {
     if (job.uniqueKey === undefined) {
       // The statement compiled once per dialect: building and compiling it was most of an
       // enqueue's own cost (bench/jobs/run.mjs).
-      const compiled = (INSERT_SQL[dialect] ??= db
-        .insertInto(JOBS_TABLE)
-        .values(values)
-        .compile().sql);
+      INSERT_SQL[dialect] ??= db.insertInto(JOBS_TABLE).values(values).compile().sql;
+      const compiled = INSERT_SQL[dialect];
       const parameters = Object.values(values);
       // A request's transaction on SQLite runs it on its connection directly, as models do.
       if (directSqlite(db)?.rows(compiled, parameters) === undefined) {
