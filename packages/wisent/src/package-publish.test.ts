@@ -72,7 +72,7 @@ describe.each([
 });
 
 describe("the dependencies an app installs", () => {
-  it("are wisent's own, with the drivers, Redis, mail, the S3 client and sharp as optional peers", () => {
+  it("are wisent's own, with the drivers, Redis, BullMQ, mail, the S3 client and sharp as optional peers", () => {
     const pkg = manifest(join(PACKAGES, "wisent")) as {
       dependencies: Record<string, string>;
       peerDependencies: Record<string, string>;
@@ -81,6 +81,7 @@ describe("the dependencies an app installs", () => {
     const optional = [
       "@aws-sdk/client-s3",
       "@aws-sdk/s3-request-presigner",
+      "bullmq",
       "ioredis",
       "mysql2",
       "nodemailer",
