@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
-import { lingeringClose } from "./lingering-close.js";
+import { isLingering, lingeringClose } from "./lingering-close.js";
 
 /** What Node's parser refused, as a status and a message (never the raw request data). */
 function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): {
@@ -53,6 +53,9 @@ export function closingAnswer(status: number, message: string): string {
  * lingering close, so the client reads the answer instead of a reset.
  */
 export function answerClientError(error: Error, socket: Socket): void {
+  // Node's parser stays failed and reports each later chunk of the request again: the first
+  // report answered, and the lingering close reads the rest (destroying here resets the client).
+  if (isLingering(socket)) return;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ECONNRESET" || code === "EPIPE" || !socket.writable) {
     socket.destroy();

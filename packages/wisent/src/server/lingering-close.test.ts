@@ -16,7 +16,7 @@ afterEach(async () => {
  * Declares a body over the limit and sends it in 16 KiB pieces, one every `everyMs`, reading
  * what comes back; resolves with the answer and the error of the client's writes, if any.
  */
-function sendOverTheLimit(port: number, pieces: number, everyMs: number) {
+function sendOverTheLimit(port: number, pieces: number, everyMs: number, method = "POST") {
   return new Promise<{ answer: string; error: string | undefined }>((resolve) => {
     // Half-open allowed: like an HTTP client still uploading, it keeps writing after the
     // server has half-closed its side.
@@ -31,7 +31,7 @@ function sendOverTheLimit(port: number, pieces: number, everyMs: number) {
     });
     socket.on("close", () => resolve({ answer, error }));
     socket.write(
-      `POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n` +
+      `${method} /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n` +
         `Content-Length: ${pieces * 16 * 1024}\r\n\r\n`,
     );
     let sent = 0;
@@ -59,6 +59,20 @@ describe("lingeringClose", () => {
     const { answer, error } = await sendOverTheLimit(port, pieces, LINGER_MS / 4);
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer.toLowerCase()).toContain("connection: close");
+    expect(error).toBeUndefined();
+  }, 20_000);
+
+  it("reads the rest of a request Node's parser refused (an unknown method) instead of resetting it", async () => {
+    server = createGuardedServer({}, (_req, res) => res.end("read"), {
+      bodyLimit: BODY_LIMIT,
+      discardMs: 10_000,
+    });
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    // The parser reports every later piece again; answering that report destroyed the socket.
+    const { answer, error } = await sendOverTheLimit(port, 6, 20, "FOO");
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain("method is not one this server knows");
     expect(error).toBeUndefined();
   }, 20_000);
 });

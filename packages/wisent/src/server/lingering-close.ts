@@ -39,6 +39,11 @@ function discard(): void {}
 
 const lingering = new WeakSet<Socket>();
 
+/** Whether {@link lingeringClose} is closing `socket` (its answer sent, the rest being read). */
+export function isLingering(socket: Socket): boolean {
+  return lingering.has(socket);
+}
+
 /**
  * Makes Node's own close after this connection's answer (`socket.destroySoon()`, which destroys
  * as soon as the answer is written) a {@link lingeringClose}.
