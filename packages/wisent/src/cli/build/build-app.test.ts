@@ -179,6 +179,25 @@ describe("wisent start and migrate from the build", { timeout: SLOW }, () => {
     expect(buildState(app)).toEqual({ state: "stale", changed: "the wisent package" });
   });
 
+  it("a build whose folders' times a copy did not keep stays fresh; an added or removed source makes it stale", () => {
+    wisent(app, ["build"]);
+    // A copy (an image's COPY, rsync without -t) that sets folders' times to when it ran.
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(app, "src"), later, later);
+    utimesSync(join(app, "migrations"), later, later);
+    expect(buildState(app)).toEqual({ state: "fresh" });
+    const added = join(app, "src/added.ts");
+    const earlier = new Date(Date.now() - 60_000);
+    writeFileSync(added, "export const added = 1;\n");
+    utimesSync(added, earlier, earlier);
+    expect(buildState(app)).toEqual({ state: "stale", changed: "src/added.ts" });
+    wisent(app, ["build"]);
+    rmSync(added);
+    expect(buildState(app)).toEqual({ state: "stale", changed: "src/added.ts" });
+    wisent(app, ["build"]);
+    expect(buildState(app)).toEqual({ state: "fresh" });
+  });
+
   it("fills the app's compile cache (tmp/), so the first start after a build is warm", async () => {
     rmSync(join(app, "tmp/compile-cache"), { recursive: true, force: true });
     wisent(app, ["build"]);

@@ -17,7 +17,13 @@
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { BUILD_DIR, BUILD_MIGRATIONS, BUILD_STAMP, frameworkIdentity } from "./build-state.js";
+import {
+  BUILD_DIR,
+  BUILD_MIGRATIONS,
+  BUILD_STAMP,
+  frameworkIdentity,
+  sourceFiles,
+} from "./build-state.js";
 import { builtinsWithoutFacade } from "./builtins-without-facade.js";
 
 /** Packages never bundled: native addons, optional drivers, and what they load dynamically. */
@@ -113,9 +119,11 @@ export async function buildApp(cwd: string): Promise<BuildResult> {
   }
 
   copyAssets(cwd);
+  // Listed before the stamp is written: a source saved during the build is newer than the stamp.
+  const sources = sourceFiles(cwd);
   writeFileSync(
     join(cwd, BUILD_STAMP),
-    `${JSON.stringify({ builtBy: "wisent build", framework: frameworkIdentity(), entries, migrations }, null, 2)}\n`,
+    `${JSON.stringify({ builtBy: "wisent build", framework: frameworkIdentity(), entries, migrations, sources }, null, 2)}\n`,
   );
   return { files: listFiles(cwd, out), ms: performance.now() - started };
 }

@@ -25,16 +25,37 @@ const SOURCE_DIRS = ["src", "migrations"];
 const SOURCE_FILES = ["package.json", "tsconfig.json"];
 
 /**
- * Which build of the framework an app's build bundled: its version and when its bundle was made.
- * An app's build made with another (an upgrade, a rebuilt checkout) is stale.
+ * Which build of the framework an app's build bundled: its version, and its bundle's size and
+ * modification time in whole seconds (a copy that keeps times may round them: cp to the
+ * millisecond, an image layer's tar to the second). An app's build made with another (an
+ * upgrade, a rebuilt checkout) is stale.
  */
 export function frameworkIdentity(): string {
   const root = packageRoot();
   const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
     version: string;
   };
-  const bundle = join(root, "dist/bundle/index.js");
-  return `${version}@${existsSync(bundle) ? statSync(bundle).mtimeMs : "source"}`;
+  const bundle = statSync(join(root, "dist/bundle/index.js"), { throwIfNoEntry: false });
+  return `${version}@${bundle ? `${bundle.size}:${Math.floor(bundle.mtimeMs / 1000)}` : "source"}`;
+}
+
+/**
+ * The source files a build is made from (relative paths, sorted): recorded in the build's stamp,
+ * so an added or removed file makes the build stale without reading folders' modification times,
+ * which a copy (an image's COPY, a deploy's rsync) may not keep.
+ * @example writeStamp({ sources: sourceFiles(cwd) });
+ */
+export function sourceFiles(cwd: string): string[] {
+  const files = SOURCE_FILES.filter((file) => existsSync(join(cwd, file)));
+  for (const dir of SOURCE_DIRS) {
+    const root = join(cwd, dir);
+    if (!existsSync(root)) continue;
+    for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+      if (entry.isDirectory()) continue;
+      files.push(join(dir, join(entry.parentPath, entry.name).slice(root.length + 1)));
+    }
+  }
+  return files.sort();
 }
 
 export type BuildState =
@@ -50,28 +71,28 @@ export type BuildState =
 export function buildState(cwd: string): BuildState {
   const stamp = join(cwd, BUILD_STAMP);
   if (!existsSync(stamp) || !existsSync(join(cwd, BUILD_SERVER))) return { state: "missing" };
-  const { framework } = JSON.parse(readFileSync(stamp, "utf8")) as { framework?: string };
+  const { framework, sources } = JSON.parse(readFileSync(stamp, "utf8")) as {
+    framework?: string;
+    sources?: string[];
+  };
   if (framework !== frameworkIdentity()) return { state: "stale", changed: "the wisent package" };
-  const builtAt = statSync(stamp).mtimeMs;
-  const changed = newerSource(cwd, builtAt);
+  const changed = changedSource(cwd, statSync(stamp).mtimeMs, sources ?? []);
   return changed === undefined ? { state: "fresh" } : { state: "stale", changed };
 }
 
-/** The first source file (relative path) modified after `time`, if any. */
-function newerSource(cwd: string, time: number): string | undefined {
-  for (const file of SOURCE_FILES) {
-    const path = join(cwd, file);
-    if (existsSync(path) && statSync(path).mtimeMs > time) return file;
+/**
+ * The first source file (relative path) added, removed or modified since the build made at
+ * `time` from `built` (its source list), if any.
+ */
+function changedSource(cwd: string, time: number, built: readonly string[]): string | undefined {
+  const now = sourceFiles(cwd);
+  const before = new Set(built);
+  for (const file of now) {
+    if (!before.has(file) || statSync(join(cwd, file)).mtimeMs > time) return file;
   }
-  for (const dir of SOURCE_DIRS) {
-    const root = join(cwd, dir);
-    if (!existsSync(root)) continue;
-    // A removed file changes the folder's own mtime, so deletions count too.
-    if (statSync(root).mtimeMs > time) return `${dir}/`;
-    for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-      const path = join(entry.parentPath, entry.name);
-      if (statSync(path).mtimeMs > time) return join(dir, path.slice(root.length + 1));
-    }
+  if (now.length !== before.size) {
+    const present = new Set(now);
+    return built.find((file) => !present.has(file));
   }
   return undefined;
 }

@@ -29,8 +29,9 @@ export interface EnsuredBuild {
  */
 export async function ensureBuild(cwd: string): Promise<EnsuredBuild> {
   if (!existsSync(join(cwd, "src"))) return { built: false };
-  if (buildState(cwd).state === "fresh") return { built: false };
-  const release = await lock(cwd);
+  const before = buildState(cwd);
+  if (before.state === "fresh") return { built: false };
+  const release = await lock(cwd, reasonOf(before));
   try {
     // Another process may have built while this one waited for the lock.
     const reason = buildState(cwd);
@@ -50,9 +51,22 @@ export function describeBuild(built: Exclude<EnsuredBuild["built"], false>): str
   return `dist/ (${why}) in ${(built.result.ms / 1000).toFixed(2)} s`;
 }
 
-async function lock(cwd: string): Promise<() => void> {
+function reasonOf(state: BuildState): string {
+  return state.state === "stale" ? `${state.changed} changed since the last build` : "there is no build";
+}
+
+async function lock(cwd: string, why: string): Promise<() => void> {
   const path = join(cwd, LOCK);
-  mkdirSync(join(cwd, ".wisent"), { recursive: true });
+  try {
+    mkdirSync(join(cwd, ".wisent"), { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EACCES" && code !== "EPERM" && code !== "EROFS") throw error;
+    // An image's app folder belongs to whoever built it: say why a build was wanted there.
+    throw new Error(
+      `dist/ must be built (${why}), but this user cannot write ${join(cwd, ".wisent")} (${code}): run \`wisent build\` where the app is built (the Dockerfile's build stage does), after the last change to its sources`,
+    );
+  }
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     try {
