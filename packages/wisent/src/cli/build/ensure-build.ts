@@ -52,7 +52,9 @@ export function describeBuild(built: Exclude<EnsuredBuild["built"], false>): str
 }
 
 function reasonOf(state: BuildState): string {
-  return state.state === "stale" ? `${state.changed} changed since the last build` : "there is no build";
+  return state.state === "stale"
+    ? `${state.changed} changed since the last build`
+    : "there is no build";
 }
 
 async function lock(cwd: string, why: string): Promise<() => void> {
