@@ -6,6 +6,7 @@ import {
 import type { CliIO } from "../io.js";
 import { Output } from "../output.js";
 import { appDatabase } from "./destroy.js";
+import { runDestroyCommand } from "./destroy-command.js";
 
 export const generateHelp: CommandHelp = {
   usage: "wisent generate authentication [options]   (alias: wisent g auth)",
@@ -69,27 +70,8 @@ export const destroyHelp: CommandHelp = {
 };
 
 /** `wisent destroy authentication` (`wisent d auth`). */
-export async function destroy(argv: string[], io: CliIO): Promise<number> {
-  return guard(io, destroyHelp, async () => {
-    const { values } = parseCommandArgs(
-      argv,
-      { yes: { type: "boolean", short: "y" }, "dry-run": { type: "boolean", short: "d" } },
-      0,
-    );
-    if (values.help) {
-      io.stdout.write(formatHelp(destroyHelp));
-      return 0;
-    }
-    const out = new Output(io);
-    const dryRun = values["dry-run"] === true;
-    const result = await destroyAuthentication(io.cwd, {
-      yes: values.yes === true,
-      dryRun,
-      database: appDatabase(io, out),
-      confirm: async (question) => /^y(es)?$/i.test((await io.prompt(question)).trim()),
-    });
-    for (const action of result.actions) out.action(action.verb, action.path);
-    if (dryRun) out.hint("dry run: nothing was removed");
-    return 0;
-  });
+export function destroy(argv: string[], io: CliIO): Promise<number> {
+  return runDestroyCommand(argv, io, destroyHelp, 0, (request) =>
+    destroyAuthentication(io.cwd, { ...request, database: appDatabase(io, request.out) }),
+  );
 }

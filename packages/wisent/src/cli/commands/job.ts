@@ -2,6 +2,7 @@ import { type CommandHelp, formatHelp, guard, parseCommandArgs, UsageError } fro
 import { destroyJob, generateJob } from "../generate/generate-job.js";
 import type { CliIO } from "../io.js";
 import { Output } from "../output.js";
+import { runDestroyCommand } from "./destroy-command.js";
 
 export const generateHelp: CommandHelp = {
   usage: "wisent generate job <name> [field:type ...] [options]   (alias: wisent g job)",
@@ -61,28 +62,10 @@ export const destroyHelp: CommandHelp = {
 };
 
 /** `wisent destroy job <name>` (`wisent d job`). */
-export async function destroy(argv: string[], io: CliIO): Promise<number> {
-  return guard(io, destroyHelp, async () => {
-    const { values, positionals } = parseCommandArgs(
-      argv,
-      { yes: { type: "boolean", short: "y" }, "dry-run": { type: "boolean", short: "d" } },
-      1,
-    );
-    if (values.help) {
-      io.stdout.write(formatHelp(destroyHelp));
-      return 0;
-    }
-    const [name] = positionals;
+export function destroy(argv: string[], io: CliIO): Promise<number> {
+  return runDestroyCommand(argv, io, destroyHelp, 1, (request) => {
+    const [name] = request.positionals;
     if (!name) throw new UsageError("which job? (wisent d job send_digest)");
-    const out = new Output(io);
-    const dryRun = values["dry-run"] === true;
-    const result = await destroyJob(io.cwd, name, {
-      yes: values.yes === true,
-      dryRun,
-      confirm: async (question) => /^y(es)?$/i.test((await io.prompt(question)).trim()),
-    });
-    for (const action of result.actions) out.action(action.verb, action.path);
-    if (dryRun) out.hint("dry run: nothing was removed");
-    return 0;
+    return destroyJob(io.cwd, name, request);
   });
 }
