@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   addAppDependencies,
@@ -13,12 +13,13 @@ import {
   type AuthenticationPlan,
   authenticationPlan,
 } from "./authentication-plan.js";
-import { type MigrationControl, pruneEmptyFolders, revertPrompt } from "./destroy-resource.js";
+import { type MigrationControl, revertPrompt } from "./destroy-resource.js";
 import { jobsMigration } from "./generate-job.js";
 import type { FileAction } from "./generate-resource.js";
 import { migrationTime } from "./generate-resource.js";
-import { contentHash, readRecords, writeRecords } from "./generated-record.js";
+import { readRecords, writeRecords } from "./generated-record.js";
 import { JOBS_DATABASE_LINE } from "./job-plan.js";
+import { removeGeneratedFiles, writeRecordsAfterRemoval } from "./remove-generated.js";
 import { renderTemplate } from "./render.js";
 import { UsageError } from "./usage-error.js";
 import { plannedWrites, writeGenerated } from "./write-generated.js";
@@ -203,24 +204,14 @@ export async function destroyAuthentication(
       actions.push({ verb: "revert", path: name });
     } else keepMigration = true;
   }
-  const kept: string[] = [];
-  for (const file of present) {
-    if (keepMigration && file.group === "migration") {
-      kept.push(file.path);
-      actions.push({ verb: "skip", path: `${file.path} (kept: it has run)` });
-      continue;
-    }
-    const edited = record.files[file.path] !== contentHash(readFileSync(join(appDir, file.path)));
-    const question = `remove ${file.path}${edited ? " (edited since it was generated)" : ""}? (y/n) `;
-    if (!options.yes && (await options.confirm?.(question)) !== true) {
-      kept.push(file.path);
-      actions.push({ verb: "skip", path: file.path });
-      continue;
-    }
-    rmSync(join(appDir, file.path));
-    pruneEmptyFolders(appDir, dirname(file.path), "src");
-    actions.push({ verb: "remove", path: file.path });
-  }
+  const migrationPaths = new Set(
+    plan.files.filter((f) => f.group === "migration").map((f) => f.path),
+  );
+  const removed = await removeGeneratedFiles(appDir, present, record, options, (path) =>
+    keepMigration && migrationPaths.has(path) ? "kept: it has run" : undefined,
+  );
+  actions.push(...removed.actions);
+  const { kept } = removed;
   const handlersGone = !plan.files.some((f) => f.group === "actions" && kept.includes(f.path));
   if (handlersGone) {
     const unregistered = removeAppLines(
@@ -239,14 +230,7 @@ export async function destroyAuthentication(
       actions.push({ verb: "update", path: "package.json" });
     }
   }
-  const rest = { ...records };
-  if (kept.length === 0) delete rest[AUTHENTICATION_RECORD];
-  else
-    rest[AUTHENTICATION_RECORD] = {
-      ...record,
-      files: Object.fromEntries(Object.entries(record.files).filter(([p]) => kept.includes(p))),
-    };
-  writeRecords(appDir, rest);
+  writeRecordsAfterRemoval(appDir, records, AUTHENTICATION_RECORD, kept);
   return { actions };
 }
 

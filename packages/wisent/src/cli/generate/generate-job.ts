@@ -1,13 +1,12 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readAppProject } from "./app-project.js";
 import { removeAppLines } from "./app-registration.js";
 import { parseAttributes } from "./attributes.js";
-import { pruneEmptyFolders } from "./destroy-resource.js";
 import type { FileAction } from "./generate-resource.js";
 import { migrationTime } from "./generate-resource.js";
-import { contentHash, readRecords, writeRecords } from "./generated-record.js";
+import { readRecords, writeRecords } from "./generated-record.js";
 import {
   JOBS_DATABASE_LINE,
   JOBS_MIGRATION_NAME,
@@ -15,6 +14,7 @@ import {
   jobPlan,
   jobRecordKey,
 } from "./job-plan.js";
+import { removeGeneratedFiles, writeRecordsAfterRemoval } from "./remove-generated.js";
 import { renderTemplate } from "./render.js";
 import { UsageError } from "./usage-error.js";
 import { plannedWrites, writeGenerated } from "./write-generated.js";
@@ -128,25 +128,11 @@ export async function destroyJob(
       `nothing to destroy: no job ${plan.data.name} made by wisent generate job in this app`,
     );
   }
-  const actions: FileAction[] = [];
-  const present = plan.files.filter((f) => existsSync(join(appDir, f.path)));
   if (options.dryRun) {
-    for (const f of present) actions.push({ verb: "remove", path: f.path });
-    return { actions };
+    const present = plan.files.filter((f) => existsSync(join(appDir, f.path)));
+    return { actions: present.map((f) => ({ verb: "remove" as const, path: f.path })) };
   }
-  const kept: string[] = [];
-  for (const file of present) {
-    const edited = record.files[file.path] !== contentHash(readFileSync(join(appDir, file.path)));
-    const question = `remove ${file.path}${edited ? " (edited since it was generated)" : ""}? (y/n) `;
-    if (!options.yes && (await options.confirm?.(question)) !== true) {
-      kept.push(file.path);
-      actions.push({ verb: "skip", path: file.path });
-      continue;
-    }
-    rmSync(join(appDir, file.path));
-    pruneEmptyFolders(appDir, dirname(file.path), "src");
-    actions.push({ verb: "remove", path: file.path });
-  }
+  const { kept, actions } = await removeGeneratedFiles(appDir, plan.files, record, options);
   if (!kept.includes(`src/jobs/${plan.data.name}.ts`)) {
     const unregistered = removeAppLines(
       app.appSource,
@@ -160,13 +146,6 @@ export async function destroyJob(
   if (record.migration) {
     actions.push({ verb: "skip", path: `migrations/${record.migration} (kept: the jobs tables)` });
   }
-  const rest = { ...records };
-  if (kept.length === 0) delete rest[key];
-  else
-    rest[key] = {
-      ...record,
-      files: Object.fromEntries(Object.entries(record.files).filter(([p]) => kept.includes(p))),
-    };
-  writeRecords(appDir, rest);
+  writeRecordsAfterRemoval(appDir, records, key, kept);
   return { actions };
 }

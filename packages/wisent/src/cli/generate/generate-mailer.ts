@@ -1,12 +1,12 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readAppProject } from "./app-project.js";
 import { removeAppLines } from "./app-registration.js";
-import { pruneEmptyFolders } from "./destroy-resource.js";
 import type { FileAction } from "./generate-resource.js";
-import { contentHash, readRecords, writeRecords } from "./generated-record.js";
+import { readRecords, writeRecords } from "./generated-record.js";
 import { MAIL_LAYOUT, type MailerPlan, mailerPlan, mailerRecordKey } from "./mailer-plan.js";
+import { removeGeneratedFiles, writeRecordsAfterRemoval } from "./remove-generated.js";
 import { renderTemplate } from "./render.js";
 import { UsageError } from "./usage-error.js";
 import { plannedWrites, writeGenerated } from "./write-generated.js";
@@ -100,27 +100,11 @@ export async function destroyMailer(
   }
   const others = Object.keys(records).some((k) => k !== key && k.startsWith("mailer:"));
   const plan = mailerPlan({ name, mails: record.attributes, command: "", layout: !others });
-  const actions: FileAction[] = [];
-  const present = plan.files.filter((f) => existsSync(join(appDir, f.path)));
   if (options.dryRun) {
-    for (const f of present) actions.push({ verb: "remove", path: f.path });
-    return { actions };
+    const present = plan.files.filter((f) => existsSync(join(appDir, f.path)));
+    return { actions: present.map((f) => ({ verb: "remove" as const, path: f.path })) };
   }
-  const kept: string[] = [];
-  for (const file of present) {
-    const hash = record.files[file.path];
-    const edited =
-      hash !== undefined && hash !== contentHash(readFileSync(join(appDir, file.path)));
-    const question = `remove ${file.path}${edited ? " (edited since it was generated)" : ""}? (y/n) `;
-    if (!options.yes && (await options.confirm?.(question)) !== true) {
-      kept.push(file.path);
-      actions.push({ verb: "skip", path: file.path });
-      continue;
-    }
-    rmSync(join(appDir, file.path));
-    pruneEmptyFolders(appDir, dirname(file.path), "src");
-    actions.push({ verb: "remove", path: file.path });
-  }
+  const { kept, actions } = await removeGeneratedFiles(appDir, plan.files, record, options);
   if (!kept.includes(`src/mailers/${plan.data.fileBase}.tsx`)) {
     const unregistered = removeAppLines(app.appSource, plan.edits);
     if (unregistered.changed) {
@@ -128,13 +112,6 @@ export async function destroyMailer(
       actions.push({ verb: "update", path: "src/app.ts" });
     }
   }
-  const rest = { ...records };
-  if (kept.length === 0) delete rest[key];
-  else
-    rest[key] = {
-      ...record,
-      files: Object.fromEntries(Object.entries(record.files).filter(([p]) => kept.includes(p))),
-    };
-  writeRecords(appDir, rest);
+  writeRecordsAfterRemoval(appDir, records, key, kept);
   return { actions };
 }
