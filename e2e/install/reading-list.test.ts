@@ -122,7 +122,7 @@ afterAll(async () => {
 
 describe.skipIf(!asRoot)(
   "a reading list on PostgreSQL, from npm create to a cover's thumbnail in production",
-  { timeout: 10 * MINUTES },
+  { timeout: 15 * MINUTES },
   () => {
     const database = `wisent_reading_${process.pid}_${Date.now().toString(36)}`;
     const url = `postgres://postgres@127.0.0.1:5432/${database}`;
