@@ -9,3 +9,5 @@ export function tourSteps(guide: string): TourStep[];
 export function expectsFailure(step: TourStep): boolean;
 export function normalise(line: string): string;
 export function missingLines(expected: string[], actual: string): string[];
+export const APPS: readonly string[];
+export const DATABASES: readonly string[];

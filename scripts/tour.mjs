@@ -15,8 +15,8 @@
  *   the real output, in order, once ids, timestamps, durations, pids, the folders of absolute
  *   paths and spacing are normalised.
  * - `npm ci` at the front of a command is skipped when node_modules is there (CI has just run it).
- * - The folder the tour's `wisent new` makes (`blog/`) must not exist before and is removed after
- *   the first week, which goes on in it;
+ * - The folders the guide's `wisent new`s make (`readinglist/`, `blog/`) and the reading list's
+ *   PostgreSQL databases (127.0.0.1:5432) must not exist before, and are removed after;
  *   the shop's development database is set aside meanwhile, as a fresh clone has none.
  *
  * Exits 1 naming the first command that failed or whose output differs.
@@ -26,6 +26,7 @@ import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
+import pg from "pg";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const SERVER = /^(\w+=\S+\s+)*(npm run (dev|demo)|npm start|npx wisent (start|dev))\b/;
@@ -35,9 +36,15 @@ const SERVER_TIMEOUT_MS = 120_000;
 /** The guide the tour runs, from the repository root. */
 export const GUIDE = "docs/guides/getting-started.md";
 
+/** The apps the guide makes at the repository root: the tour's, then the first week's. */
+export const APPS = ["readinglist", "blog"];
+/** The databases the reading list's commands create, on the server its `.env` names. */
+export const DATABASES = ["development", "test", "production"].map((env) => `readinglist_${env}`);
+const PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres";
+
 /**
- * The sections run, in order, in the same `blog` app: the first week goes on where the tour
- * stopped. Each ends at the next "## " heading (its "### " sub-sections are steps too).
+ * The sections run, in order: the first week goes on in the folder where the tour stopped. Each
+ * ends at the next "## " heading (its "### " sub-sections are steps too).
  */
 const SECTIONS = ["## The tour", "## Your first week"];
 
@@ -157,10 +164,34 @@ function startServer(command, cwd, env, expected) {
   return server;
 }
 
+/** Which of {@link DATABASES} the PostgreSQL server has; `drop` removes them first. */
+async function tourDatabases({ drop = false } = {}) {
+  const client = new pg.Client({ connectionString: PG_ADMIN });
+  await client.connect();
+  try {
+    if (drop) {
+      for (const name of DATABASES)
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    }
+    const { rows } = await client.query("SELECT datname FROM pg_database WHERE datname = ANY($1)", [
+      DATABASES,
+    ]);
+    return rows.map((row) => row.datname);
+  } finally {
+    await client.end();
+  }
+}
+
 async function main() {
   const steps = tourSteps(readFileSync(join(repo, GUIDE), "utf8"));
-  const made = join(repo, "blog");
-  if (existsSync(made)) throw new Error(`${made} exists: the tour makes it; remove it first`);
+  const made = APPS.map((name) => join(repo, name));
+  for (const folder of made) {
+    if (existsSync(folder)) throw new Error(`${folder} exists: the tour makes it; remove it first`);
+  }
+  const there = await tourDatabases();
+  if (there.length > 0) {
+    throw new Error(`the database ${there.join(", ")} exists: the tour makes it; drop it first`);
+  }
   const env = { ...process.env, NO_COLOR: "1" };
   for (const name of ["FORCE_COLOR", "GO_ENV", "NODE_ENV", "DATABASE_URL", "PORT"])
     delete env[name];
@@ -214,7 +245,8 @@ async function main() {
     process.stdout.write(`\ntour: ${steps.length} commands ran as ${GUIDE} prints them\n`);
   } finally {
     await stopServer(server);
-    rmSync(made, { recursive: true, force: true });
+    for (const folder of made) rmSync(folder, { recursive: true, force: true });
+    await tourDatabases({ drop: true });
     for (const suffix of ["", "-wal", "-shm"]) rmSync(demoDb + suffix, { force: true });
     for (const suffix of moved) renameSync(aside + suffix, demoDb + suffix);
   }

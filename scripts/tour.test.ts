@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { expectsFailure, GUIDE, missingLines, normalise, tourSteps } from "./tour.mjs";
+import { APPS, expectsFailure, GUIDE, missingLines, normalise, tourSteps } from "./tour.mjs";
 
 const repositoryRoot = fileURLToPath(new URL("..", import.meta.url));
 
@@ -85,8 +85,20 @@ describe("the getting-started guide", () => {
 
   it("has the tour's and the first week's commands, from npm ci to the error page", () => {
     expect(steps[0]?.command).toBe("npm ci && npm run demo");
-    expect(steps.map((step) => step.command)).toContain("npx wisent new blog --dev");
+    expect(steps.map((step) => step.command)).toContain(
+      "npx wisent new readinglist --dev --db postgres",
+    );
     expect(steps.at(-1)?.command).toMatch(/boom\.html$/);
+  });
+
+  it("makes only the apps the runner removes afterwards", () => {
+    // A `wisent new` the guide shows refused makes nothing.
+    const made = steps.flatMap((step) =>
+      expectsFailure(step)
+        ? []
+        : (/(?:^|&& )npx wisent new (\S+)/.exec(step.command)?.slice(1) ?? []),
+    );
+    expect(made).toEqual([...APPS]);
   });
 });
 

@@ -15,9 +15,9 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../packages/wisent/src/cli/cli.js";
 import { memoryIO } from "../../packages/wisent/src/cli/io.js";
+import { BrowserClient } from "../support/browser-client.js";
 import { type ServerProcess, startWisent } from "../support/server.js";
 import { appTree, runIn } from "./app-files.js";
-import { BrowserClient } from "./browser-client.js";
 
 const PACKAGE = fileURLToPath(new URL("../../packages/wisent/", import.meta.url));
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";

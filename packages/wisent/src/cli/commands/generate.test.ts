@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fixtureApp, tree } from "../generate/test-support/fixture-app.js";
@@ -53,6 +53,28 @@ describe("wisent generate resource", () => {
     const api = await generate(app("api"), ["image", "caption", "file:attachment"]);
     expect(api.stdout).not.toContain(hint);
     expect((await generate(app(), ["widget", "title"])).stdout).not.toContain(hint);
+  });
+
+  it("names sharp until the app's dependencies list it, loadable or not (what the image installs)", async () => {
+    const hint = "the list shows image thumbnails, made by sharp: npm install sharp";
+    const dir = app();
+    // Loadable from the app, as a copy in a folder above it is (a monorepo's node_modules).
+    const sharp = join(dir, "node_modules/sharp");
+    mkdirSync(sharp, { recursive: true });
+    writeFileSync(
+      join(sharp, "package.json"),
+      '{"name":"sharp","version":"0.0.0","main":"index.js"}',
+    );
+    writeFileSync(join(sharp, "index.js"), "module.exports = {};");
+    expect((await generate(dir, ["image", "caption", "file:attachment"])).stdout).toContain(hint);
+    const manifest = (deps: object) =>
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", ...deps }));
+    manifest({ devDependencies: { sharp: "*" } });
+    expect((await generate(dir, ["photo", "caption", "file:attachment"])).stdout).toContain(hint);
+    manifest({ dependencies: { sharp: "*" } });
+    expect((await generate(dir, ["scan", "caption", "file:attachment"])).stdout).not.toContain(
+      hint,
+    );
   });
 
   it("makes five operations and no views or locale in an API app", async () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { type CommandHelp, formatHelp, guard, parseCommandArgs } from "../args.js";
@@ -122,7 +123,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     out.hint(`generated ${result.plan.data.resource.className} in ${seconds} s`);
     if (result.plan.files.some((f) => f.group === "migration")) out.hint("next: wisent migrate");
     const lists = result.plan.files.some((f) => f.path.endsWith("/index.tsx"));
-    if (result.plan.data.hasFiles && lists && !resolvable("sharp", io.cwd)) {
+    if (result.plan.data.hasFiles && lists && !installedDependency("sharp", io.cwd)) {
       out.hint("the list shows image thumbnails, made by sharp: npm install sharp");
     }
     return 0;
@@ -159,10 +160,20 @@ function printNames(out: Output, result: GenerateResult): void {
   out.line();
 }
 
-/** Whether the app in `cwd` can load `name` (an optional peer it may not have installed). */
-function resolvable(name: string, cwd: string): boolean {
+/**
+ * Whether the app in `cwd` has `name` (an optional peer) as its production image will: listed in
+ * its package.json's `dependencies` (the Dockerfile prunes dev dependencies away) and loadable.
+ * Loadable alone is not enough: a copy in a folder above the app (a monorepo's, a checkout's)
+ * loads in development and is missing from the image.
+ */
+function installedDependency(name: string, cwd: string): boolean {
+  const manifest = join(cwd, "package.json");
   try {
-    createRequire(join(cwd, "package.json")).resolve(name);
+    const { dependencies } = JSON.parse(readFileSync(manifest, "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
+    if (dependencies?.[name] === undefined) return false;
+    createRequire(manifest).resolve(name);
     return true;
   } catch {
     return false;

@@ -2,23 +2,31 @@
  * A small HTTP client for a running app that behaves like a browser where it matters here:
  * it keeps cookies (the session), reads the CSRF token from forms and never follows redirects
  * on its own, so each status and Location can be checked.
+ *
+ * @example
+ * const browser = new BrowserClient(url, { "x-forwarded-proto": "https" }); // behind a TLS proxy
+ * const token = await browser.csrfToken("/widgets/new");
+ * const res = await browser.submit("/widgets", token, [["title", "Hammer"]]);
  */
 export class BrowserClient {
   readonly #base: string;
+  readonly #headers: Record<string, string>;
   readonly #cookies = new Map<string, string>();
   /** The last CSRF token read from a page, sent as X-CSRF-Token as application.js does. */
   #token: string | undefined;
 
-  constructor(base: string) {
+  /** `headers` go with every request (a proxy's `x-forwarded-proto`). */
+  constructor(base: string, headers: Record<string, string> = {}) {
     this.#base = base;
+    this.#headers = headers;
   }
 
   async request(
     method: string,
     path: string,
-    init: { headers?: Record<string, string>; body?: string } = {},
+    init: { headers?: Record<string, string>; body?: string | FormData } = {},
   ) {
-    const headers: Record<string, string> = { ...init.headers };
+    const headers: Record<string, string> = { ...this.#headers, ...init.headers };
     if (this.#cookies.size > 0) {
       headers.cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     }
@@ -57,6 +65,17 @@ export class BrowserClient {
       headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html" },
       body,
     });
+  }
+
+  /**
+   * Submits a form with files as a browser does (multipart, HTML wanted), with the CSRF token:
+   * `fields` may hold `File`s.
+   */
+  upload(path: string, token: string, fields: [string, string | File][]) {
+    const body = new FormData();
+    for (const [name, value] of fields) body.append(name, value);
+    body.append("authenticity_token", token);
+    return this.request("POST", path, { headers: { accept: "text/html" }, body });
   }
 
   /** The page's token header, as application.js adds it to same-origin fetch calls. */
