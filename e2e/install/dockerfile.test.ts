@@ -33,6 +33,7 @@ import {
 } from "../../scripts/local-registry/index.mjs";
 import { type BuiltImage, buildDockerfile, startImage } from "../support/dockerfile-runner.js";
 import { freePort } from "../support/server.js";
+import { userShell } from "../support/user-shell.js";
 
 const MINUTES = 60_000;
 const NPX = process.platform === "win32" ? "npx.cmd" : "npx";
@@ -41,46 +42,14 @@ const NOBODY = { uid: 65534, gid: 65534 };
 const asRoot = process.platform === "linux" && userInfo().uid === 0;
 
 type Registry = Awaited<ReturnType<typeof startLocalRegistry>>;
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let root: string;
 let registry: Registry;
 let userEnv: Record<string, string | undefined>;
-
 /** The user's shell: the registry's npm settings, none of the test process's app settings. */
-function shellEnv(extra: Record<string, string | undefined> = {}) {
-  const env: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(userEnv)) {
-    if (!/^(VITEST|NODE_ENV$|GO_ENV$|DATABASE_URL$|TEST_DATABASE_URL$|PORT$|TEST$)/.test(key)) {
-      env[key] = value;
-    }
-  }
-  return { ...env, NO_COLOR: "1", ...extra };
-}
-
-function sh(command: string, args: string[], cwd: string): Promise<Ran> {
-  return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      { cwd, env: shellEnv(), maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error ? ((error as { code?: number }).code ?? 1) : 0;
-        resolve({ code: typeof code === "number" ? code : 1, stdout, stderr });
-      },
-    );
-  });
-}
-
-async function ok(command: string, args: string[], cwd: string): Promise<Ran> {
-  const ran = await sh(command, args, cwd);
-  expect(ran.code, `${command} ${args.join(" ")}\n${ran.stdout}\n${ran.stderr}`).toBe(0);
-  return ran;
-}
+let shell: ReturnType<typeof userShell>;
+const sh: ReturnType<typeof userShell>["sh"] = (...args) => shell.sh(...args);
+const ok: ReturnType<typeof userShell>["ok"] = (...args) => shell.ok(...args);
 
 /** The image's CMD (as `docker run -p <port>:<port> -e PORT=<port> -e HOST=127.0.0.1`), until it listens. */
 async function run(
@@ -136,6 +105,7 @@ beforeAll(async () => {
   registry = await startLocalRegistry(join(root, "registry"));
   for (const tarball of packPackages(join(root, "packs"))) await registry.publish(tarball);
   userEnv = registry.env({});
+  shell = userShell(userEnv);
 }, 5 * MINUTES);
 
 afterAll(async () => {

@@ -10,7 +10,7 @@
  *
  * Needs the build (`npm run build`).
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,66 +22,28 @@ import {
   startLocalRegistry,
 } from "../../scripts/local-registry/index.mjs";
 import { type ServerProcess, startServerProcess } from "../support/server.js";
+import { userShell } from "../support/user-shell.js";
 
 const MINUTES = 60_000;
 const NPX = process.platform === "win32" ? "npx.cmd" : "npx";
 const PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres";
 
 type Registry = Awaited<ReturnType<typeof startLocalRegistry>>;
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let root: string;
 let apps: string;
 let registry: Registry;
-let userEnv: Record<string, string | undefined>;
-
-/** The environment of the user's shell: no Vitest, no app settings of the test process. */
-function shellEnv(extra: Record<string, string | undefined> = {}) {
-  const env: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(userEnv)) {
-    if (!/^(VITEST|NODE_ENV$|GO_ENV$|DATABASE_URL$|TEST_DATABASE_URL$|PORT$|TEST$)/.test(key)) {
-      env[key] = value;
-    }
-  }
-  return { ...env, NO_COLOR: "1", ...extra };
-}
-
-function sh(
-  command: string,
-  args: string[],
-  cwd: string,
-  extra: Record<string, string | undefined> = {},
-): Promise<Ran> {
-  return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      { cwd, env: shellEnv(extra), maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error ? ((error as { code?: number }).code ?? 1) : 0;
-        resolve({ code: typeof code === "number" ? code : 1, stdout, stderr });
-      },
-    );
-  });
-}
-
-/** Runs a command that must succeed; its output is in the failure message. */
-async function ok(command: string, args: string[], cwd: string, extra = {}): Promise<Ran> {
-  const ran = await sh(command, args, cwd, extra);
-  expect(ran.code, `${command} ${args.join(" ")}\n${ran.stdout}\n${ran.stderr}`).toBe(0);
-  return ran;
-}
+/** The user's shell: the registry's npm settings, none of the test process's app settings. */
+let shell: ReturnType<typeof userShell>;
+const sh: ReturnType<typeof userShell>["sh"] = (...args) => shell.sh(...args);
+const ok: ReturnType<typeof userShell>["ok"] = (...args) => shell.ok(...args);
 
 /** `wisent start` in production (the app's own bin, as `npx wisent start` runs it). */
 async function startProduction(app: string, env: Record<string, string>): Promise<ServerProcess> {
   return startServerProcess({
     args: [join(app, "node_modules/wisent/bin/wisent.js"), "start"],
     cwd: app,
-    env: shellEnv({
+    env: shell.env({
       GO_ENV: "production",
       NODE_ENV: "production",
       PORT: "0",
@@ -105,7 +67,7 @@ beforeAll(async () => {
   }
   registry = await startLocalRegistry(join(root, "registry"));
   for (const tarball of packPackages(join(root, "packs"))) await registry.publish(tarball);
-  userEnv = registry.env({});
+  shell = userShell(registry.env({}));
 }, 5 * MINUTES);
 
 afterAll(async () => {
