@@ -4,7 +4,9 @@
  * on SQLite and on PostgreSQL. A sign-up and a reset request send no mail while no worker runs
  * (their mails wait in the jobs table); starting the worker delivers them; an SMTP server that
  * refuses the reset mail twice (421) gets it on the third try, after the backoff (30 s, then 1 min,
- * each with jitter: this suite waits up to 3 minutes per database).
+ * each with jitter: this suite waits up to 3 minutes per database); a worker killed (SIGKILL)
+ * while the SMTP server stalls on the reset mail leaves it to the next worker, once its lease
+ * has run out (30 s).
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -32,6 +34,8 @@ const DELIVERY = 180_000;
 interface AppProcess {
   output: () => string;
   stop: () => Promise<void>;
+  /** SIGKILL: no chance to give its jobs back. */
+  kill: () => Promise<void>;
 }
 
 function launch(app: string, command: string, env: Record<string, string>): AppProcess {
@@ -46,8 +50,13 @@ function launch(app: string, command: string, env: Record<string, string>): AppP
   child.stderr!.on("data", (chunk: Buffer) => {
     output += chunk.toString();
   });
+  const exited = new Promise((resolve) => child.on("exit", resolve));
   return {
     output: () => output,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.on("exit", resolve));
@@ -109,28 +118,36 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-describe.each([
-  ["SQLite", "sqlite"],
-  ["PostgreSQL", "postgres"],
-] as const)("generated authentication's mail in production on %s", (_name, dialect) => {
-  it.skipIf(!available[dialect])(
-    "sends nothing without a worker; the worker delivers, through two 421s on the third try",
-    { timeout: DELIVERY + 120_000 },
-    async () => {
-      const name = `wisent_mail_${process.pid}_${Date.now()}`;
-      const databaseUrl =
-        dialect === "sqlite" ? `sqlite:${join(root, `${name}.sqlite`)}` : `${POSTGRES}/${name}`;
-      let resetRefusals = 0;
-      const sink: SmtpSink = await smtpSink(undefined, {
-        // The reset mail is refused twice (421 once its DATA has come); every other mail taken.
-        atEnd: (mail) => (isReset(mail) && resetRefusals++ < 2 ? "refuse" : "accept"),
-      });
-      const env = { DATABASE_URL: databaseUrl, SMTP_URL: sink.url };
-      const server = await startServer(app, env);
-      let worker: AppProcess | undefined;
-      const db = await openDatabase(databaseUrl);
-      try {
-        const email = `user-${process.pid}@example.com`;
+/** A deployment of the app on one database: the server, an SMTP sink, the jobs table to look at. */
+interface Deployment {
+  readonly url: string;
+  readonly sink: SmtpSink;
+  readonly env: Record<string, string>;
+  readonly db: Awaited<ReturnType<typeof openDatabase>>;
+  /** Signs up `email` (its verification mail is a job) and asks for a reset link (another). */
+  signUpAndReset(email: string): Promise<void>;
+}
+
+/** Runs `body` with the server started on a new database of `dialect`, then cleans up. */
+async function deployed(
+  dialect: "sqlite" | "postgres",
+  atEnd: (mail: string) => "refuse" | "stall" | "accept",
+  body: (deployment: Deployment) => Promise<void>,
+): Promise<void> {
+  const name = `wisent_mail_${process.pid}_${Date.now()}`;
+  const databaseUrl =
+    dialect === "sqlite" ? `sqlite:${join(root, `${name}.sqlite`)}` : `${POSTGRES}/${name}`;
+  const sink = await smtpSink(undefined, { atEnd });
+  const env = { DATABASE_URL: databaseUrl, SMTP_URL: sink.url };
+  const server = await startServer(app, env);
+  const db = await openDatabase(databaseUrl);
+  try {
+    await body({
+      url: server.url,
+      sink,
+      env,
+      db,
+      async signUpAndReset(email) {
         const signUp = await post(server.url, "/registration", {
           email,
           password: PASSWORD,
@@ -138,6 +155,37 @@ describe.each([
         });
         expect(signUp.status, await signUp.clone().text()).toBe(201);
         expect((await post(server.url, "/passwords", { email })).status).toBe(303);
+      },
+    });
+  } finally {
+    await server.stop();
+    await db.close();
+    await sink.close();
+    if (dialect === "postgres") {
+      const admin = await openDatabase(`${POSTGRES}/test`);
+      await sql.raw(`drop database if exists ${name}`).execute(admin.kysely);
+      await admin.close();
+    }
+  }
+}
+
+describe.each([
+  ["SQLite", "sqlite"],
+  ["PostgreSQL", "postgres"],
+] as const)("generated authentication's mail in production on %s", (_name, dialect) => {
+  const run = it.skipIf(!available[dialect]);
+
+  run(
+    "sends nothing without a worker; the worker delivers, through two 421s on the third try",
+    { timeout: DELIVERY + 120_000 },
+    async () => {
+      let resetRefusals = 0;
+      // The reset mail is refused twice (421 once its DATA has come); every other mail taken.
+      const atEnd = (mail: string) =>
+        isReset(mail) && resetRefusals++ < 2 ? ("refuse" as const) : ("accept" as const);
+      await deployed(dialect, atEnd, async ({ sink, env, db, signUpAndReset }) => {
+        const email = `user-${process.pid}-${dialect}-421@example.com`;
+        await signUpAndReset(email);
 
         // No worker: both mails wait in the jobs table, and the SMTP server has heard nothing.
         const waiting = await listJobs(db.kysely);
@@ -152,42 +200,82 @@ describe.each([
         expect(sink.received).toEqual([]);
         expect(sink.refused()).toBe(0);
 
-        worker = launch(app, "exec node_modules/.bin/wisent jobs work", env);
-        await vi.waitFor(
-          () => expect(sink.received.filter(isReset), worker!.output()).toHaveLength(1),
-          { timeout: DELIVERY, interval: 250 },
-        );
-        expect(sink.refused()).toBe(2);
-        expect(sink.received.filter(isVerification)).toHaveLength(1);
-        expect(sink.received.every((mail) => mail.includes(`To: ${email}`))).toBe(true);
-        expect(decoded(sink.received.find(isReset)!)).toMatch(/\/passwords\/[\w.-]+\/edit/);
-        // One job, refused on its first and second attempts, sent on its third.
-        const failures = [
-          ...worker
-            .output()
-            .matchAll(
-              /job wisent\.deliver_mail (\S+) failed \(attempt (\d+) of 10\), retrying in \d+s: .*421/g,
-            ),
-        ];
-        expect(
-          failures.map((m) => m[2]),
-          worker.output(),
-        ).toEqual(["1", "2"]);
-        expect(new Set(failures.map((m) => m[1])).size).toBe(1);
-        await vi.waitFor(async () => expect(await listJobs(db.kysely)).toEqual([]), {
-          timeout: 10_000,
-        });
-      } finally {
-        await worker?.stop();
-        await server.stop();
-        await db.close();
-        await sink.close();
-        if (dialect === "postgres") {
-          const admin = await openDatabase(`${POSTGRES}/test`);
-          await sql.raw(`drop database if exists ${name}`).execute(admin.kysely);
-          await admin.close();
+        const worker = launch(app, "exec node_modules/.bin/wisent jobs work", env);
+        try {
+          await vi.waitFor(
+            () => expect(sink.received.filter(isReset), worker.output()).toHaveLength(1),
+            { timeout: DELIVERY, interval: 250 },
+          );
+          expect(sink.refused()).toBe(2);
+          expect(sink.received.filter(isVerification)).toHaveLength(1);
+          expect(sink.received.every((mail) => mail.includes(`To: ${email}`))).toBe(true);
+          expect(decoded(sink.received.find(isReset)!)).toMatch(/\/passwords\/[\w.-]+\/edit/);
+          // One job, refused on its first and second attempts, sent on its third.
+          const failures = [
+            ...worker
+              .output()
+              .matchAll(
+                /job wisent\.deliver_mail (\S+) failed \(attempt (\d+) of 10\), retrying in \d+s: .*421/g,
+              ),
+          ];
+          expect(
+            failures.map((m) => m[2]),
+            worker.output(),
+          ).toEqual(["1", "2"]);
+          expect(new Set(failures.map((m) => m[1])).size).toBe(1);
+          await vi.waitFor(async () => expect(await listJobs(db.kysely)).toEqual([]), {
+            timeout: 10_000,
+          });
+        } finally {
+          await worker.stop();
         }
-      }
+      });
+    },
+  );
+
+  run(
+    "leaves the mail of a worker killed while the SMTP server stalls to the next worker",
+    { timeout: 180_000 },
+    async () => {
+      let resetStalls = 0;
+      // The reset mail's first DATA is never answered; every other mail taken.
+      const atEnd = (mail: string) =>
+        isReset(mail) && resetStalls++ < 1 ? ("stall" as const) : ("accept" as const);
+      await deployed(dialect, atEnd, async ({ sink, env, db, signUpAndReset }) => {
+        const email = `user-${process.pid}-${dialect}-kill@example.com`;
+        await signUpAndReset(email);
+        const first = launch(app, "exec node_modules/.bin/wisent jobs work", env);
+        let second: AppProcess | undefined;
+        try {
+          await vi.waitFor(() => expect(sink.stalled(), first.output()).toBe(1), {
+            timeout: 60_000,
+            interval: 100,
+          });
+          await first.kill();
+          // Taken by the dead worker, and not sent.
+          const [held] = (await listJobs(db.kysely)).filter((job) =>
+            job.payload.includes("Reset your password"),
+          );
+          expect(held?.state).toBe("running");
+          expect(sink.received.filter(isReset)).toEqual([]);
+
+          second = launch(app, "exec node_modules/.bin/wisent jobs work", env);
+          const next = second;
+          await vi.waitFor(
+            () => expect(sink.received.filter(isReset), next.output()).toHaveLength(1),
+            { timeout: 120_000, interval: 250 },
+          );
+          expect(decoded(sink.received.find(isReset)!)).toMatch(/\/passwords\/[\w.-]+\/edit/);
+          // At least once: a verification mail sent but not yet marked done at the kill goes twice.
+          expect(sink.received.filter(isVerification).length).toBeGreaterThanOrEqual(1);
+          await vi.waitFor(async () => expect(await listJobs(db.kysely)).toEqual([]), {
+            timeout: 10_000,
+          });
+        } finally {
+          await first.kill();
+          await second?.stop();
+        }
+      });
     },
   );
 });
