@@ -150,6 +150,8 @@ const SUBPATHS: Record<string, string[]> = {
   ],
   "wisent/auth": [
     "DeliverMail",
+    "EMAIL_VERIFICATION_SECONDS",
+    "EmailVerificationTokens",
     "PASSWORD_HASH_PARAMS",
     "PASSWORD_MAX_LENGTH",
     "PASSWORD_MIN_LENGTH",

@@ -1,6 +1,6 @@
 /**
  * `wisent/auth`: authentication (password hashing, sessions' current user, access tokens),
- * authorization policies, password resets, sign-in limits and mail.
+ * authorization policies, password resets, email verification, sign-in limits and mail.
  *
  * @example
  * import { authentication, hashPassword, requireAuthentication } from "wisent/auth";
@@ -41,6 +41,12 @@ export {
   deliverLater,
   deliverNow,
 } from "./deliver-mail.js";
+export {
+  EMAIL_VERIFICATION_SECONDS,
+  type EmailVerificationTokenOptions,
+  EmailVerificationTokens,
+  type VerifiableUser,
+} from "./email-verification-token.js";
 export { type Mailer, type MailerOptions, type MailMessage, mailer } from "./mailer.js";
 export {
   hashPassword,

@@ -1,5 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
-import { resolveSessionPasswords } from "../middleware/session/session-secrets.js";
+import { SignedUserTokens } from "./signed-user-token.js";
 
 /** How long a password reset link works: 15 minutes. */
 export const RESET_TOKEN_SECONDS = 15 * 60;
@@ -34,30 +33,14 @@ export interface PasswordResetTokenOptions {
  * if (user && tokens.verify(token, user)) { ... }
  */
 export class PasswordResetTokens {
-  readonly #secret: () => string;
-  readonly #seconds: number;
-  readonly #now: () => number;
+  readonly #tokens: SignedUserTokens;
 
   /**
    * @param options - the signing `secret` (default the session secret, read on first use), the
    *   lifetime in `seconds` and the clock
    */
   constructor(options: PasswordResetTokenOptions = {}) {
-    const given = options.secret;
-    let resolved: string | undefined;
-    // Resolved on first use, so declaring the tokens reads no secret at import time.
-    this.#secret = () => {
-      resolved ??= given ?? resolveSessionPasswords()[0]!.secret;
-      return resolved;
-    };
-    this.#seconds = options.seconds ?? RESET_TOKEN_SECONDS;
-    this.#now = options.now ?? Date.now;
-  }
-
-  #mac(id: string, expires: string, digest: string): Buffer {
-    return createHmac("sha256", `wisent password reset\0${this.#secret()}`)
-      .update(`${id}\0${expires}\0${digest}`)
-      .digest();
+    this.#tokens = new SignedUserTokens("wisent password reset", RESET_TOKEN_SECONDS, options);
   }
 
   /**
@@ -68,9 +51,7 @@ export class PasswordResetTokens {
    *   missing (outside development and test) or shorter than 32 characters
    */
   issue(user: ResettableUser): string {
-    const expires = Math.floor(this.#now() / 1000 + this.#seconds).toString(36);
-    const mac = this.#mac(user.id, expires, user.password_digest).toString("base64url");
-    return `${Buffer.from(user.id).toString("base64url")}.${expires}.${mac}`;
+    return this.#tokens.issue(user.id, user.password_digest);
   }
 
   /**
@@ -80,10 +61,7 @@ export class PasswordResetTokens {
    * @returns the user id, or undefined when the token is malformed or expired
    */
   userId(token: string): string | undefined {
-    const parts = /^([\w-]{1,200})\.([0-9a-z]{1,12})\.([\w-]{43})$/.exec(token);
-    if (!parts) return undefined;
-    if (Number.parseInt(parts[2]!, 36) * 1000 <= this.#now()) return undefined;
-    return Buffer.from(parts[1]!, "base64url").toString();
+    return this.#tokens.userId(token);
   }
 
   /**
@@ -94,10 +72,6 @@ export class PasswordResetTokens {
    * @throws WisentError `E_CONFIG_INVALID` as `issue` does
    */
   verify(token: string, user: ResettableUser): boolean {
-    if (this.userId(token) !== user.id) return false;
-    const [, expires, mac] = token.split(".");
-    const expected = this.#mac(user.id, expires!, user.password_digest);
-    const given = Buffer.from(mac!, "base64url");
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return this.#tokens.verify(token, user.id, user.password_digest);
   }
 }

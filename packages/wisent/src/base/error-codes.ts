@@ -115,6 +115,12 @@ export const ERROR_CODES = {
       "The jobs table (`wisent_jobs`) does not exist: the migration that creates it has not run.",
     fix: "Run `wisent migrate` (`wisent g job` writes the migration; `createJobTables` is what it calls).",
   },
+  E_JOBS_UNAVAILABLE: {
+    status: 503,
+    meaning:
+      "An enqueue inside a request found the jobs' engine (Redis, from `JOBS_URL`) not answering; the request answers 503 with `Retry-After` and its writes are rolled back, so no record is committed without its job. The log line names `JOBS_URL` (masked) and the cause.",
+    fix: "Start Redis or correct `JOBS_URL`; leave it unset to keep the jobs in the app's database, where an enqueue is part of the request's transaction.",
+  },
   E_JOB_UNKNOWN: {
     meaning:
       "A worker found a job whose name no registered job has (a job removed from the code, or an app that forgot `app.job(...)`).",

@@ -56,7 +56,8 @@ export const COMMANDS: readonly CommandEntry[] = [
       ["g", "authentication"],
       ["generate", "auth"],
     ],
-    summary: "generate sign-up, sign-in, sign-out and password reset (User model, tests)",
+    summary:
+      "generate sign-up, sign-in, sign-out, password reset, email verification and an account page (User model, tests)",
     load: async () => (await import("./commands/authentication.js")).generate,
   },
   {

@@ -26,6 +26,14 @@ describe("isDatabaseUnavailable", () => {
       new Error("Client has encountered a connection error and is not queryable"),
     ],
     ["MySQL's lost connection", withCode("PROTOCOL_CONNECTION_LOST")],
+    [
+      "mysql2's connection the server closed",
+      new Error("Can't add new command when connection is in closed state"),
+    ],
+    [
+      "mysql2's write to a connection the server closed",
+      withCode("EPIPE", "This socket has been ended by the other party"),
+    ],
     ["SQLite busy past its timeout", withCode("SQLITE_BUSY", "database is locked")],
     [
       "one wrapped as a cause",

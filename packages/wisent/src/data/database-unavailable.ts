@@ -57,12 +57,18 @@ export function isMissingDatabase(error: unknown, depth = 0): boolean {
   return isMissingDatabase(cause, depth + 1);
 }
 
-/** pg reports a dropped socket by message only. */
+/**
+ * pg reports a dropped socket by message only, and mysql2 a query on a connection the server
+ * closed (killed, restarted) meanwhile: as its own message, or as Node's EPIPE of a write after
+ * the peer's FIN, which carries no system call.
+ */
 const MESSAGES = [
   /^Connection terminated/,
   /^Client has encountered a connection error and is not queryable/,
   /^timeout exceeded when trying to connect/,
   /^Connection is closed/,
+  /^Can't add new command when connection is in closed state/,
+  /^This socket has been ended by the other party/,
 ];
 
 /**

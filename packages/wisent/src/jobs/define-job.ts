@@ -128,10 +128,10 @@ export function defineJob<S extends z.ZodType>(settings: JobSettings<S>): Job<S>
           uniqueKey: options.uniqueKey,
         };
         // Redis cannot join the transaction: the job is added once the request has committed.
+        // Redis away now: a 503, and the request's writes roll back rather than commit alone.
         if ((db as { isTransaction?: boolean }).isTransaction === true) {
-          await afterCommit(db, async () => {
-            await redis.add(input);
-          });
+          await redis.reachable(queueName);
+          await afterCommit(db, () => redis.addAfterCommit(input));
           return { id, enqueued: true };
         }
         return { id, enqueued: await redis.add(input) };

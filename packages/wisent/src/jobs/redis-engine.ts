@@ -4,13 +4,35 @@ import { requireDependency } from "../base/require-dependency.js";
 import { WisentError } from "../base/wisent-error.js";
 import { envValue } from "../config/env.js";
 import type { Logger } from "../http/log-types.js";
+import { sharedLogger } from "../http/logger.js";
 import { DEFAULT_BACKOFF, retryDelayMs } from "./backoff.js";
 import type { Job, RecurringTask } from "./job-types.js";
+import { JobsUnavailableError } from "./jobs-unavailable.js";
 
 /** The key prefix of Wisent's BullMQ queues in Redis. */
 const PREFIX = "wisent";
 
 const loadBullmq = () => requireDependency<typeof import("bullmq")>("bullmq");
+
+/**
+ * How long an enqueue in a request waits for Redis to answer before the request answers 503 (and
+ * how long the add after its commit waits before the job is logged as lost): BullMQ's connection
+ * queues commands while Redis is away, which would otherwise hold the request until it is back.
+ */
+const ANSWER_MS = 2000;
+
+/** Rejects with `error()` once `ms` have passed, unless `work` settles first. */
+async function within<T>(work: Promise<T>, ms: number, error: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(error()), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** A job to add, as the database engine would write it. */
 export interface RedisJobInput {
@@ -32,6 +54,8 @@ export interface RedisJobInput {
  */
 export class RedisJobs {
   readonly #queues = new Map<string, Queue>();
+  /** Whether the last look at Redis found it away: its errors are logged once per outage. */
+  #away = false;
 
   constructor(
     /** `redis://host:6379/0` */
@@ -44,6 +68,9 @@ export class RedisJobs {
     if (!queue) {
       const { Queue: QueueClass } = loadBullmq();
       queue = new QueueClass(name, { connection: { url: this.url }, prefix: PREFIX });
+      // Without a listener, a connection error would be thrown by the emitter: logged instead,
+      // once while Redis stays away.
+      queue.on("error", (error) => this.#wentAway(error));
       this.#queues.set(name, queue);
     }
     return queue;
@@ -72,6 +99,64 @@ export class RedisJobs {
       removeOnFail: false,
     });
     return true;
+  }
+
+  /** The URL with its password masked, for messages. */
+  get maskedUrl(): string {
+    return this.url.replace(/\/\/[^@/]*@/, "//***@");
+  }
+
+  #wentAway(error: unknown): void {
+    if (this.#away) return;
+    this.#away = true;
+    sharedLogger().error({
+      msg: "jobs unavailable",
+      setting: `JOBS_URL (${this.maskedUrl})`,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+
+  /**
+   * Resolves once Redis answers on the queue's connection; throws a
+   * {@link JobsUnavailableError} (a 503) when it does not within 2 seconds. An enqueue in a request
+   * asks first, so that the request rolls back rather than commit without its job.
+   */
+  async reachable(name: string): Promise<void> {
+    const queue = this.queue(name);
+    try {
+      await within(
+        // One round trip (HEXISTS) through BullMQ's public API, as a PING would.
+        queue.isPaused(),
+        ANSWER_MS,
+        () => new Error(`Redis did not answer within ${ANSWER_MS} ms`),
+      );
+      this.#away = false;
+    } catch (cause) {
+      this.#wentAway(cause);
+      throw new JobsUnavailableError(cause);
+    }
+  }
+
+  /**
+   * {@link add} after a request's commit: bounded in time (the answer waits for it), and a
+   * failure logged with the job's id and name, as it cannot fail the committed request.
+   */
+  async addAfterCommit(input: RedisJobInput): Promise<void> {
+    try {
+      await within(
+        this.add(input),
+        ANSWER_MS,
+        () => new Error(`Redis did not answer within ${ANSWER_MS} ms`),
+      );
+    } catch (error) {
+      sharedLogger().error({
+        msg: "job lost: not added to Redis after its request committed",
+        job: input.job.name,
+        id: input.id,
+        setting: `JOBS_URL (${this.maskedUrl})`,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
   }
 
   /** A worker of these jobs on the given queues (every queue a registered job uses by default). */

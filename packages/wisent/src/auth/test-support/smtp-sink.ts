@@ -16,17 +16,31 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
+/** Options of {@link smtpSink}. */
+export interface SmtpSinkOptions {
+  /**
+   * What to answer a message once its DATA has come (it sees the headers and body): refuse
+   * (421, the message is not kept), stall, or accept (the default). A refusal or stall here
+   * counts in `refused()` or `stalled()` too.
+   */
+  readonly atEnd?: (message: string) => SinkMode;
+}
+
 /**
  * A minimal SMTP server on 127.0.0.1 (a free port) for the delivery tests, speaking just enough
  * of RFC 5321 for nodemailer: no TLS, no auth; each session's `MAIL FROM` gets what `next()`
- * says (default: accept); accepted messages are kept.
+ * says (default: accept), and each message's end what `options.atEnd` says; accepted messages
+ * are kept.
  *
  * @example
  * const sink = await smtpSink();
  * await mailer({ env: "production", smtpUrl: sink.url }).send(message);
  * expect(sink.received[0]).toContain("Subject: Reset your password");
  */
-export async function smtpSink(next: () => SinkMode = () => "accept"): Promise<SmtpSink> {
+export async function smtpSink(
+  next: () => SinkMode = () => "accept",
+  options: SmtpSinkOptions = {},
+): Promise<SmtpSink> {
   const received: string[] = [];
   const sockets = new Set<Socket>();
   let refused = 0;
@@ -45,9 +59,20 @@ export async function smtpSink(next: () => SinkMode = () => "accept"): Promise<S
         if (data !== undefined) {
           const end = buffer.indexOf("\r\n.\r\n");
           if (end < 0) return;
-          received.push(data + buffer.slice(0, end));
+          const message = data + buffer.slice(0, end);
           buffer = buffer.slice(end + 5);
           data = undefined;
+          const answer = options.atEnd?.(message) ?? "accept";
+          if (answer === "refuse") {
+            refused += 1;
+            socket.end("421 4.3.2 try again later\r\n");
+            return;
+          }
+          if (answer === "stall") {
+            stalled += 1;
+            return; // never answers
+          }
+          received.push(message);
           socket.write("250 2.0.0 queued\r\n");
           continue;
         }

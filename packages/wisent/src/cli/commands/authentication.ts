@@ -11,7 +11,7 @@ import { runDestroyCommand } from "./destroy-command.js";
 export const generateHelp: CommandHelp = {
   usage: "wisent generate authentication [options]   (alias: wisent g auth)",
   summary:
-    "Generates sign-up, sign-in, sign-out and password reset into the web app in this folder: a\nUser model and migration (email, password_digest), sessions, registrations and passwords\nhandlers, templates, locale messages and tests, declared in src/app.ts. Passwords are hashed\nwith scrypt; sign-in and reset are rate-limited; reset links are mailed (nodemailer, added to\npackage.json; SMTP_URL, without which production does not start). In an API app: access\ntokens instead (POST /user, POST /tokens, DELETE /tokens/current, Bearer).",
+    "Generates sign-up, sign-in, sign-out, password reset, email verification and an account page\n(change the email and the password) into the web app in this folder: a User model and\nmigration (email, password_digest, email_verified_at), sessions, registrations, passwords and\nverifications handlers, templates, locale messages and tests, declared in src/app.ts.\nPasswords are hashed with scrypt; sign-in and reset are rate-limited; reset and verification\nlinks are mailed through jobs (nodemailer, added to package.json; SMTP_URL, without which\nproduction does not start). In an API app: access tokens instead (POST /user, POST /tokens,\nDELETE /tokens/current, Bearer).",
   options: [
     ["-d, --dry-run", "print the files; write nothing"],
     ["-f, --force", "overwrite files that exist"],

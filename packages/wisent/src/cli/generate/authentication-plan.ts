@@ -22,7 +22,8 @@ export interface AuthenticationRequest {
 /** The manifest of `generate authentication`: files, and lines in src/app.ts and the layout. */
 export interface AuthenticationPlan {
   readonly request: AuthenticationRequest;
-  readonly data: { readonly command: string };
+  /** What the templates read: the command line, and whether the users verify their email (web). */
+  readonly data: { readonly command: string; readonly verification: boolean };
   readonly files: readonly PlannedFile[];
   readonly edits: readonly AppEdit[];
   /**
@@ -42,17 +43,23 @@ const WEB: readonly [FileGroup, string][] = [
   ["actions", "web/src/actions/sessions.tsx.eta"],
   ["actions", "web/src/actions/registrations.tsx.eta"],
   ["actions", "web/src/actions/passwords.tsx.eta"],
+  ["actions", "web/src/actions/verifications.tsx.eta"],
   ["templates", "web/src/templates/sessions/new.tsx.eta"],
   ["templates", "web/src/templates/sessions/account-links.tsx.eta"],
+  ["templates", "web/src/templates/sessions/verification-banner.tsx.eta"],
   ["templates", "web/src/templates/registrations/new.tsx.eta"],
   ["templates", "web/src/templates/registrations/show.tsx.eta"],
+  ["templates", "web/src/templates/registrations/edit.tsx.eta"],
   ["templates", "web/src/templates/passwords/new.tsx.eta"],
   ["templates", "web/src/templates/passwords/edit.tsx.eta"],
+  ["templates", "web/src/templates/verifications/new.tsx.eta"],
+  ["templates", "web/src/templates/verifications/show.tsx.eta"],
   ["locales", "web/src/locales/authentication.en-US.json.eta"],
   ["tests", "shared/src/models/user.test.ts.eta"],
   ["tests", "web/src/actions/sessions.test.ts.eta"],
   ["tests", "web/src/actions/registrations.test.ts.eta"],
   ["tests", "web/src/actions/passwords.test.ts.eta"],
+  ["tests", "web/src/actions/verifications.test.ts.eta"],
 ];
 
 const API: readonly [FileGroup, string][] = [
@@ -86,13 +93,15 @@ const WEB_LINES = {
     'import { PasswordsResource } from "./actions/passwords.js";',
     'import { RegistrationsResource } from "./actions/registrations.js";',
     'import { SessionsResource } from "./actions/sessions.js";',
+    'import { VerificationsResource } from "./actions/verifications.js";',
     'import { signedInUser } from "./authentication.js";',
   ],
   use: "app.use(signedInUser);",
   resources: [
     'export const userSession = app.singleton("/session", new SessionsResource(), { only: ["new", "create", "destroy"] });',
-    'export const registration = app.singleton("/registration", new RegistrationsResource(), { only: ["new", "create", "show"], authenticate: ["show"] });',
+    'export const registration = app.singleton("/registration", new RegistrationsResource(), { only: ["new", "create", "show", "edit", "update"], authenticate: ["show", "edit", "update"] });',
     'export const passwords = app.resource("/passwords", new PasswordsResource(), { only: ["new", "create", "edit", "update"] });',
+    'export const verifications = app.resource("/verifications", new VerificationsResource(), { only: ["new", "create", "show", "update"] });',
   ],
 };
 
@@ -155,6 +164,28 @@ export function authenticationPlan(request: AuthenticationRequest): Authenticati
       optional: true,
     },
   );
+  // A signed-in user whose email is not verified sees a banner above every page.
+  if (!request.api)
+    edits.push(
+      {
+        path: "src/templates/layout.tsx",
+        marker: 'import { ResourceLinks } from "./resource-links.js";',
+        line: 'import { VerificationBanner } from "./sessions/verification-banner.js";',
+        optional: true,
+      },
+      {
+        path: "src/templates/layout.tsx",
+        marker: "{children}",
+        line: "<VerificationBanner />",
+        optional: true,
+      },
+    );
   const dependencies = request.api ? [] : ["nodemailer"];
-  return { request, data: { command: request.command }, files, edits, dependencies };
+  return {
+    request,
+    data: { command: request.command, verification: !request.api },
+    files,
+    edits,
+    dependencies,
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * Slow: `wisent generate authentication` in real apps made by `wisent new --dev` (web and API): each must
- * type-check, lint clean and pass its generated tests (sign-up, sign-in, sign-out, reset, rate
- * limits, no account discovery) on SQLite and PostgreSQL; `wisent routes` shows the routes and
+ * type-check, lint clean and pass its generated tests (sign-up, sign-in, sign-out, reset, email
+ * verification and the account page, rate limits, no account discovery) on SQLite and PostgreSQL; `wisent routes` shows the routes and
  * their helpers; `wisent destroy authentication -y` gives back the app byte for byte, but for the
  * jobs tables' migration and `app.jobs(db)` of a web app (its reset mail is a job; other jobs
  * share them).
@@ -65,17 +65,32 @@ describe("wisent generate authentication in a web app", { timeout: SLOW }, () =>
       "src/actions/sessions.tsx",
       "src/actions/registrations.tsx",
       "src/actions/passwords.tsx",
+      "src/actions/verifications.tsx",
       "src/templates/sessions/new.tsx",
+      "src/templates/sessions/verification-banner.tsx",
       "src/templates/passwords/edit.tsx",
+      "src/templates/registrations/edit.tsx",
+      "src/templates/verifications/show.tsx",
       "src/locales/authentication.en-US.json",
       "src/actions/sessions.test.ts",
       "src/actions/passwords.test.ts",
+      "src/actions/verifications.test.ts",
     ]) {
       expect(existsSync(join(app, path)), path).toBe(true);
     }
     expect(readFileSync(join(app, "src/app.ts"), "utf8")).toContain("app.use(signedInUser);");
-    expect(readFileSync(join(app, "src/templates/layout.tsx"), "utf8")).toContain(
-      "<AccountLinks />",
+    const layout = readFileSync(join(app, "src/templates/layout.tsx"), "utf8");
+    expect(layout).toContain("<AccountLinks />");
+    expect(layout).toMatch(/<VerificationBanner \/>\s*\{children\}/);
+  });
+
+  it("gives the users a verified email: the columns, and one option saying what an unverified account may do", () => {
+    const migration = Object.keys(sourceTree(app)).find((p) => /_create_users\.ts$/.test(p))!;
+    const columns = readFileSync(join(app, migration), "utf8");
+    expect(columns).toContain('t.timestamp("email_verified_at").nullable();');
+    expect(columns).toContain('t.string("unconfirmed_email").nullable();');
+    expect(readFileSync(join(app, "src/authentication.ts"), "utf8")).toContain(
+      "export const emailVerification = { requiredToSignIn: false };",
     );
   });
 
@@ -108,6 +123,12 @@ describe("wisent generate authentication in a web app", { timeout: SLOW }, () =>
       ["POST", "/passwords", "passwordsPath"],
       ["GET", "/passwords/{password_id}/edit", "editPasswordPath"],
       ["PUT", "/passwords/{password_id}", "passwordPath"],
+      ["GET", "/registration/edit", "editRegistrationPath"],
+      ["PUT", "/registration", "registrationPath"],
+      ["GET", "/verifications/new", "newVerificationsPath"],
+      ["POST", "/verifications", "verificationsPath"],
+      ["GET", "/verifications/{verification_id}", "verificationPath"],
+      ["PUT", "/verifications/{verification_id}", "verificationPath"],
     ] as const) {
       const row = `${method}\\s*\\|[^|]*\\|\\s*${path.replace(/[{}]/g, "\\$&")}/?\\s*\\|[^|]*\\|\\s*${helper}\\s`;
       expect(routes).toMatch(new RegExp(row));
@@ -121,14 +142,14 @@ describe("wisent generate authentication in a web app", { timeout: SLOW }, () =>
   it("passes its generated tests on SQLite", async () => {
     const result = await migrateAndTest(app);
     expect(result.code, result.output).toBe(0);
-    expect(result.output).toMatch(/Tests\s+36 passed/);
+    expect(result.output).toMatch(/Tests\s+51 passed/);
   });
 
   it("passes its generated tests on PostgreSQL", async () => {
     await withPostgres(async (url) => {
       const result = await migrateAndTest(app, { DATABASE_URL: url });
       expect(result.code, result.output).toBe(0);
-      expect(result.output).toMatch(/Tests\s+36 passed/);
+      expect(result.output).toMatch(/Tests\s+51 passed/);
     });
   });
 
@@ -169,6 +190,10 @@ describe("wisent generate authentication in an API app", { timeout: SLOW }, () =
 
   it("generates access tokens: no templates, no sessions, no mail", async () => {
     expect(existsSync(join(api, "src/actions/tokens.ts"))).toBe(true);
+    expect(existsSync(join(api, "src/actions/verifications.tsx"))).toBe(false);
+    expect(readFileSync(join(api, "src/models/user.ts"), "utf8")).not.toContain(
+      "email_verified_at",
+    );
     expect(readFileSync(join(api, "package.json"), "utf8")).not.toContain("nodemailer");
     expect(existsSync(join(api, "src/templates"))).toBe(false);
     const routes = await wisent(api, ["routes"]);

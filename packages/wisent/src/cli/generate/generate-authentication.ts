@@ -50,9 +50,10 @@ export interface GenerateAuthenticationResult {
 }
 
 /**
- * Generates sign-up, sign-in, sign-out and password reset into the web app in `appDir` (a User
- * model and migration, handlers, templates, locale messages and tests, their lines in src/app.ts
- * and the layout's account links, and nodemailer in its package.json for the reset mail), or into
+ * Generates sign-up, sign-in, sign-out, password reset, email verification and an account page
+ * into the web app in `appDir` (a User model and migration, handlers, templates, locale messages
+ * and tests, their lines in src/app.ts, the layout's account links and verification banner, and
+ * nodemailer in its package.json for the reset and verification mails), or into
  * an API app access tokens (`POST /tokens`, `DELETE /tokens/current`, `Authorization: Bearer`);
  * records what it wrote for `destroy`.
  *
