@@ -95,7 +95,9 @@ export function insertJob(db: Queryable, job: NewJob): Promise<InsertedJob> {
     const insert = db.insertInto(JOBS_TABLE).values(values);
     if (dialect !== "mysql") {
       const result = await insert
-        .onConflict((oc) => oc.column("unique_key").doNothing())
+        // The predicate names the partial index (tables made before it have a full one: it
+        // matches that too).
+        .onConflict((oc) => oc.column("unique_key").where("unique_key", "is not", null).doNothing())
         .executeTakeFirst();
       if (Number(result.numInsertedOrUpdatedRows ?? 0n) > 0) return { id: job.id, inserted: true };
     } else {

@@ -80,13 +80,15 @@ export async function createJobTables(db: Queryable): Promise<void> {
     .on(JOBS_TABLE)
     .columns(["state", "run_at"])
     .execute();
-  // NULLs never collide, on all three databases: only keyed jobs are unique.
-  await db.schema
+  // NULLs never collide, on all three databases: only keyed jobs are unique. Partial where the
+  // database allows it, so that an enqueue without a key writes one index entry less (about a
+  // quarter of the insert's cost on SQLite, bench/jobs/run.mjs); MySQL has no partial index.
+  const uniqueKey = db.schema
     .createIndex(`${JOBS_TABLE}_unique_key_idx`)
     .on(JOBS_TABLE)
     .column("unique_key")
-    .unique()
-    .execute();
+    .unique();
+  await (dialect === "mysql" ? uniqueKey : uniqueKey.where("unique_key", "is not", null)).execute();
   await db.schema
     .createTable(JOB_SCHEDULES_TABLE)
     .addColumn("name", "varchar(200)", (c) => c.primaryKey())

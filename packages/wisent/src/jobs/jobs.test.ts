@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { sql } from "kysely";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { installAllContextMethods } from "../app/test-support/context-methods.js";
@@ -154,6 +155,26 @@ describe.each(DIALECTS)("jobs on %s", (dialect) => {
       expect((await SendDigest.enqueue(t.db, { email: "a@example.com" }, key)).enqueued).toBe(true);
     },
   );
+
+  run("keeps keys unique in a jobs table made before its key index was partial", async () => {
+    // Tables migrated by an earlier version have a full unique index on unique_key.
+    await sql`drop index ${sql.id(`${JOBS_TABLE}_unique_key_idx`)}${dialect === "mysql" ? sql` on ${sql.id(JOBS_TABLE)}` : sql``}`.execute(
+      t.db.kysely,
+    );
+    await t.db.kysely.schema
+      .createIndex(`${JOBS_TABLE}_unique_key_idx`)
+      .on(JOBS_TABLE)
+      .column("unique_key")
+      .unique()
+      .execute();
+    const key = { uniqueKey: "digest:old" };
+    const first = await SendDigest.enqueue(t.db, { email: "a@example.com" }, key);
+    expect(await SendDigest.enqueue(t.db, { email: "a@example.com" }, key)).toEqual({
+      id: first.id,
+      enqueued: false,
+    });
+    expect((await SendDigest.enqueue(t.db, { email: "b@example.com" })).enqueued).toBe(true);
+  });
 
   run("a unique key in a request that rolls back is not taken", async () => {
     const hono = new Hono();
