@@ -110,3 +110,24 @@ export function unknownEnvironmentNotice(envName: string): string | undefined {
   if (envName === "production" || RELAXED_ENVIRONMENTS.has(envName)) return undefined;
   return `environment "${envName}" is not development, test or production: running with production's defaults (SESSION_SECRET required, HTTPS enforced, allowed hosts checked, no stack traces)`;
 }
+
+/** How live broadcasts travel: one process (`memory`), or PostgreSQL LISTEN/NOTIFY at a URL. */
+export type LiveTransportSetting =
+  | { readonly kind: "memory" }
+  | { readonly kind: "postgres"; readonly url: string };
+
+/**
+ * `LIVE_URL`: unset or `memory` for this process (and the workers of one `wisent start
+ * --workers`), a `postgres://` URL for LISTEN/NOTIFY across processes and machines.
+ *
+ * @example liveTransportSetting({ LIVE_URL: "postgres://localhost/shop" }); // { kind: "postgres", ... }
+ * @throws ConfigError (`E_CONFIG_INVALID`) for any other value
+ */
+export function liveTransportSetting(env: Env = process.env): LiveTransportSetting {
+  const url = envValue("LIVE_URL", env);
+  if (!url || url === "memory") return { kind: "memory" };
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", url };
+  throw new ConfigError(
+    `LIVE_URL must be unset, memory, or a postgres:// URL, got ${JSON.stringify(url.replace(/\/\/[^@/]*@/, "//***@"))}`,
+  );
+}
