@@ -38,7 +38,7 @@ export function liveWiring(
   const { streams, made } = liveStreamsOf(
     core,
     () => resolveSessionPasswords({ env: core.runtime.env }).map((password) => password.secret),
-    () => liveTransportFor(liveTransportSetting()),
+    () => liveTransportFor(liveTransportSetting(), core.runtime.name),
   );
   if (made) {
     addRoute("GET", LIVE_PATH, liveRouteHandler(streams), {

@@ -21,7 +21,7 @@ export interface LiveRouteOptions extends SseOptions {
  */
 export function liveRouteHandler(streams: LiveStreams, options: LiveRouteOptions = {}): Handler {
   const maxConnections = options.maxConnections ?? 10_000;
-  return function liveStream(c: Context) {
+  return async function liveStream(c: Context) {
     const name = verifyStreamToken(c.req.param(LIVE_STREAM_PARAM) ?? "", streams.secrets);
     if (name === undefined) throw new HttpError(403, "live_stream: not a stream this app signed");
     const colon = name.indexOf(":");
@@ -40,6 +40,8 @@ export function liveRouteHandler(streams: LiveStreams, options: LiveRouteOptions
         headers: { "Retry-After": "5" },
       });
     }
+    // Listening (PostgreSQL) before the stream opens: no change in between is missed.
+    await streams.hub.start();
     return sseResponse(streams.hub, name, options);
   };
 }

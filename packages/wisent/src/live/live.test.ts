@@ -6,6 +6,7 @@ import { App } from "../app/app.js";
 import { setCurrentUser } from "../auth/current-user.js";
 import { type Database, openDatabase } from "../data/database.js";
 import { defineModel } from "../data/model.js";
+import { ADMIN_URLS, availableDialects } from "../data/test-support/test-databases.js";
 import { transaction } from "../middleware/transaction/transaction.js";
 import type { ResourceOptions } from "../resources/options.js";
 import { ResourceBase } from "../resources/resource.js";
@@ -16,7 +17,7 @@ import { existingLiveStreams } from "./live-streams.js";
 import { signStreamName } from "./stream-token.js";
 
 /** Items written with raw SQL in the request's transaction; `?title=` of "" is a 422, "boom" throws. */
-class ItemsResource extends ResourceBase<"item_id"> {
+abstract class WritesResource<K extends string> extends ResourceBase<K> {
   list(c: Context) {
     return c.json({ token: liveStreamToken(c) ?? null });
   }
@@ -31,28 +32,26 @@ class ItemsResource extends ResourceBase<"item_id"> {
     return c.json({ title }, 201);
   }
   async update(c: Context) {
-    await sql`update items set title = 'x' where id = ${c.req.param("item_id")}`.execute(
+    await sql`update items set title = 'x' where id = ${c.req.param(this.paramKey)}`.execute(
       await c.tx(),
     );
     return c.json({}, 200);
   }
   async destroy(c: Context) {
-    await sql`delete from items where id = ${c.req.param("item_id")}`.execute(await c.tx());
+    await sql`delete from items where id = ${c.req.param(this.paramKey)}`.execute(await c.tx());
     return c.body(null, 204);
   }
 }
 const Note = defineModel({ table: "items", name: "note", schema: z.object({ title: z.string() }) });
-class NotesResource extends ItemsResource {
-  override readonly paramKey = "note_id";
+class ItemsResource extends WritesResource<"item_id"> {}
+class NotesResource extends WritesResource<"note_id"> {
   override readonly model = Note;
   override list(c: Context) {
     c.ownerScope();
     return super.list(c);
   }
 }
-class GadgetsResource extends ItemsResource {
-  override readonly paramKey = "gadget_id";
-}
+class GadgetsResource extends WritesResource<"gadget_id"> {}
 
 /** A test's signed-in user: the `x-user` header (what authentication() would load). */
 const userFromHeader: MiddlewareHandler = async (c, next) => {
@@ -66,8 +65,8 @@ let app: App;
 let server: RunningServer;
 const SECRET = "live-test-secret-".padEnd(40, "x");
 
-function makeApp(): App {
-  const made = new App({ name: "live", env: "test" });
+function makeApp(name = "live"): App {
+  const made = new App({ name, env: "test" });
   made.use(userFromHeader);
   made.use(transaction(db));
   made.resource("/items", new ItemsResource(), { live: true });
@@ -304,4 +303,42 @@ describe("LiveHub refreshes", () => {
     drop();
     await bursts.close();
   });
+});
+
+const postgres = (await availableDialects()).postgres;
+
+describe("live broadcasts across processes on PostgreSQL (LIVE_URL)", () => {
+  it.skipIf(!postgres)(
+    "delivers a change written on one server to a subscriber of another",
+    async () => {
+      process.env.LIVE_URL = ADMIN_URLS.postgres;
+      // Two servers of one app (its name is its channel), as two processes would run it.
+      const name = `live_pg_${process.pid}_${Date.now()}`;
+      const writer = makeApp(name);
+      const reader = makeApp(name);
+      delete process.env.LIVE_URL;
+      const [a, b] = await Promise.all(
+        [writer, reader].map((one) =>
+          one.listen({ port: 0, host: "127.0.0.1", handleSignals: false }),
+        ),
+      );
+      try {
+        const token = (await (await fetch(`${b!.url}/items`)).json()) as { token: string };
+        const res = await fetch(`${b!.url}/live/${token.token}`);
+        const body = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+        await body.read();
+        const created = await fetch(`${a!.url}/items?title=across`, {
+          method: "POST",
+          headers: { "x-turbo-request-id": "pg-1" },
+        });
+        expect(created.status).toBe(201);
+        let text = "";
+        while (!text.includes("turbo-stream")) text += (await body.read()).value ?? "";
+        expect(text).toContain('<turbo-stream action="refresh" request-id="pg-1"></turbo-stream>');
+        await body.cancel();
+      } finally {
+        await Promise.all([a!.close(), b!.close()]);
+      }
+    },
+  );
 });
