@@ -4,6 +4,12 @@ import { liveHandler } from "../live/live-resource.js";
 import { LIVE_STREAM_PARAM, liveRouteHandler } from "../live/live-route.js";
 import { liveStreamsOf } from "../live/live-streams.js";
 import { liveTransportFor } from "../live/transports.js";
+import {
+  LIVE_SCRIPT_PATH,
+  liveScriptHandler,
+  TURBO_SCRIPT_PATH,
+  turboScriptHandler,
+} from "../live/turbo-assets.js";
 import { resolveSessionPasswords } from "../middleware/session/session-secrets.js";
 import type { ResourceOptions } from "../resources/options.js";
 import type { AppCore } from "./app-core.js";
@@ -41,6 +47,12 @@ export function liveWiring(
     () => liveTransportFor(liveTransportSetting(), core.runtime.name),
   );
   if (made) {
+    // Before the stream route, which would read "turbo.js" as a (forged) stream name.
+    addRoute("GET", LIVE_SCRIPT_PATH, liveScriptHandler, { display: "liveScript", internal: true });
+    addRoute("GET", TURBO_SCRIPT_PATH, turboScriptHandler, {
+      display: "turboScript",
+      internal: true,
+    });
     addRoute("GET", LIVE_PATH, liveRouteHandler(streams), {
       display: "liveStream",
       name: "liveStreamPath",
