@@ -369,7 +369,9 @@ export class Group<
       ownedAuthenticate(opts, resource.handlerName),
       paramKey,
       { ownedBy: opts.ownedBy, policy: opts.policy },
-      opts.live ? liveWiring(this.core, stem, opts, (...route) => this.#add(...route)) : undefined,
+      opts.live
+        ? liveWiring(this.core, stem, opts, resource.model, (...route) => this.#add(...route))
+        : undefined,
     );
     const member = joinPaths(memberRoot, `{${paramKey}}`);
     // Type-level names are checked against the runtime namer in typed-names.test.ts.

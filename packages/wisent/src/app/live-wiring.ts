@@ -1,5 +1,6 @@
 import type { Handler, MiddlewareHandler } from "hono";
 import { liveTransportSetting } from "../config/settings.js";
+import { watchWrites } from "../data/written-records.js";
 import { liveHandler } from "../live/live-resource.js";
 import { LIVE_STREAM_PARAM, liveRouteHandler } from "../live/live-route.js";
 import { liveStreamsOf } from "../live/live-streams.js";
@@ -39,6 +40,7 @@ export function liveWiring(
   core: AppCore,
   stem: string,
   options: ResourceOptions,
+  model: unknown,
   addRoute: AddRoute,
 ): LiveWiring {
   const { streams, made } = liveStreamsOf(
@@ -60,8 +62,11 @@ export function liveWiring(
     });
   }
   const authenticate = options.authenticate;
+  const table = (model as { table?: unknown } | undefined)?.table;
+  if (typeof table === "string") watchWrites(table);
   const spec = {
     stem,
+    table: typeof table === "string" ? table : undefined,
     ownedBy: options.ownedBy,
     signInToRead:
       options.ownedBy !== undefined ||

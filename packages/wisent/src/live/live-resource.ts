@@ -1,6 +1,8 @@
 import type { Context, Handler } from "hono";
 import { LIVE_STREAM_KEY } from "../base/symbols.js";
 import { afterCommit } from "../data/transaction-hooks.js";
+import { takeWrites, type WrittenRecord } from "../data/written-records.js";
+import type { LiveEvent } from "./live-event.js";
 import type { LiveHub } from "./live-hub.js";
 import { type StreamSecrets, signStreamName } from "./stream-token.js";
 
@@ -12,6 +14,8 @@ export interface LiveResourceSpec {
   readonly ownedBy?: string | undefined;
   /** Whether reading the resource needs a signed-in user (then so does subscribing). */
   readonly signInToRead: boolean;
+  /** The model's table: its writes in a request become `created`/`updated`/`destroyed` events. */
+  readonly table?: string | undefined;
 }
 
 /** The streams of an app: its hub, its secret and its live resources by stream stem. */
@@ -72,9 +76,11 @@ export function liveHandler(
     const requestId = turboRequestId(c);
     const scope = c.get("tx");
     if (scope?.begun) {
-      await afterCommit(await scope.get(), () => {
+      const trx = await scope.get();
+      const writes = spec.table === undefined ? [] : takeWrites(trx, spec.table);
+      await afterCommit(trx, async () => {
         streams.hub.refresh(name, requestId);
-        return Promise.resolve();
+        for (const write of writes) await streams.hub.publish(name, recordEvent(write));
       });
     } else if (((answer as { status?: number } | undefined)?.status ?? 200) < 400) {
       // A write outside the request's transaction (none was begun) has committed already.
@@ -82,4 +88,18 @@ export function liveHandler(
     }
     return answer;
   };
+}
+
+/** Beyond this, an event carries the record's id only (PostgreSQL's NOTIFY takes < 8000 bytes). */
+const MAX_RECORD_JSON = 7_000;
+
+/**
+ * The event of an API client's stream: `created`/`updated` with the record's JSON as the JSON
+ * show answers it (its id only when larger than {@link MAX_RECORD_JSON}), `destroyed` with its id.
+ */
+export function recordEvent(write: WrittenRecord): LiveEvent {
+  const id = { id: write.record.id };
+  if (write.action === "destroyed") return { event: write.action, data: JSON.stringify(id) };
+  const json = JSON.stringify(write.record);
+  return { event: write.action, data: json.length > MAX_RECORD_JSON ? JSON.stringify(id) : json };
 }

@@ -51,6 +51,32 @@ class NotesResource extends WritesResource<"note_id"> {
     return super.list(c);
   }
 }
+const Post = defineModel({ table: "posts", schema: z.object({ title: z.string().min(1) }) });
+/** Writes through a model: its writes become the JSON events of API clients. */
+class PostsResource extends ResourceBase<"post_id"> {
+  override readonly model = Post;
+  list(c: Context) {
+    return c.json({ token: liveStreamToken(c) ?? null });
+  }
+  show(c: Context) {
+    return c.json({});
+  }
+  async create(c: Context) {
+    const saved = await Post.tryCreate(await c.tx(), { title: c.req.query("title") ?? "" });
+    return saved.ok ? c.json(saved.data, 201) : c.json(saved.errors.toJSON(), 422);
+  }
+  async update(c: Context) {
+    const tx = await c.tx();
+    const post = await Post.find(tx, c.req.param("post_id") ?? "");
+    const saved = await Post.tryUpdate(tx, post, { title: c.req.query("title") ?? "" });
+    return saved.ok ? c.json(saved.data) : c.json(saved.errors.toJSON(), 422);
+  }
+  async destroy(c: Context) {
+    const tx = await c.tx();
+    await Post.destroy(tx, await Post.find(tx, c.req.param("post_id") ?? ""));
+    return c.body(null, 204);
+  }
+}
 class GadgetsResource extends WritesResource<"gadget_id"> {}
 
 /** A test's signed-in user: the `x-user` header (what authentication() would load). */
@@ -76,6 +102,7 @@ function makeApp(name = "live"): App {
     only: ["list", "create"],
   } as ResourceOptions);
   made.resource("/gadgets", new GadgetsResource());
+  made.resource("/posts", new PostsResource(), { live: true });
   return made;
 }
 
@@ -112,15 +139,17 @@ async function openStream(path: string, headers: Record<string, string> = {}): P
           while (at !== -1) {
             const block = buffer.slice(0, at);
             buffer = buffer.slice(at + 2);
+            const named = /^event: (.*)$/m.exec(block)?.[1];
             const data = block
               .split("\n")
               .filter((line) => line.startsWith("data: "))
               .map((line) => line.slice(6))
               .join("\n");
             if (data) {
+              const event = named ? `${named} ${data}` : data;
               const wait = waiting.shift();
-              if (wait) wait(data);
-              else events.push(data);
+              if (wait) wait(event);
+              else events.push(event);
             }
             at = buffer.indexOf("\n\n");
           }
@@ -166,6 +195,9 @@ beforeAll(async () => {
   process.env.SESSION_SECRET = SECRET;
   db = await openDatabase("sqlite::memory:");
   await sql`create table items (id integer primary key, title text not null)`.execute(db.kysely);
+  await sql`create table posts (id text primary key, title text not null, created_at text, updated_at text)`.execute(
+    db.kysely,
+  );
   app = makeApp();
   server = await app.listen({ port: 0, host: "127.0.0.1", handleSignals: false });
 });
@@ -207,6 +239,34 @@ describe("live resources", () => {
     expect(await stream.next()).toBe(
       '<turbo-stream action="refresh" request-id="good"></turbo-stream>',
     );
+    stream.drop();
+  });
+
+  it("sends API clients created, updated and destroyed with the record's JSON after the commit", async () => {
+    const stream = await openStream(`/live/${await tokenOf("/posts")}`);
+    const take = async (count: number) => {
+      const got: string[] = [];
+      for (let i = 0; i < count; i++) got.push(await stream.next());
+      // The refresh is debounced; the record's event is sent at once.
+      return got.filter((event) => !event.startsWith("<turbo-stream"));
+    };
+    const created = await post("/posts?title=hello");
+    expect(created.status).toBe(201);
+    const record = (await created.json()) as { id: string; title: string };
+    const [createdEvent] = await take(2);
+    expect(createdEvent?.startsWith("created ")).toBe(true);
+    expect(JSON.parse(createdEvent!.slice("created ".length))).toMatchObject({
+      id: record.id,
+      title: "hello",
+    });
+    // A refused update (422) sends nothing; the next one does.
+    expect((await post(`/posts/${record.id}?title=`, {}, "PUT")).status).toBe(422);
+    expect((await post(`/posts/${record.id}?title=again`, {}, "PUT")).status).toBe(200);
+    const [updatedEvent] = await take(2);
+    expect(JSON.parse(updatedEvent!.slice("updated ".length))).toMatchObject({ title: "again" });
+    expect((await post(`/posts/${record.id}`, {}, "DELETE")).status).toBe(204);
+    const [destroyedEvent] = await take(2);
+    expect(destroyedEvent).toBe(`destroyed {"id":"${record.id}"}`);
     stream.drop();
   });
 
