@@ -523,6 +523,7 @@ export class Group<
           paramKey,
           model: resource.model,
           implemented: fn !== defaults[route.handlerMethod],
+          ...(live && { live: true as const }),
         },
       });
       paths[name] = this.core.registry.helpers[name]!;

@@ -2,6 +2,7 @@ import type { Context, Handler } from "hono";
 import { LIVE_STREAM_KEY } from "../base/symbols.js";
 import { afterCommit } from "../data/transaction-hooks.js";
 import { takeWrites, type WrittenRecord } from "../data/written-records.js";
+import { setHeader } from "../kernel/response-headers.js";
 import type { LiveEvent } from "./live-event.js";
 import type { LiveHub } from "./live-hub.js";
 import { type StreamSecrets, signStreamName } from "./stream-token.js";
@@ -24,6 +25,9 @@ export interface LiveStreams {
   readonly secrets: StreamSecrets;
   readonly resources: Map<string, LiveResourceSpec>;
 }
+
+/** The header of a live resource's List and Show answers: the path of its event stream. */
+export const LIVE_STREAM_HEADER = "x-live-stream";
 
 const LIVE: typeof LIVE_STREAM_KEY = LIVE_STREAM_KEY;
 type Marked = Context & { [LIVE]?: string };
@@ -64,7 +68,16 @@ export function liveHandler(
   if (operation === "list" || operation === "show") {
     return (c, next) => {
       const name = streamNameFor(c, spec);
-      if (name !== undefined) (c as Marked)[LIVE] = signStreamName(name, streams.secrets);
+      if (name !== undefined) {
+        const token = signStreamName(name, streams.secrets);
+        (c as Marked)[LIVE] = token;
+        // Where an API client follows the changes (the typed client's `live()`).
+        setHeader(
+          c,
+          LIVE_STREAM_HEADER,
+          c.get("wisent").pathFor("liveStreamPath", { live_stream: token }),
+        );
+      }
       return handler(c, next);
     };
   }

@@ -1,9 +1,11 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
 import type { Context, MiddlewareHandler } from "hono";
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { App } from "../app/app.js";
 import { setCurrentUser } from "../auth/current-user.js";
+import { createClient } from "../client/create-client.js";
 import { type Database, openDatabase } from "../data/database.js";
 import { defineModel } from "../data/model.js";
 import { ADMIN_URLS, availableDialects } from "../data/test-support/test-databases.js";
@@ -62,7 +64,8 @@ class PostsResource extends ResourceBase<"post_id"> {
     return c.json({});
   }
   async create(c: Context) {
-    const saved = await Post.tryCreate(await c.tx(), { title: c.req.query("title") ?? "" });
+    const title = c.req.query("title") ?? ((await c.req.json()) as { title?: string }).title ?? "";
+    const saved = await Post.tryCreate(await c.tx(), { title });
     return saved.ok ? c.json(saved.data, 201) : c.json(saved.errors.toJSON(), 422);
   }
   async update(c: Context) {
@@ -91,6 +94,11 @@ let app: App;
 let server: RunningServer;
 const SECRET = "live-test-secret-".padEnd(40, "x");
 
+let postsGroup: ReturnType<typeof declarePosts> | undefined;
+function declarePosts(app: App) {
+  return app.resource("/posts", new PostsResource(), { live: true });
+}
+
 function makeApp(name = "live"): App {
   const made = new App({ name, env: "test" });
   made.use(userFromHeader);
@@ -102,7 +110,7 @@ function makeApp(name = "live"): App {
     only: ["list", "create"],
   } as ResourceOptions);
   made.resource("/gadgets", new GadgetsResource());
-  made.resource("/posts", new PostsResource(), { live: true });
+  postsGroup = declarePosts(made);
   return made;
 }
 
@@ -268,6 +276,42 @@ describe("live resources", () => {
     const [destroyedEvent] = await take(2);
     expect(destroyedEvent).toBe(`destroyed {"id":"${record.id}"}`);
     stream.drop();
+  });
+
+  it("gives the typed client the changes as an async iterator", async () => {
+    const api = createClient<{ posts: NonNullable<typeof postsGroup> }>({
+      baseUrl: server.url,
+      document: app.openApiDocument(),
+    });
+    const changes = api.posts.live()[Symbol.asyncIterator]();
+    const first = changes.next();
+    await eventually(() => hub().subscriberCount === 1);
+    const created = await api.posts.create({ title: "from the client" });
+    if (!created.ok) throw new Error("not created");
+    expect((await first).value).toEqual({ type: "created", record: created.data });
+    await api.posts.destroy({ post_id: created.data.id });
+    expect((await changes.next()).value).toEqual({ type: "destroyed", id: created.data.id });
+    await changes.return?.(undefined);
+    const plain = createClient<{ gadgets: unknown }>({
+      baseUrl: server.url,
+      document: app.openApiDocument(),
+    }) as unknown as { gadgets: { live(): AsyncIterable<unknown> } };
+    await expect(async () => {
+      for await (const _ of plain.gadgets.live()) break;
+    }).rejects.toThrow("gadgets.live(): the resource is not live");
+  });
+
+  it("describes the stream in the OpenAPI document: the live operations and GET /live/{live_stream}", async () => {
+    const document = app.openApiDocument();
+    const checked = await new Validator().validate(JSON.parse(JSON.stringify(document)));
+    expect(checked.errors ?? []).toEqual([]);
+    const list = document.paths["/posts"]?.get as Record<string, unknown>;
+    expect(list["x-wisent-live"]).toBe(true);
+    expect(JSON.stringify(list.responses)).toContain("X-Live-Stream");
+    expect(document.paths["/gadgets"]?.get).not.toHaveProperty("x-wisent-live");
+    const stream = document.paths["/live/{live_stream}"]?.get as Record<string, unknown>;
+    expect(Object.keys((stream.responses as Record<string, object>)["200"]!)).toContain("content");
+    expect(JSON.stringify(stream.responses)).toContain("text/event-stream");
   });
 
   it("refuses a tampered or forged stream name with 403", async () => {
