@@ -1,3 +1,4 @@
+import { noteBroadcast } from "./broadcast-log.js";
 import { type LiveEvent, turboRefresh } from "./live-event.js";
 import { type LiveTransport, memoryTransport } from "./live-transport.js";
 
@@ -79,6 +80,7 @@ export class LiveHub {
   /** Sends `event` to every subscriber of `stream` in every process. */
   async publish(stream: string, event: LiveEvent): Promise<void> {
     if (this.#closed) return;
+    if (event.event) noteBroadcast({ stream, action: event.event, data: event.data });
     await this.start();
     await this.#transport.publish(stream, event);
   }
@@ -88,6 +90,7 @@ export class LiveHub {
    * refresh, which carries the changing request's id only when they all came from one request.
    */
   refresh(stream: string, requestId: string | undefined): void {
+    noteBroadcast({ stream, action: "refresh" });
     const pending = this.#pending.get(stream);
     if (pending) {
       if (pending.requestId !== requestId) pending.requestId = undefined;
