@@ -1,5 +1,5 @@
 import type { Handler, MiddlewareHandler } from "hono";
-import { liveTransportSetting } from "../config/settings.js";
+import { liveMaxConnections, liveTransportSetting } from "../config/settings.js";
 import { watchWrites } from "../data/written-records.js";
 import { liveHandler } from "../live/live-resource.js";
 import { LIVE_STREAM_PARAM, liveRouteHandler } from "../live/live-route.js";
@@ -55,11 +55,16 @@ export function liveWiring(
       display: "turboScript",
       internal: true,
     });
-    addRoute("GET", LIVE_PATH, liveRouteHandler(streams), {
-      display: "liveStream",
-      name: "liveStreamPath",
-      internal: true,
-    });
+    addRoute(
+      "GET",
+      LIVE_PATH,
+      liveRouteHandler(streams, { maxConnections: liveMaxConnections() }),
+      {
+        display: "liveStream",
+        name: "liveStreamPath",
+        internal: true,
+      },
+    );
   }
   const authenticate = options.authenticate;
   const table = (model as { table?: unknown } | undefined)?.table;

@@ -63,6 +63,13 @@ export const ENVIRONMENT_VARIABLES = [
     environments: "all",
   },
   {
+    name: "LIVE_MAX_CONNECTIONS",
+    default: "10000",
+    meaning:
+      "The live event streams one process serves at most; a subscription beyond it is answered 503 with `Retry-After` (the browser reconnects).",
+    environments: "all",
+  },
+  {
     name: "LIVE_URL",
     default: "none: in this process (between the workers of `wisent start --workers`)",
     meaning:

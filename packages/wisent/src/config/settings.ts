@@ -131,3 +131,12 @@ export function liveTransportSetting(env: Env = process.env): LiveTransportSetti
     `LIVE_URL must be unset, memory, or a postgres:// URL, got ${JSON.stringify(url.replace(/\/\/[^@/]*@/, "//***@"))}`,
   );
 }
+
+/**
+ * `LIVE_MAX_CONNECTIONS`: the live event streams one process serves at most (default 10 000).
+ * @example liveMaxConnections({ LIVE_MAX_CONNECTIONS: "500" }); // 500
+ * @throws ConfigError (`E_CONFIG_INVALID`) when it is not a whole number from 1 to 1 000 000
+ */
+export function liveMaxConnections(env: Env = process.env): number {
+  return integerSetting("LIVE_MAX_CONNECTIONS", 10_000, { min: 1, max: 1_000_000 }, env);
+}

@@ -29,6 +29,7 @@ interface PendingRefresh {
 export class LiveHub {
   readonly #streams = new Map<string, Set<LiveSubscriber>>();
   readonly #pending = new Map<string, PendingRefresh>();
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   readonly #transport: LiveTransport;
   readonly #debounceMs: number;
   #started: Promise<void> | undefined;
@@ -99,11 +100,13 @@ export class LiveHub {
     const fresh: PendingRefresh = { requestId };
     this.#pending.set(stream, fresh);
     const timer = setTimeout(() => {
+      this.#timers.delete(timer);
       this.#pending.delete(stream);
       this.publish(stream, turboRefresh(fresh.requestId)).catch((error: unknown) => {
         console.error(`live: could not broadcast to ${stream}:`, error);
       });
     }, this.#debounceMs);
+    this.#timers.add(timer);
     timer.unref?.();
   }
 
@@ -117,6 +120,9 @@ export class LiveHub {
   /** Ends every stream (the server is shutting down) and stops the transport. */
   async close(): Promise<void> {
     this.#closed = true;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    this.#pending.clear();
     for (const set of [...this.#streams.values()]) {
       for (const subscriber of [...set]) subscriber.close();
     }

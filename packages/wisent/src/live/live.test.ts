@@ -357,6 +357,29 @@ describe("live resources", () => {
   });
 });
 
+describe("the connection cap (LIVE_MAX_CONNECTIONS)", () => {
+  it("answers 503 with Retry-After beyond it", async () => {
+    process.env.LIVE_MAX_CONNECTIONS = "2";
+    const capped = makeApp("live_capped");
+    delete process.env.LIVE_MAX_CONNECTIONS;
+    const running = await capped.listen({ port: 0, host: "127.0.0.1", handleSignals: false });
+    try {
+      const { token } = (await (await fetch(`${running.url}/items`)).json()) as { token: string };
+      const open = [
+        await fetch(`${running.url}/live/${token}`),
+        await fetch(`${running.url}/live/${token}`),
+      ];
+      expect(open.map((r) => r.status)).toEqual([200, 200]);
+      const refused = await fetch(`${running.url}/live/${token}`);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("5");
+      for (const r of open) await r.body?.cancel();
+    } finally {
+      await running.close();
+    }
+  });
+});
+
 describe("live streams on shutdown", () => {
   it("ends the open streams when the server drains, so it closes without waiting", async () => {
     const other = makeApp();
