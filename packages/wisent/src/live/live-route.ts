@@ -42,6 +42,9 @@ export function liveRouteHandler(streams: LiveStreams, options: LiveRouteOptions
     }
     // Listening (PostgreSQL) before the stream opens: no change in between is missed.
     await streams.hub.start();
-    return sseResponse(streams.hub, name, options);
+    return sseResponse(streams.hub, name, {
+      ...options,
+      reconnected: c.req.header("last-event-id") !== undefined,
+    });
   };
 }

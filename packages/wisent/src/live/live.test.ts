@@ -314,6 +314,14 @@ describe("live resources", () => {
     expect(JSON.stringify(stream.responses)).toContain("text/event-stream");
   });
 
+  it("refreshes a page whose stream reconnects (Last-Event-ID): missed changes are not replayed", async () => {
+    const stream = await openStream(`/live/${await tokenOf("/items")}`, {
+      "last-event-id": "open",
+    });
+    expect(await stream.next()).toBe('<turbo-stream action="refresh"></turbo-stream>');
+    stream.drop();
+  });
+
   it("refuses a tampered or forged stream name with 403", async () => {
     const token = await tokenOf("/items");
     const [name, signature] = token.split(".") as [string, string];

@@ -29,6 +29,22 @@ describe("sseResponse", () => {
     expect(hub.streamCount).toBe(0);
   });
 
+  it("sets an event id a reconnecting EventSource sends back, and refreshes a client that reconnects", async () => {
+    const hub = new LiveHub();
+    const first = sseResponse(hub, "widgets")
+      .body!.pipeThrough(new TextDecoderStream())
+      .getReader();
+    expect(await readUntil(first, "\n\n")).toContain("id: open\n");
+    const again = sseResponse(hub, "widgets", { reconnected: true })
+      .body!.pipeThrough(new TextDecoderStream())
+      .getReader();
+    expect(await readUntil(again, "turbo-stream")).toContain(
+      'data: <turbo-stream action="refresh"></turbo-stream>',
+    );
+    await first.cancel();
+    await again.cancel();
+  });
+
   it("drops a client that stops reading instead of buffering without bound", async () => {
     const hub = new LiveHub();
     const res = sseResponse(hub, "widgets", { maxQueued: 3 });

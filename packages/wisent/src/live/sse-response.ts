@@ -1,4 +1,4 @@
-import { formatSse } from "./live-event.js";
+import { formatSse, turboRefresh } from "./live-event.js";
 import type { LiveHub, LiveSubscriber } from "./live-hub.js";
 
 /** How an event stream behaves. */
@@ -7,6 +7,11 @@ export interface SseOptions {
   readonly heartbeatMs?: number;
   /** Events queued for a client that does not read before it is dropped (default 64). */
   readonly maxQueued?: number;
+  /**
+   * The client is reconnecting (it sent `Last-Event-ID`): what changed while it was away cannot
+   * be replayed, so it gets a Turbo refresh at once (its page fetches itself again).
+   */
+  readonly reconnected?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -50,8 +55,10 @@ export function sseResponse(hub: LiveHub, stream: string, options: SseOptions = 
         },
       };
       unsubscribe = hub.subscribe(stream, subscriber);
-      // retry: how long EventSource waits before reconnecting; the comment sends the headers now.
-      write("retry: 2000\n: open\n\n");
+      // retry: how long EventSource waits before reconnecting. The id (with no data, so no event)
+      // makes a reconnecting EventSource send Last-Event-ID; the block sends the headers now.
+      write("retry: 2000\nid: open\n\n");
+      if (options.reconnected) write(formatSse(turboRefresh(undefined)));
       heartbeat = setInterval(() => write(": heartbeat\n\n"), heartbeatMs);
       heartbeat.unref?.();
     },
