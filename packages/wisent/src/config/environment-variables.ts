@@ -73,7 +73,7 @@ export const ENVIRONMENT_VARIABLES = [
     name: "LIVE_URL",
     default: "none: in this process (between the workers of `wisent start --workers`)",
     meaning:
-      "How live resources' broadcasts reach the other processes: unset for this process only (and the workers of one `wisent start --workers N`), `postgres://...` for PostgreSQL LISTEN/NOTIFY (use the app's `DATABASE_URL`), or `memory`.",
+      "How live resources' broadcasts reach the other processes: unset for this process only (and the workers of one `wisent start --workers N`), `postgres://...` for PostgreSQL LISTEN/NOTIFY (use the app's `DATABASE_URL`), `redis://host:6379` for Redis pub/sub (the optional `ioredis` package), or `memory`.",
     environments: "all",
   },
   {

@@ -111,14 +111,15 @@ export function unknownEnvironmentNotice(envName: string): string | undefined {
   return `environment "${envName}" is not development, test or production: running with production's defaults (SESSION_SECRET required, HTTPS enforced, allowed hosts checked, no stack traces)`;
 }
 
-/** How live broadcasts travel: one process (`memory`), or PostgreSQL LISTEN/NOTIFY at a URL. */
+/** How live broadcasts travel: one process (`memory`), PostgreSQL LISTEN/NOTIFY or Redis pub/sub. */
 export type LiveTransportSetting =
   | { readonly kind: "memory" }
-  | { readonly kind: "postgres"; readonly url: string };
+  | { readonly kind: "postgres" | "redis"; readonly url: string };
 
 /**
  * `LIVE_URL`: unset or `memory` for this process (and the workers of one `wisent start
- * --workers`), a `postgres://` URL for LISTEN/NOTIFY across processes and machines.
+ * --workers`), a `postgres://` URL for LISTEN/NOTIFY or a `redis://` URL for pub/sub across
+ * processes and machines.
  *
  * @example liveTransportSetting({ LIVE_URL: "postgres://localhost/shop" }); // { kind: "postgres", ... }
  * @throws ConfigError (`E_CONFIG_INVALID`) for any other value
@@ -127,8 +128,9 @@ export function liveTransportSetting(env: Env = process.env): LiveTransportSetti
   const url = envValue("LIVE_URL", env);
   if (!url || url === "memory") return { kind: "memory" };
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", url };
+  if (/^rediss?:\/\//.test(url)) return { kind: "redis", url };
   throw new ConfigError(
-    `LIVE_URL must be unset, memory, or a postgres:// URL, got ${JSON.stringify(url.replace(/\/\/[^@/]*@/, "//***@"))}`,
+    `LIVE_URL must be unset, memory, a postgres:// or a redis:// URL, got ${JSON.stringify(url.replace(/\/\/[^@/]*@/, "//***@"))}`,
   );
 }
 

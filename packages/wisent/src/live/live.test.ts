@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import type { Context, MiddlewareHandler } from "hono";
 import { sql } from "kysely";
@@ -441,39 +442,49 @@ describe("LiveHub refreshes", () => {
 });
 
 const postgres = (await availableDialects()).postgres;
+const redisUp = await new Promise<boolean>((resolve) => {
+  const socket = connect(6379, "127.0.0.1");
+  socket.once("connect", () => {
+    socket.destroy();
+    resolve(true);
+  });
+  socket.once("error", () => resolve(false));
+});
 
-describe("live broadcasts across processes on PostgreSQL (LIVE_URL)", () => {
-  it.skipIf(!postgres)(
-    "delivers a change written on one server to a subscriber of another",
-    async () => {
-      process.env.LIVE_URL = ADMIN_URLS.postgres;
-      // Two servers of one app (its name is its channel), as two processes would run it.
-      const name = `live_pg_${process.pid}_${Date.now()}`;
-      const writer = makeApp(name);
-      const reader = makeApp(name);
-      delete process.env.LIVE_URL;
-      const [a, b] = await Promise.all(
-        [writer, reader].map((one) =>
-          one.listen({ port: 0, host: "127.0.0.1", handleSignals: false }),
-        ),
+describe.each([
+  ["PostgreSQL LISTEN/NOTIFY", ADMIN_URLS.postgres, postgres],
+  ["Redis pub/sub", "redis://127.0.0.1:6379", redisUp],
+] as const)("live broadcasts across processes on %s (LIVE_URL)", (_, url, up) => {
+  it.skipIf(!up)("delivers a change written on one server to a subscriber of another", async () => {
+    process.env.LIVE_URL = url;
+    // Two servers of one app (its name is its channel), as two processes would run it.
+    const name = `live_x_${process.pid}_${Date.now()}`;
+    const writer = makeApp(name);
+    const reader = makeApp(name);
+    delete process.env.LIVE_URL;
+    const [a, b] = await Promise.all(
+      [writer, reader].map((one) =>
+        one.listen({ port: 0, host: "127.0.0.1", handleSignals: false }),
+      ),
+    );
+    try {
+      const token = (await (await fetch(`${b!.url}/items`)).json()) as { token: string };
+      const res = await fetch(`${b!.url}/live/${token.token}`);
+      const body = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      await body.read();
+      const created = await fetch(`${a!.url}/items?title=across`, {
+        method: "POST",
+        headers: { "x-turbo-request-id": "across-1" },
+      });
+      expect(created.status).toBe(201);
+      let text = "";
+      while (!text.includes("turbo-stream")) text += (await body.read()).value ?? "";
+      expect(text).toContain(
+        '<turbo-stream action="refresh" request-id="across-1"></turbo-stream>',
       );
-      try {
-        const token = (await (await fetch(`${b!.url}/items`)).json()) as { token: string };
-        const res = await fetch(`${b!.url}/live/${token.token}`);
-        const body = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-        await body.read();
-        const created = await fetch(`${a!.url}/items?title=across`, {
-          method: "POST",
-          headers: { "x-turbo-request-id": "pg-1" },
-        });
-        expect(created.status).toBe(201);
-        let text = "";
-        while (!text.includes("turbo-stream")) text += (await body.read()).value ?? "";
-        expect(text).toContain('<turbo-stream action="refresh" request-id="pg-1"></turbo-stream>');
-        await body.cancel();
-      } finally {
-        await Promise.all([a!.close(), b!.close()]);
-      }
-    },
-  );
+      await body.cancel();
+    } finally {
+      await Promise.all([a!.close(), b!.close()]);
+    }
+  });
 });
