@@ -323,6 +323,15 @@ describe("live resources", () => {
     stream.drop();
   });
 
+  it("serves Turbo and the live script that loads it with Drive off", async () => {
+    const live = await fetch(`${server.url}/live/live.js`);
+    expect(live.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(await live.text()).toContain("session.drive = false");
+    const turbo = await fetch(`${server.url}/live/turbo.js`);
+    expect(turbo.status).toBe(200);
+    expect(await turbo.text()).toContain("turbo-stream-source");
+  });
+
   it("refuses a tampered or forged stream name with 403", async () => {
     const token = await tokenOf("/items");
     const [name, signature] = token.split(".") as [string, string];

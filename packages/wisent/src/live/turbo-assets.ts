@@ -14,12 +14,21 @@ export const TURBO_SCRIPT_PATH = "/live/turbo.js";
  */
 const LIVE_SCRIPT = `import { session } from "./turbo.js";\nsession.drive = false;\n`;
 
+const TURBO_FILE = "@hotwired/turbo/dist/turbo.es2017-esm.js";
+
+/** Turbo's file: beside this module, or (bundled into an app's dist/) beside Wisent's package. */
+function turboFile(): string {
+  const local = createRequire(import.meta.url);
+  try {
+    return local.resolve(TURBO_FILE);
+  } catch {
+    return createRequire(local.resolve("wisent/package.json")).resolve(TURBO_FILE);
+  }
+}
+
 let turbo: string | undefined;
 function turboSource(): string {
-  turbo ??= readFileSync(
-    createRequire(import.meta.url).resolve("@hotwired/turbo/dist/turbo.es2017-esm.js"),
-    "utf8",
-  );
+  turbo ??= readFileSync(turboFile(), "utf8");
   return turbo;
 }
 
