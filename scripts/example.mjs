@@ -6,7 +6,7 @@
  *
  * The steps (one list, used by both):
  *   wisent new shop --dev --skip-install
- *   wisent g r widget title description:nulls.Text
+ *   wisent g r widget title description:nulls.Text --live
  *   wisent g r image caption file:attachment --parent widget
  * then three repository-only adjustments, all mechanical:
  *   - package.json's link to wisent is relative (`file:../../packages/wisent`) instead of --dev's
@@ -67,7 +67,7 @@ export function make(parent) {
   const app = join(parent, "shop");
   rmSync(app, { recursive: true, force: true });
   run(parent, "new", "shop", "--dev", "--skip-install", "--skip-git");
-  run(app, "g", "r", "widget", "title", "description:nulls.Text");
+  run(app, "g", "r", "widget", "title", "description:nulls.Text", "--live");
   run(app, "g", "r", "image", "caption", "file:attachment", "--parent", "widget");
   const pkgPath = join(app, "package.json");
   const pkg = JSON.parse(readFileSync(pkgPath, "utf8"));

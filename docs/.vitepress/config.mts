@@ -53,6 +53,7 @@ export default defineConfig({
           { text: "Pagination", link: "/guides/pagination" },
           { text: "Files and uploads", link: "/guides/files-and-uploads" },
           { text: "Background jobs and mail", link: "/guides/jobs" },
+          { text: "Live pages", link: "/guides/live-pages" },
           { text: "Errors", link: "/guides/errors" },
           { text: "Testing", link: "/guides/testing" },
           { text: "Deployment and scaling", link: "/guides/deployment-and-scaling" },

@@ -26,6 +26,8 @@ const LAYERS = [
   // Background jobs: the jobs table on the app's database, its workers and recurring tasks.
   ["jobs", ["jobs"]],
   ["middleware", ["middleware"]],
+  // Live pages: signed streams, Server-Sent Events, broadcasts after commit and their transports.
+  ["live", ["live"]],
   ["app", ["app", "auth"]],
   ["testing", ["testing"]],
   ["cli", ["cli"]],

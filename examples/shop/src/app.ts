@@ -43,7 +43,7 @@ app.get("/", HomeHandler);
 // The OpenAPI 3.1 document, in development and test (`wisent openapi` prints it); to serve it
 // in production too: app.openapi("/openapi.json", { production: true }).
 app.openapi("/openapi.json");
-export const widgets = app.resource("/widgets", new WidgetsResource());
+export const widgets = app.resource("/widgets", new WidgetsResource(), { live: true });
 app.storedFiles(); // GET /files/...: records' attachments, from the storage STORAGE_URL names
 export const widgetImages = widgets.resource("/images", new ImagesResource());
 // wisent:resources (generated resources are declared above this line)

@@ -21,6 +21,7 @@ import { Dispatch } from "../kernel/dispatch.js";
 import { honoErrorHandler } from "../kernel/hono-internals.js";
 import { checkMiddlewareNeeds } from "../kernel/middleware-needs.js";
 import { withUrl } from "../kernel/node-request.js";
+import { existingLiveStreams } from "../live/live-streams.js";
 import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
 import { type OpenApiDocument, openApiDocument } from "../openapi/document.js";
 import { packageInfo } from "../openapi/package-info.js";
@@ -447,7 +448,12 @@ export class App extends Group<[], never> {
     }
     return listen(
       this.fetch,
-      { bodyLimit: this.#bodyLimit, uploadLimit: this.#uploadLimit, ...options },
+      {
+        bodyLimit: this.#bodyLimit,
+        uploadLimit: this.#uploadLimit,
+        onDrain: () => void existingLiveStreams(this.core)?.hub.close(),
+        ...options,
+      },
       () => this.#runShutdownHooks(),
       (method, target, contentType) => this.#answersWithoutBody(method, target, contentType),
     );

@@ -43,6 +43,7 @@ import type {
 } from "../routes/typed-names.js";
 import { FILES_PATH } from "../storage/stored-attachment.js";
 import { type AppCore, addHonoRoute } from "./app-core.js";
+import { type LiveWiring, liveWiring } from "./live-wiring.js";
 import { RouteBuilder } from "./route-builder.js";
 import { type StaticFilesOptions, staticFiles } from "./static-files.js";
 import {
@@ -368,6 +369,9 @@ export class Group<
       ownedAuthenticate(opts, resource.handlerName),
       paramKey,
       { ownedBy: opts.ownedBy, policy: opts.policy },
+      opts.live
+        ? liveWiring(this.core, stem, opts, resource.model, (...route) => this.#add(...route))
+        : undefined,
     );
     const member = joinPaths(memberRoot, `{${paramKey}}`);
     // Type-level names are checked against the runtime namer in typed-names.test.ts.
@@ -460,6 +464,7 @@ export class Group<
     authenticate: ResourceOptions["authenticate"],
     paramKey: string,
     guard: Pick<ResourceOptions, "ownedBy" | "policy"> = {},
+    live?: LiveWiring,
   ): Record<string, UntypedPathHelper> {
     const stack = this.#resourceStack(resource);
     // One guard for the resource's secured routes: `true` secures every route, a list its operations.
@@ -483,7 +488,8 @@ export class Group<
       }
       const full = fullPath(route);
       const name = routeNameFor(route, full);
-      const handler: Handler = (c) => fn.call(resource, c);
+      const called: Handler = (c) => fn.call(resource, c);
+      const handler = live ? live.wrap(called, route.operation) : called;
       const recordGuard = resourceGuard({
         resource: resource.handlerName,
         ownedBy: guard.ownedBy,
@@ -517,6 +523,7 @@ export class Group<
           paramKey,
           model: resource.model,
           implemented: fn !== defaults[route.handlerMethod],
+          ...(live && { live: true as const }),
         },
       });
       paths[name] = this.core.registry.helpers[name]!;

@@ -23,7 +23,7 @@ let fromWisent: NodeJS.Require | undefined;
 const PURPOSE: Readonly<Record<string, string>> = {
   pg: "a postgres:// DATABASE_URL",
   mysql2: "a mysql:// DATABASE_URL",
-  ioredis: "the Redis rate-limit store",
+  ioredis: "the Redis rate-limit store and a redis:// LIVE_URL",
   nodemailer: "sending mail",
   bullmq: "a redis:// JOBS_URL (jobs in Redis)",
   "better-sqlite3": "the embedded SQLite database",

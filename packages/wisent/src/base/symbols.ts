@@ -117,3 +117,7 @@ export const OPENED_SESSION_KEY: unique symbol = Symbol("wisent.openedSession");
 // src/resources/operation-doc.ts
 /** Registered (`Symbol.for`): two copies of the package read each other's route docs. */
 export const OPERATION_DOC_KEY: unique symbol = Symbol.for("wisent.operationDoc");
+
+// src/live/live-resource.ts
+/** The live stream a page of a live resource subscribes to (its signed token). */
+export const LIVE_STREAM_KEY: unique symbol = Symbol("wisent.liveStream");

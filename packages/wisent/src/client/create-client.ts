@@ -1,4 +1,5 @@
-import type { Client, PageCursors, Pagination } from "./types.js";
+import { liveChanges } from "./live-changes.js";
+import type { Client, LiveChange, PageCursors, Pagination } from "./types.js";
 
 /** Answers a Request: `app.fetch`, or the global `fetch`. */
 export type FetchFn = (request: Request) => Response | Promise<Response>;
@@ -227,6 +228,26 @@ export function createClient<M>(target: string | ClientOptions): Client<M> {
     return { ok: false, status: response.status, error, response };
   };
 
+  /** `live()`: the List's stream header, then the stream's named events. */
+  async function* follow(stem: string, args: unknown[]): AsyncGenerator<LiveChange<unknown>> {
+    const listed = (await call(stem, "list", args)) as { ok: boolean; response: Response };
+    const path = listed.response.headers.get("x-live-stream");
+    if (!listed.ok || !path) {
+      throw new Error(
+        listed.ok
+          ? `${stem}.live(): the resource is not live (declare it with live: true)`
+          : `${stem}.live(): the list answered ${listed.response.status}`,
+      );
+    }
+    const response = await send(
+      new Request(`${base}${path}`, { headers: { accept: "text/event-stream", ...headers } }),
+    );
+    if (!response.ok || !response.body) {
+      throw new Error(`${stem}.live(): the stream answered ${response.status}`);
+    }
+    yield* liveChanges(response.body);
+  }
+
   const resources = new Map<string, object>();
   return new Proxy(
     {},
@@ -240,6 +261,7 @@ export function createClient<M>(target: string | ClientOptions): Client<M> {
             {
               get(_, action) {
                 if (typeof action !== "string" || action === "then") return undefined;
+                if (action === "live") return (...args: unknown[]) => follow(stem, args);
                 return (...args: unknown[]) => call(stem, action, args);
               },
             },

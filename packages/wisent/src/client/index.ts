@@ -15,6 +15,7 @@ export type {
   ErrorStatus,
   HttpFailure,
   Jsonify,
+  LiveChange,
   PageCursors,
   PageQuery,
   PageSuccess,

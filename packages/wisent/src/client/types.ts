@@ -174,7 +174,28 @@ export interface ResourceClient<S extends ResourceSpec> {
    * @returns the deleted record, or the error answer (409 when rows point to it)
    */
   destroy(params: Member<S>): Promise<ReadResult<Rec<S>>>;
+  /**
+   * Follows the changes of a live resource (`live: true`) as they commit: each create, update
+   * and destroy, until the loop stops (`break`) or the server ends the stream.
+   * @param args - as for {@link ResourceClient.list} (the parent's path parameters when nested)
+   * @returns the changes, in order
+   * @throws Error (the loop rejects) when the resource is not live or the stream is refused
+   *   (401 signed out on a protected resource)
+   * @example
+   * for await (const change of api.widgets.live()) {
+   *   if (change.type === "destroyed") console.log("gone", change.id);
+   *   else console.log(change.type, change.record.title);
+   * }
+   */
+  live(
+    ...args: NoParent<S> extends true ? [] : [params: PathValues<S["parent"]>]
+  ): AsyncIterable<LiveChange<Rec<S>>>;
 }
+
+/** One committed change of a live resource, as `live()` yields it. */
+export type LiveChange<R> =
+  | { readonly type: "created" | "updated"; readonly record: R }
+  | { readonly type: "destroyed"; readonly id: string };
 
 /** A declared action's answer: whatever JSON the action gives, its 422, or another error. */
 export type ActionResult = Success<unknown> | ValidationFailure | HttpFailure;

@@ -63,6 +63,20 @@ export const ENVIRONMENT_VARIABLES = [
     environments: "all",
   },
   {
+    name: "LIVE_MAX_CONNECTIONS",
+    default: "10000",
+    meaning:
+      "The live event streams one process serves at most; a subscription beyond it is answered 503 with `Retry-After` (the browser reconnects).",
+    environments: "all",
+  },
+  {
+    name: "LIVE_URL",
+    default: "none: in this process (between the workers of `wisent start --workers`)",
+    meaning:
+      "How live resources' broadcasts reach the other processes: unset for this process only (and the workers of one `wisent start --workers N`), `postgres://...` for PostgreSQL LISTEN/NOTIFY (use the app's `DATABASE_URL`), `redis://host:6379` for Redis pub/sub (the optional `ioredis` package), or `memory`.",
+    environments: "all",
+  },
+  {
     name: "TEST_DATABASE_URL",
     default: "`.env`'s `DATABASE_URL` with `_test` appended",
     meaning: "The test environment's database, when `DATABASE_URL` is not exported.",

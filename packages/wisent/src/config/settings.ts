@@ -110,3 +110,35 @@ export function unknownEnvironmentNotice(envName: string): string | undefined {
   if (envName === "production" || RELAXED_ENVIRONMENTS.has(envName)) return undefined;
   return `environment "${envName}" is not development, test or production: running with production's defaults (SESSION_SECRET required, HTTPS enforced, allowed hosts checked, no stack traces)`;
 }
+
+/** How live broadcasts travel: one process (`memory`), PostgreSQL LISTEN/NOTIFY or Redis pub/sub. */
+export type LiveTransportSetting =
+  | { readonly kind: "memory" }
+  | { readonly kind: "postgres" | "redis"; readonly url: string };
+
+/**
+ * `LIVE_URL`: unset or `memory` for this process (and the workers of one `wisent start
+ * --workers`), a `postgres://` URL for LISTEN/NOTIFY or a `redis://` URL for pub/sub across
+ * processes and machines.
+ *
+ * @example liveTransportSetting({ LIVE_URL: "postgres://localhost/shop" }); // { kind: "postgres", ... }
+ * @throws ConfigError (`E_CONFIG_INVALID`) for any other value
+ */
+export function liveTransportSetting(env: Env = process.env): LiveTransportSetting {
+  const url = envValue("LIVE_URL", env);
+  if (!url || url === "memory") return { kind: "memory" };
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", url };
+  if (/^rediss?:\/\//.test(url)) return { kind: "redis", url };
+  throw new ConfigError(
+    `LIVE_URL must be unset, memory, a postgres:// or a redis:// URL, got ${JSON.stringify(url.replace(/\/\/[^@/]*@/, "//***@"))}`,
+  );
+}
+
+/**
+ * `LIVE_MAX_CONNECTIONS`: the live event streams one process serves at most (default 10 000).
+ * @example liveMaxConnections({ LIVE_MAX_CONNECTIONS: "500" }); // 500
+ * @throws ConfigError (`E_CONFIG_INVALID`) when it is not a whole number from 1 to 1 000 000
+ */
+export function liveMaxConnections(env: Env = process.env): number {
+  return integerSetting("LIVE_MAX_CONNECTIONS", 10_000, { min: 1, max: 1_000_000 }, env);
+}

@@ -35,6 +35,7 @@ import { StoredDate } from "./stored-date.js";
 import { checkUnpermitted, type UnpermittedFields, unpermittedFields } from "./unpermitted.js";
 import { uuidKey, uuidv7 } from "./uuid.js";
 import { inWriteSavepoint } from "./write-savepoint.js";
+import { noteWrite } from "./written-records.js";
 
 /** The columns every model row has besides its own fields. */
 export interface ModelColumns {
@@ -673,6 +674,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
       if (refused) return { ok: false, errors: refused };
       throw error;
     }
+    noteWrite(db, table, "created", saved as Rec);
     return { ok: true, data: saved as Rec };
   };
 
@@ -707,7 +709,9 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
       if (refused) return { ok: false, errors: refused };
       throw error;
     }
-    return { ok: true, data: { ...record, ...saved } as Rec };
+    const updated = { ...record, ...saved } as Rec;
+    noteWrite(db, table, "updated", updated);
+    return { ok: true, data: updated };
   };
 
   /**
@@ -823,6 +827,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
           record as unknown as Record<string, unknown> & { id: string },
         );
       }
+      noteWrite(db, table, "destroyed", record);
       return record;
     },
     async preload(db, records, key, parent) {

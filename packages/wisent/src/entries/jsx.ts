@@ -24,3 +24,4 @@ export { type Layout, layout, type RespondOptions } from "../http/respond.js";
 export { escapeHtml } from "../jsx/escape.js";
 export { type Child, type FC, type Html, rawHtml } from "../jsx/html.js";
 export { renderToString } from "../jsx/render.js";
+export { LiveUpdates } from "../live/live-updates.js";

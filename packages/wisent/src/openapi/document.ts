@@ -5,6 +5,7 @@ import type { AnswerDoc, OperationDoc } from "../resources/operation-doc.js";
 import type { ResourceModel } from "../resources/resource.js";
 import type { RouteRecord } from "../routes/route-registry.js";
 import { ERROR_STATUSES, errorResponseName, sharedComponents } from "./error-components.js";
+import { addLiveOperations } from "./live-operations.js";
 import {
   createBodySchema,
   type JsonSchema,
@@ -231,6 +232,7 @@ export function openApiDocument(
       };
     }
   }
+  addLiveOperations(paths, records);
   const shared = sharedComponents(MAX_PER_PAGE, DEFAULT_PER_PAGE);
   const secured = records.some((r) => r.authenticated && !r.internal);
   // The 401 answer is a component only where an operation refers to it (Redocly's no-unused-components).

@@ -79,6 +79,20 @@ export type ResourceOptions = SharedOptions &
      */
     readonly collection?: DeclaredRoutes;
     /**
+     * Live pages: once a Create, Update or Destroy of this resource commits (never for a request
+     * that rolls back: a 4xx or a thrown handler), every List and Show page open on it refreshes
+     * itself (a Turbo 8 `refresh` over Server-Sent Events, fetched again with the reader's own
+     * session). The pages subscribe with `<LiveUpdates />` (`wisent g r ... --live` puts it in
+     * the templates) to `GET /live/{live_stream}`, a stream named by a signed token; an owned
+     * resource's stream is per owner, and a resource that needs a sign-in to read needs one to
+     * subscribe. Broadcasts reach other processes as `LIVE_URL` says (docs/guides/live-pages.md).
+     *
+     * @example
+     * app.resource("/widgets", new WidgetsResource(), { live: true });
+     * // templates/widgets/index.tsx: <LiveUpdates /> (from "wisent/jsx")
+     */
+    readonly live?: boolean;
+    /**
      * On a nested resource: List, Create and New stay nested (`/widgets/{widget_id}/images`),
      * the routes on one record move out of the parent (`/images/{image_id}`, `imagePath`), so a
      * record is found by its own id, not scoped by the parent's.

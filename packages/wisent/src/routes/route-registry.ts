@@ -24,6 +24,8 @@ export interface ResourceRouteMeta {
   readonly model: ResourceModel | undefined;
   /** False while the operation is Resource's default, answering 404 "resource not implemented". */
   readonly implemented: boolean;
+  /** A live resource's (`live: true`): its changes are streamed (docs/guides/live-pages.md). */
+  readonly live?: true;
 }
 
 /** A registered route as the App keeps it (route data, separate from how it is printed). */

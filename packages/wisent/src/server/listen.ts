@@ -16,6 +16,8 @@ export interface ListenOptions {
   readonly host?: string;
   /** Stop on SIGTERM/SIGINT (drain, run shutdown hooks, exit 0). Default true. */
   readonly handleSignals?: boolean;
+  /** Called as draining begins, to end long-lived answers (live event streams) at once. */
+  readonly onDrain?: () => void;
   /** How long draining may take before open connections are cut, in ms (default 10 s). */
   readonly drainTimeoutMs?: number;
   /** Closes a connection whose request (headers and body) takes longer, in ms (default 30 s). */
@@ -93,6 +95,7 @@ export async function listen(
         const force = setTimeout(() => server.closeAllConnections(), drainTimeoutMs);
         force.unref();
         const stopSweeping = connections.drain();
+        options.onDrain?.();
         // Stop accepting now; the callback runs once the last connection has ended.
         net.Server.prototype.close.call(server, () => {
           clearTimeout(force);

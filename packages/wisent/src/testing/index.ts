@@ -13,6 +13,13 @@ export {
   type PayloadMatch,
   performEnqueued,
 } from "./jobs.js";
+export {
+  assertBroadcast,
+  assertNoBroadcasts,
+  type Broadcast,
+  broadcasts,
+  clearBroadcasts,
+} from "./live.js";
 export { assertNothingSent, assertSent, type MailMatch, type SentMail } from "./mail.js";
 export { samplePng } from "./sample-png.js";
 export { signIn, signOut } from "./sign-in.js";

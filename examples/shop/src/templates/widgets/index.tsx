@@ -1,4 +1,4 @@
-import { ButtonTo, Paginator, type PaginatorProps, usePage } from "wisent/jsx";
+import { ButtonTo, LiveUpdates, Paginator, type PaginatorProps, usePage } from "wisent/jsx";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
 
@@ -14,6 +14,7 @@ export function Index(props: IndexProps) {
   const paths = usePaths();
   return (
     <>
+      <LiveUpdates />
       <div class="page-header">
         <h1>Widgets</h1>
         <a class="btn" href={paths.newWidgetsPath()}>

@@ -1,4 +1,4 @@
-import { ButtonTo } from "wisent/jsx";
+import { ButtonTo, LiveUpdates } from "wisent/jsx";
 import type { Widget } from "../../models/widget.js";
 import { usePaths } from "../paths.js";
 
@@ -13,6 +13,7 @@ export function Show(props: ShowProps) {
   const paths = usePaths();
   return (
     <>
+      <LiveUpdates />
       <h1>Widget Details</h1>
       <div class="actions-bar">
         <a href={paths.widgetsPath()}>Back to all Widgets</a>{" "}

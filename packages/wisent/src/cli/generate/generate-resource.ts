@@ -50,6 +50,8 @@ export interface GenerateOptions {
   readonly shared?: boolean | undefined;
   /** After `wisent g auth`: for anyone, signed in or not (`--public`). */
   readonly public?: boolean | undefined;
+  /** Live pages (`--live`): `live: true`, and the list and record pages subscribe. */
+  readonly live?: boolean | undefined;
   /** Overwrite files that exist (and regenerate a resource that is declared already). */
   readonly force?: boolean;
   /** Plan only: nothing is written. */
@@ -112,6 +114,7 @@ export function commandLine(options: GenerateOptions): string {
     options.skipTemplates ? "--skip-templates" : "",
     options.shared ? "--shared" : "",
     options.public ? "--public" : "",
+    options.live ? "--live" : "",
     options.tests ? `--tests=${options.tests}` : "",
   ];
   return ["wisent generate resource", options.name, ...options.attributes, ...flags]
@@ -411,6 +414,7 @@ export function generateResource(appDir: string, options: GenerateOptions): Gene
     singular: options.singular,
     api: app.api,
     access,
+    live: options.live,
     skipModel: options.skipModel,
     skipMigration: options.skipMigration,
     skipTemplates: options.skipTemplates,

@@ -58,6 +58,8 @@ export interface ResourceRequest {
   readonly api: boolean;
   /** Who may use it (default `public`): see `resource-access.ts`. */
   readonly access?: ResourceAccess | undefined;
+  /** Live pages (`--live`). */
+  readonly live?: boolean | undefined;
   readonly skipModel?: boolean;
   readonly skipMigration?: boolean;
   readonly skipTemplates?: boolean;
@@ -111,6 +113,7 @@ export function resourcePlan(request: ResourceRequest): ResourcePlan {
     ownedReferences: request.ownedReferences,
     api: variant === "api" || request.api,
     access: request.access,
+    live: request.live,
     command: request.command,
     declared: request.declared,
     singular: request.singular,

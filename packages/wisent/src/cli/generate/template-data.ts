@@ -206,6 +206,8 @@ export interface TemplateData {
   readonly declared: readonly DeclaredRouteData[];
   /** The options argument of the resource's line in src/app.ts: `, { member: { ... } }` or `""`. */
   readonly resourceOptions: string;
+  /** Live pages (`--live`): the list and record pages render `<LiveUpdates />`. */
+  readonly live: boolean;
   readonly imports: Readonly<Record<string, string>>;
   /** The model imports of the actions file (own model and parent's), sorted by path as Biome does. */
   readonly actionsModelImports: readonly string[];
@@ -326,6 +328,8 @@ export interface TemplateDataOptions {
   readonly singular?: boolean | undefined;
   /** Who may use it (default `public`). */
   readonly access?: ResourceAccess | undefined;
+  /** Live pages (`--live`): `live: true`, and the list and record pages subscribe. */
+  readonly live?: boolean | undefined;
   /** Full tests, with the records they create first; undefined for the stubs. */
   readonly fullTests?: { readonly fixtures: readonly FixtureModel[] } | undefined;
   /**
@@ -539,7 +543,11 @@ export function templateData(options: TemplateDataOptions): TemplateData {
     hasFiles: attributes.some((a) => a.type.input === "file"),
     operations,
     declared: declaredRouteData(options.declared ?? {}, collectionPath, memberPath),
-    resourceOptions: resourceOptionsSource(options.declared ?? {}, accessOptions(access)),
+    resourceOptions: resourceOptionsSource(options.declared ?? {}, [
+      ...accessOptions(access),
+      ...(options.live ? ["live: true"] : []),
+    ]),
+    live: options.live === true,
     singular,
     declaration: singular ? "singleton" : "resource",
     operationRoutes: {

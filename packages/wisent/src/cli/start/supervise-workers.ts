@@ -2,6 +2,7 @@ import cluster, { type Worker } from "node:cluster";
 import { fileURLToPath } from "node:url";
 import { announceStartupNotices } from "../../app/startup-notices.js";
 import { currentEnv } from "../../config/settings.js";
+import { relayLiveBroadcasts } from "../../live/cluster-transport.js";
 import type { Output } from "../output.js";
 
 /**
@@ -33,7 +34,11 @@ export function superviseWorkers(count: number, out: Output): Promise<number> {
       if (workers.length === 0) finish();
       for (const worker of workers) worker.process.kill("SIGTERM");
     };
+    // Live pages' broadcasts: one worker's reaches the subscribers of every worker.
+    const relay = relayLiveBroadcasts(live);
+    cluster.on("message", (_worker, message) => relay(message));
     const finish = () => {
+      cluster.removeAllListeners("message");
       process.off("SIGTERM", onSignal);
       process.off("SIGINT", onSignal);
       cluster.removeAllListeners("exit");

@@ -7,7 +7,7 @@ import { migrateUp } from "../migrations.js";
 import { MIGRATIONS } from "./widget.js";
 
 /** Servers the data tests run against; override with WISENT_TEST_POSTGRES_URL / WISENT_TEST_MYSQL_URL. */
-const ADMIN_URLS: Record<Exclude<DialectName, "sqlite">, string> = {
+export const ADMIN_URLS: Record<Exclude<DialectName, "sqlite">, string> = {
   postgres: process.env.WISENT_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test",
   mysql: process.env.WISENT_TEST_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/test",
 };

@@ -1,0 +1,132 @@
+import { noteBroadcast } from "./broadcast-log.js";
+import { type LiveEvent, turboRefresh } from "./live-event.js";
+import { type LiveTransport, memoryTransport } from "./live-transport.js";
+
+/** A subscriber: one open event stream. */
+export interface LiveSubscriber {
+  send(event: LiveEvent): void;
+  /** Ends the stream (shutdown): the client reconnects elsewhere. */
+  close(): void;
+}
+
+/** What a hub is made with. */
+export interface LiveHubOptions {
+  readonly transport?: LiveTransport;
+  /** Refreshes of one stream within this many ms are sent as one (default 100). */
+  readonly debounceMs?: number;
+}
+
+/** A refresh waiting for its debounce: the request id kept only while every change shares it. */
+interface PendingRefresh {
+  requestId: string | undefined;
+}
+
+/**
+ * The live streams of one app in this process: who subscribes to which stream, and broadcasts
+ * through the app's transport to every process (this one included). Refreshes are debounced per
+ * stream: a burst of changes becomes one refresh.
+ */
+export class LiveHub {
+  readonly #streams = new Map<string, Set<LiveSubscriber>>();
+  readonly #pending = new Map<string, PendingRefresh>();
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #transport: LiveTransport;
+  readonly #debounceMs: number;
+  #started: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(options: LiveHubOptions = {}) {
+    this.#transport = options.transport ?? memoryTransport();
+    this.#debounceMs = options.debounceMs ?? 100;
+  }
+
+  /** Starts the transport (once); broadcasts wait for it. */
+  start(): Promise<void> {
+    this.#started ??= Promise.resolve(
+      this.#transport.start((stream, event) => this.deliver(stream, event)),
+    );
+    return this.#started;
+  }
+
+  /** How many streams are open in this process (all streams together). */
+  get subscriberCount(): number {
+    let count = 0;
+    for (const set of this.#streams.values()) count += set.size;
+    return count;
+  }
+
+  /** How many stream names have a subscriber here (a name is dropped with its last one). */
+  get streamCount(): number {
+    return this.#streams.size;
+  }
+
+  /**
+   * Adds a subscriber to `stream`.
+   * @returns how to remove it (idempotent)
+   */
+  subscribe(stream: string, subscriber: LiveSubscriber): () => void {
+    let set = this.#streams.get(stream);
+    if (!set) {
+      set = new Set();
+      this.#streams.set(stream, set);
+    }
+    set.add(subscriber);
+    return () => {
+      const current = this.#streams.get(stream);
+      if (!current?.delete(subscriber)) return;
+      if (current.size === 0) this.#streams.delete(stream);
+    };
+  }
+
+  /** Sends `event` to every subscriber of `stream` in every process. */
+  async publish(stream: string, event: LiveEvent): Promise<void> {
+    if (this.#closed) return;
+    if (event.event) noteBroadcast({ stream, action: event.event, data: event.data });
+    await this.start();
+    await this.#transport.publish(stream, event);
+  }
+
+  /**
+   * A Turbo `refresh` to `stream`, debounced: changes within the debounce window send one
+   * refresh, which carries the changing request's id only when they all came from one request.
+   */
+  refresh(stream: string, requestId: string | undefined): void {
+    noteBroadcast({ stream, action: "refresh" });
+    const pending = this.#pending.get(stream);
+    if (pending) {
+      if (pending.requestId !== requestId) pending.requestId = undefined;
+      return;
+    }
+    const fresh: PendingRefresh = { requestId };
+    this.#pending.set(stream, fresh);
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      this.#pending.delete(stream);
+      this.publish(stream, turboRefresh(fresh.requestId)).catch((error: unknown) => {
+        console.error(`live: could not broadcast to ${stream}:`, error);
+      });
+    }, this.#debounceMs);
+    this.#timers.add(timer);
+    timer.unref?.();
+  }
+
+  /** Hands an event that reached this process to the stream's subscribers here. */
+  deliver(stream: string, event: LiveEvent): void {
+    const set = this.#streams.get(stream);
+    if (!set) return;
+    for (const subscriber of [...set]) subscriber.send(event);
+  }
+
+  /** Ends every stream (the server is shutting down) and stops the transport. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    this.#pending.clear();
+    for (const set of [...this.#streams.values()]) {
+      for (const subscriber of [...set]) subscriber.close();
+    }
+    this.#streams.clear();
+    await this.#transport.close();
+  }
+}

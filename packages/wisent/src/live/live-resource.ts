@@ -1,0 +1,118 @@
+import type { Context, Handler } from "hono";
+import { LIVE_STREAM_KEY } from "../base/symbols.js";
+import { afterCommit } from "../data/transaction-hooks.js";
+import { takeWrites, type WrittenRecord } from "../data/written-records.js";
+import { setHeader } from "../kernel/response-headers.js";
+import type { LiveEvent } from "./live-event.js";
+import type { LiveHub } from "./live-hub.js";
+import { type StreamSecrets, signStreamName } from "./stream-token.js";
+
+/** What a live resource's streams need: its name and who may read it. */
+export interface LiveResourceSpec {
+  /** The resource's route stem (`widgets`, `widgetImages`): the stream's name. */
+  readonly stem: string;
+  /** The owner column: each owner has a stream of their own (`notes:<user id>`). */
+  readonly ownedBy?: string | undefined;
+  /** Whether reading the resource needs a signed-in user (then so does subscribing). */
+  readonly signInToRead: boolean;
+  /** The model's table: its writes in a request become `created`/`updated`/`destroyed` events. */
+  readonly table?: string | undefined;
+}
+
+/** The streams of an app: its hub, its secret and its live resources by stream stem. */
+export interface LiveStreams {
+  readonly hub: LiveHub;
+  readonly secrets: StreamSecrets;
+  readonly resources: Map<string, LiveResourceSpec>;
+}
+
+/** The header of a live resource's List and Show answers: the path of its event stream. */
+export const LIVE_STREAM_HEADER = "x-live-stream";
+
+const LIVE: typeof LIVE_STREAM_KEY = LIVE_STREAM_KEY;
+type Marked = Context & { [LIVE]?: string };
+
+/** The `X-Turbo-Request-Id` a Turbo tab sends with its requests, when it is sane. */
+function turboRequestId(c: Context): string | undefined {
+  const id = c.req.header("x-turbo-request-id");
+  return id !== undefined && /^[\w-]{1,64}$/.test(id) ? id : undefined;
+}
+
+/**
+ * The stream a request of this resource reads and writes: the resource's, or its owner's own
+ * for an owned resource (undefined when there is no signed-in owner to name).
+ */
+export function streamNameFor(c: Context, spec: LiveResourceSpec): string | undefined {
+  if (spec.ownedBy === undefined) return spec.stem;
+  const user = c.currentUser();
+  return user ? `${spec.stem}:${user.id}` : undefined;
+}
+
+/** The signed token of the live stream the current page subscribes to, if it has one. */
+export function liveStreamToken(c: Context): string | undefined {
+  return (c as Marked)[LIVE];
+}
+
+/**
+ * A live resource's handler: List and Show pages learn their stream's token (`<LiveUpdates />`
+ * renders the subscription); Create, Update and Destroy broadcast a refresh to it once the
+ * request's transaction commits (a rolled-back request, a 4xx or a thrown handler, broadcasts
+ * nothing). Other routes are left as they are.
+ */
+export function liveHandler(
+  handler: Handler,
+  operation: string | undefined,
+  spec: LiveResourceSpec,
+  streams: LiveStreams,
+): Handler {
+  if (operation === "list" || operation === "show") {
+    return (c, next) => {
+      const name = streamNameFor(c, spec);
+      if (name !== undefined) {
+        const token = signStreamName(name, streams.secrets);
+        (c as Marked)[LIVE] = token;
+        // Where an API client follows the changes (the typed client's `live()`).
+        setHeader(
+          c,
+          LIVE_STREAM_HEADER,
+          c.get("wisent").pathFor("liveStreamPath", { live_stream: token }),
+        );
+      }
+      return handler(c, next);
+    };
+  }
+  if (operation !== "create" && operation !== "update" && operation !== "destroy") return handler;
+  return async (c, next) => {
+    const answer = await handler(c, next);
+    const name = streamNameFor(c, spec);
+    if (name === undefined) return answer;
+    const requestId = turboRequestId(c);
+    const scope = c.get("tx");
+    if (scope?.begun) {
+      const trx = await scope.get();
+      const writes = spec.table === undefined ? [] : takeWrites(trx, spec.table);
+      await afterCommit(trx, async () => {
+        streams.hub.refresh(name, requestId);
+        for (const write of writes) await streams.hub.publish(name, recordEvent(write));
+      });
+    } else if (((answer as { status?: number } | undefined)?.status ?? 200) < 400) {
+      // A write outside the request's transaction (none was begun) has committed already.
+      streams.hub.refresh(name, requestId);
+    }
+    return answer;
+  };
+}
+
+/** Beyond this, an event carries the record's id only (PostgreSQL's NOTIFY takes < 8000 bytes). */
+const MAX_RECORD_JSON = 7_000;
+
+/**
+ * The event of an API client's stream: `created`/`updated` with the record's JSON as the JSON
+ * show answers it (its id only when larger than {@link MAX_RECORD_JSON}), `destroyed` with its id.
+ */
+export function recordEvent(write: WrittenRecord): LiveEvent {
+  const id = { id: write.record.id };
+  if (write.action === "destroyed") return { event: write.action, data: JSON.stringify(id) };
+  const json = JSON.stringify(write.record);
+  return { event: write.action, data: json.length > MAX_RECORD_JSON ? JSON.stringify(id) : json };
+}
