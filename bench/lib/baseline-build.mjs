@@ -14,6 +14,9 @@
  *   node bench/lib/baseline-build.mjs [dir]               from this checkout's current build
  *                                                         (run it before changing anything)
  *   node bench/lib/baseline-build.mjs [dir] --rev <rev>   from another commit, compiled here
+ *
+ * With `--shop`, examples/shop as of the same commit (or this checkout's) is put in `<dir>/app`,
+ * which bench/load/ab.mjs and bench/load/ab-instructions.mjs then serve (the web chain).
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
@@ -93,10 +96,32 @@ export function layOutBuild(dir, { rev } = {}) {
   return target;
 }
 
+/** examples/shop as of `rev` (default: this checkout's files) in `<dir>/app`, for the web chain. */
+export function layOutShop(dir, rev) {
+  const app = join(resolve(ROOT, dir), "app");
+  rmSync(app, { recursive: true, force: true });
+  mkdirSync(app, { recursive: true });
+  if (rev) {
+    const archive = execFileSync("git", ["archive", rev, "examples/shop"], {
+      cwd: ROOT,
+      maxBuffer: 512 * 1024 * 1024,
+    });
+    execFileSync("tar", ["-x", "-C", app, "--strip-components=2"], { input: archive });
+    return app;
+  }
+  const shop = join(ROOT, "examples/shop");
+  const skipped = ["node_modules", "db", "tmp", "dist", "storage"].map((name) => join(shop, name));
+  cpSync(shop, app, { recursive: true, filter: (src) => !skipped.includes(src) });
+  return app;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const at = args.indexOf("--rev");
   const rev = at >= 0 ? args.splice(at, 2)[1] : undefined;
+  const shop = args.indexOf("--shop");
+  if (shop >= 0) args.splice(shop, 1);
   const dir = layOutBuild(args[0] ?? DEFAULT_BASELINE, { rev });
+  if (shop >= 0) layOutShop(dir, rev);
   console.log(`${rev ? `build of ${rev}` : "this build"} laid out in ${dir}`);
 }

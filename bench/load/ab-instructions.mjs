@@ -7,8 +7,9 @@
  * A/B a change on a busy machine, and bench/load/ab.mjs on a quiet one for requests per second
  * (instructions miss cache misses and stalls, which a throughput run sees).
  *
- *   node bench/load/ab-instructions.mjs <dirA> <dirB>
+ *   node bench/load/ab-instructions.mjs <dirA> <dirB> [<dirC> ...]
  *
+ * More than two dirs (a bisect's steps) are measured in turn, each against the one before it.
  * The dirs are laid out as for bench/load/ab.mjs (bench/lib/baseline-build.mjs, with `app/` for
  * the shop as of that commit; without it, the generated API app). Needs valgrind (Debian's
  * `valgrind` package: callgrind and callgrind_control).
@@ -21,6 +22,7 @@ import {
   copyFileSync,
   cpSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -34,9 +36,9 @@ import { API_APP, apiApp, SHOP } from "./lib/apps.mjs";
 import { BEHIND_PROXY, freePort } from "./lib/servers.mjs";
 import { seedFiles, variantEnv, workloads } from "./throughput.mjs";
 
-const dirs = process.argv.slice(2, 4).map((d) => resolve(d));
-if (dirs.length !== 2) {
-  console.error("usage: node bench/load/ab-instructions.mjs <dirA> <dirB>");
+const dirs = process.argv.slice(2).map((d) => resolve(d));
+if (dirs.length < 2) {
+  console.error("usage: node bench/load/ab-instructions.mjs <dirA> <dirB> [<dirC> ...]");
   process.exit(2);
 }
 if (spawnSync("callgrind_control", ["--version"]).error) {
@@ -47,6 +49,7 @@ const requests = Number(process.env.BENCH_REQUESTS ?? 1500);
 const warmupRequests = Number(process.env.BENCH_WARMUP_REQUESTS ?? 1500);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 2);
 const names = (process.env.BENCH_WORKLOADS ?? "json-show,html-index").split(",");
+const keep = process.env.BENCH_CALLGRIND_DIR ? resolve(process.env.BENCH_CALLGRIND_DIR) : undefined;
 
 /** Sends `count` requests of `workload` over `concurrency` kept-alive connections; throws on a wrong status. */
 async function load(url, workload, count) {
@@ -97,10 +100,33 @@ async function load(url, workload, count) {
   agent.destroy();
 }
 
-/** callgrind_control's command to every callgrind process of this run (the server, its children). */
-function control(args, env) {
-  const run = spawnSync("callgrind_control", args, { env, encoding: "utf8" });
+/** The process `pid` and its descendants (a server that forks workers). */
+function processTree(pid) {
+  const children = spawnSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" });
+  const below = children.stdout.split("\n").filter(Boolean).map(Number);
+  return [pid, ...below.flatMap(processTree)];
+}
+
+/**
+ * callgrind_control's command to this run's server and its children, by pid: without one it
+ * reaches every callgrind process of the user, another run's (bench running beside it) included.
+ */
+function control(args, env, pid) {
+  const run = spawnSync("callgrind_control", [...args, ...processTree(pid).map(String)], {
+    env,
+    encoding: "utf8",
+  });
   if (run.status !== 0) throw new Error(`callgrind_control ${args.join(" ")}: ${run.stderr}`);
+}
+
+/** The highest dump number among the callgrind files named `<prefix>.<pid>.<n>` (0: none). */
+function lastDump(dir, prefix) {
+  let last = 0;
+  for (const f of readdirSync(dir)) {
+    const n = f.startsWith(`${prefix}.`) ? /\.(\d+)\.(\d+)$/.exec(f) : null;
+    if (n) last = Math.max(last, Number(n[2]));
+  }
+  return last;
 }
 
 /** Instructions per request of each workload, for the build in `dir`. */
@@ -130,6 +156,7 @@ async function measure(dir, base, ids, tmp) {
       // The bench is the TLS proxy: its X-Forwarded-Proto counts only from TRUSTED_PROXIES.
       TRUSTED_PROXIES: "127.0.0.1",
       USER: process.env.USER ?? "root",
+      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
     };
     const server = spawn(
       "valgrind",
@@ -173,15 +200,25 @@ async function measure(dir, base, ids, tmp) {
     const workload = workloads(ids, cookie).find((w) => w.name === name);
     if (!workload) throw new Error(`unknown workload ${name}`);
     await load(url, workload, warmupRequests);
-    control(["-i", "on"], env);
+    // The measured window is the dumps after the first of ours up to the last of ours: another
+    // run's untargeted callgrind_control (an older copy of this script) may still turn counting
+    // on during the warm-up or dump in between, and nothing counted outside the window is kept.
+    control(["-d"], env, server.pid);
+    const from = lastDump(tmp, basename(out));
+    control(["-i", "on"], env, server.pid);
     await load(url, workload, requests);
-    control(["-d"], env);
+    control(["-d"], env, server.pid);
+    const to = lastDump(tmp, basename(out));
+    control(["-i", "off"], env, server.pid);
     server.kill("SIGTERM");
     await new Promise((r) => server.once("exit", r));
     let total = 0;
-    for (const f of readdirSync(tmp).filter((f) => f.startsWith(basename(out)))) {
+    for (const f of readdirSync(tmp).filter((f) => f.startsWith(`${basename(out)}.`))) {
+      const n = Number(/\.(\d+)\.(\d+)$/.exec(f)?.[2] ?? 0);
+      if (n <= from || n > to) continue;
       const totals = /^totals: (\d+)/m.exec(readFileSync(join(tmp, f), "utf8"));
       total += Number(totals?.[1] ?? 0);
+      if (keep && totals) copyFileSync(join(tmp, f), join(keep, f));
     }
     results.set(name, total / requests);
   }
@@ -193,17 +230,36 @@ apiApp();
 const tmp = mkdtempSync(join(tmpdir(), "wisent-ab-instructions-"));
 try {
   const { ids, base } = await seedFiles(tmp, 1000);
-  const [a, b] = [await measure(dirs[0], base, ids, tmp), await measure(dirs[1], base, ids, tmp)];
+  if (keep) mkdirSync(keep, { recursive: true });
+  const measured = [];
+  for (const dir of dirs) {
+    measured.push(await measure(dir, base, ids, tmp));
+    if (dirs.length > 2) process.stderr.write(`  ${basename(dir)} measured\n`);
+  }
   console.log(
     `${new Date().toISOString()}, node ${process.version}, ${requests} requests measured after ${warmupRequests}\n`,
   );
-  console.log(`| workload | A: ${basename(dirs[0])} | B: ${basename(dirs[1])} | B / A |`);
-  console.log("|---|---|---|---|");
-  for (const name of names) {
-    const [x, y] = [a.get(name), b.get(name)];
-    console.log(
-      `| ${name} | ${Math.round(x).toLocaleString("en")} | ${Math.round(y).toLocaleString("en")} | ${(y / x).toFixed(3)} |`,
-    );
+  if (dirs.length === 2) {
+    console.log(`| workload | A: ${basename(dirs[0])} | B: ${basename(dirs[1])} | B / A |`);
+    console.log("|---|---|---|---|");
+    for (const name of names) {
+      const [x, y] = measured.map((m) => m.get(name));
+      console.log(
+        `| ${name} | ${Math.round(x).toLocaleString("en")} | ${Math.round(y).toLocaleString("en")} | ${(y / x).toFixed(3)} |`,
+      );
+    }
+  } else {
+    // A bisect's steps: each build's count per workload and its ratio to the step before it.
+    console.log(`| build | ${names.map((n) => `${n} | / previous`).join(" | ")} |`);
+    console.log(`|---|${names.map(() => "---|---|").join("")}`);
+    for (const [i, dir] of dirs.entries()) {
+      const cells = names.map((name) => {
+        const y = measured[i].get(name);
+        const ratio = i === 0 ? "" : (y / measured[i - 1].get(name)).toFixed(3);
+        return `${Math.round(y).toLocaleString("en")} | ${ratio}`;
+      });
+      console.log(`| ${basename(dir)} | ${cells.join(" | ")} |`);
+    }
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });

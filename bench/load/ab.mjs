@@ -10,10 +10,11 @@
  * --rev); the app is copied to `<dir>/shop` and started there with that build's CLI
  * (`wisent start`), so both builds are fixed for the whole run whatever `npm run build` does
  * meanwhile. (bench/http/api-server-path.mjs takes the same dirs.)
- * A dir that also holds `app/` (examples/shop as of that commit: `git archive rev examples/shop`)
- * serves that web app instead, for BENCH_WORKLOADS html-index,html-show.
+ * A dir that also holds `app/` (examples/shop as of that commit: baseline-build.mjs --shop) serves
+ * that web app instead, the whole web chain: its JSON show and HTML index by default, html-show too.
  * Environment:
- * BENCH_ROUNDS (7), BENCH_SECONDS (3), BENCH_WARMUP (2), BENCH_WORKLOADS (json-show,json-list),
+ * BENCH_ROUNDS (7), BENCH_SECONDS (3), BENCH_WARMUP (2), BENCH_WORKLOADS (json-show,json-list;
+ * json-show,html-index when the dirs hold the shop),
  * BENCH_NODE_OPTIONS_A / BENCH_NODE_OPTIONS_B (NODE_OPTIONS of one side's server: the same build
  * twice, one with a V8 flag, prices the flag).
  */
@@ -51,7 +52,10 @@ if (dirs.length !== 2) {
 const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const warmup = Number(process.env.BENCH_WARMUP ?? 2);
-const names = (process.env.BENCH_WORKLOADS ?? "json-show,json-list").split(",");
+const shopDirs = dirs.every((dir) => existsSync(join(dir, "app")));
+const names = (
+  process.env.BENCH_WORKLOADS ?? (shopDirs ? "json-show,html-index" : "json-show,json-list")
+).split(",");
 
 /**
  * A build from before the subpaths (`wisent/db`, `wisent/middleware`, ...) serves the app this CLI

@@ -101,6 +101,7 @@ export const ADDED_FIELDS_KEY: unique symbol = Symbol("wisent.addedFields");
 export const RESPONSE_HEADERS_KEY: unique symbol = Symbol("wisent.responseHeaders");
 export const DATA_PART_KEY: unique symbol = Symbol("wisent.dataPart");
 export const KEEP_FIELDS_KEY: unique symbol = Symbol("wisent.keepFields");
+export const PAGE_PART_KEY: unique symbol = Symbol("wisent.pagePart");
 
 // src/middleware/i18n/i18n.ts
 export const TRANSLATIONS_KEY: unique symbol = Symbol("wisent.translations");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineModel } from "./model.js";
+import { ModelStatements } from "./model-statements.js";
 import {
   availableDialects,
   DIALECTS,
@@ -18,6 +19,23 @@ const Note = defineModel({
 
 describe.each(DIALECTS)("compiled model statements on %s", (dialect) => {
   const t = migratedTestDatabase(dialect, available[dialect]);
+
+  it.skipIf(!available[dialect])(
+    "count a table up to the cap, whether its count or its capped count answers",
+    async () => {
+      const db = t.db.kysely;
+      const statements = new ModelStatements("widgets");
+      expect(await statements.cappedCount(db, 3)).toBe(0);
+      for (const title of ["a", "b", "c", "d", "e"]) await Note.create(db, { title });
+      expect(await statements.cappedCount(db, 10)).toBe(5);
+      expect(await statements.cappedCount(db, 5)).toBe(5);
+      expect(await statements.cappedCount(db, 3)).toBe(3);
+      await Note.destroy(db, (await Note.all(db))[0]!);
+      expect(await statements.cappedCount(db, 4)).toBe(4);
+      expect(await statements.cappedCount(db, 10)).toBe(4);
+      for (const note of await Note.all(db)) await Note.destroy(db, note);
+    },
+  );
 
   it.skipIf(!available[dialect])(
     "bind each row's own values whichever column list came first",

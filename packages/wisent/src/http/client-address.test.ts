@@ -161,6 +161,26 @@ describe("forwardedHost", () => {
   );
 });
 
+describe("a request's client", () => {
+  it("is worked out once: the scheme, host and address its trusted proxy gave stay its own", async () => {
+    const read = (c: Context) => {
+      const scheme = forwardedScheme(c);
+      // Read once a request (bench/load/ab-instructions.mjs): a change now is the next request's.
+      delete process.env.TRUSTED_PROXIES;
+      return `${scheme} ${forwardedHost(c)} ${clientAddress(c)}`;
+    };
+    const headers = {
+      "x-forwarded-proto": "https",
+      "x-forwarded-host": "shop.example",
+      ...XFF("203.0.113.7"),
+    };
+    expect(await seen(read, "10.9.9.9", headers, "10.9.9.9")).toBe(
+      "https shop.example 203.0.113.7",
+    );
+    expect(await seen(forwardedScheme, "10.9.9.9", headers)).toBe("undefined");
+  });
+});
+
 describe("addressKey", () => {
   it.each([
     ["2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"],

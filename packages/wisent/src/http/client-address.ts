@@ -2,10 +2,16 @@ import { BlockList, isIP } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import ipaddr from "ipaddr.js";
+import { BoundedMemo } from "../base/bounded-memo.js";
 import { CLIENT_KEY } from "../base/symbols.js";
 import { WisentError } from "../base/wisent-error.js";
 import { envValue } from "../config/env.js";
-import { forwardedHops, forwardedHostHeader, forwardedProtoHeader } from "./forwarding-headers.js";
+import {
+  forwardedHops,
+  forwardedHostHeader,
+  forwardedProtoHeader,
+  proxyHeader,
+} from "./forwarding-headers.js";
 
 /**
  * The proxies whose forwarding headers are believed: `TRUSTED_PROXIES`, addresses and CIDR
@@ -65,14 +71,23 @@ function bareAddress(value: string): string | undefined {
 }
 
 function trusts(list: BlockList, address: string): boolean {
-  return list.check(address, isIP(address) === 6 ? "ipv6" : "ipv4");
+  if (list !== trustedFrom) {
+    trustedFrom = list;
+    trustedPeers = new BoundedMemo(1000);
+  }
+  // Remembered per address (a server's peers are its few proxies): BlockList.check is a call
+  // into C++ that parses the address each time (bench/load/ab-instructions.mjs, JSON show).
+  return trustedPeers.get(address, (peer) => list.check(peer, isIP(peer) === 6 ? "ipv6" : "ipv4"));
 }
+let trustedFrom: BlockList | undefined;
+let trustedPeers = new BoundedMemo<string, boolean>(1000);
 
 /** The socket's peer address, or undefined outside a Node server (in-process test requests). */
 function peerAddress(c: Context): string | undefined {
   try {
     const address = getConnInfo(c).remote.address;
-    return address === undefined ? undefined : bareAddress(address);
+    // The same few peers each request: their canonical form remembered, not parsed again.
+    return address === undefined ? undefined : bareAddresses.get(address, bareAddress);
   } catch {
     return undefined;
   }
@@ -87,6 +102,8 @@ interface Client {
   readonly host: string | undefined;
 }
 
+const bareAddresses = new BoundedMemo<string, string | undefined>(1000);
+
 const CLIENT: typeof CLIENT_KEY = CLIENT_KEY;
 type Marked = Context & { [CLIENT]?: Client };
 
@@ -96,21 +113,21 @@ function schemeOf(proto: string | undefined): Client["scheme"] {
 
 /**
  * The socket's peer, unless it is one of `TRUSTED_PROXIES`: then the hops of the proxy's header
- * read from the nearest backwards, trusted proxies skipped.
+ * read from the nearest backwards, trusted proxies skipped; worked out once a request (callers
+ * look for it on `c` first).
  */
-function client(c: Context): Client {
-  const known = (c as Marked)[CLIENT];
-  if (known !== undefined) return known;
+function client(c: Context, trusted: BlockList | undefined): Client {
   const peer = peerAddress(c);
   let found: Client = { address: peer ?? "unknown", scheme: undefined, host: undefined };
-  const trusted = peer === undefined ? undefined : trustedProxies();
   if (trusted && peer !== undefined && trusts(trusted, peer)) {
-    const hops = forwardedHops(c);
+    // The proxy header read once for the three (each read of process.env is a call into C++).
+    const header = proxyHeader();
+    const hops = forwardedHops(c, header);
     // X-Forwarded-Proto and -Host hold for the whole chain; a `Forwarded` element says how its
     // proxy was reached, so they are the client's element's (or the nearest that said).
     let address = peer;
-    let scheme = schemeOf(forwardedProtoHeader(c));
-    let host = forwardedHostHeader(c);
+    let scheme = schemeOf(forwardedProtoHeader(c, header));
+    let host = forwardedHostHeader(c, header);
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = bareAddress(hops[i]!.for);
       // A hop that is not an address was written by someone untrusted: stop at the last good one.
@@ -144,7 +161,7 @@ function client(c: Context): Client {
  * clientAddress(c); // "203.0.113.7"
  */
 export function clientAddress(c: Context): string {
-  return client(c).address;
+  return ((c as Marked)[CLIENT] ?? client(c, trustedProxies())).address;
 }
 
 /**
@@ -157,8 +174,12 @@ export function clientAddress(c: Context): string {
  * forwardedScheme(c); // "https"
  */
 export function forwardedScheme(c: Context): "http" | "https" | undefined {
-  // Without TRUSTED_PROXIES (clients reach the app directly) the socket is not even looked at.
-  return trustedProxies() === undefined ? undefined : client(c).scheme;
+  // Worked out once a request (TRUSTED_PROXIES read once: bench/load/ab-instructions.mjs, JSON
+  // show); without TRUSTED_PROXIES (clients reach the app directly) the socket is not looked at.
+  const known = (c as Marked)[CLIENT];
+  if (known !== undefined) return known.scheme;
+  const trusted = trustedProxies();
+  return trusted === undefined ? undefined : client(c, trusted).scheme;
 }
 
 /**
@@ -172,7 +193,10 @@ export function forwardedScheme(c: Context): "http" | "https" | undefined {
  * forwardedHost(c); // "shop.example"
  */
 export function forwardedHost(c: Context): string | undefined {
-  return trustedProxies() === undefined ? undefined : client(c).host;
+  const known = (c as Marked)[CLIENT];
+  if (known !== undefined) return known.host;
+  const trusted = trustedProxies();
+  return trusted === undefined ? undefined : client(c, trusted).host;
 }
 
 /**

@@ -1,7 +1,7 @@
 /** @jsxRuntime classic */
 /** @jsx h */
 /** @jsxFrag Fragment */
-import type { FC } from "../jsx/html.js";
+import type { FC, Html } from "../jsx/html.js";
 // biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
 import { Fragment, h } from "../jsx/jsx-runtime.js";
 import { cspNonce } from "./csp-nonce.js";
@@ -17,9 +17,22 @@ import { usePage } from "./page.js";
  */
 export const CsrfField: FC = () => {
   const page = usePage();
-  if (!page.csrfToken) return null;
-  return <input type="hidden" name={page.csrfParam} value={page.csrfToken} />;
+  const token = page.csrfToken;
+  if (!token) return null;
+  // One field for every form of a page (the shop's index has one a row): made once a token
+  // (bench/load/ab-instructions.mjs, HTML index).
+  if (lastField?.token !== token || lastField.param !== page.csrfParam) {
+    lastField = {
+      token,
+      param: page.csrfParam,
+      html: <input type="hidden" name={page.csrfParam} value={token} />,
+    };
+  }
+  return lastField.html;
 };
+
+/** The last page's CSRF field (rendering is synchronous: one page at a time). */
+let lastField: { token: string; param: string; html: Html } | undefined;
 
 /** What {@link ButtonTo} takes: where the form goes, with which method, and what to confirm. */
 export interface ButtonToProps {
@@ -30,6 +43,16 @@ export interface ButtonToProps {
   /** A question the page's script asks before sending (`data-confirm`); none by default. */
   confirm?: string;
 }
+
+/** The hidden `_method` field of a form sending `method`. */
+const methodField = (method: string) => <input type="hidden" name="_method" value={method} />;
+
+/** Made once, not a form (bench/load/ab-instructions.mjs, HTML index: a Destroy form a row). */
+const METHOD_FIELDS: Readonly<Record<string, Html>> = {
+  PUT: methodField("PUT"),
+  PATCH: methodField("PATCH"),
+  DELETE: methodField("DELETE"),
+};
 
 /**
  * A one-button form (Rails' `button_to`): a link-looking button that sends a non-GET request,
@@ -46,7 +69,7 @@ export const ButtonTo: FC<ButtonToProps> = (props) => {
   const method = props.method ?? "POST";
   return (
     <form class="button-to" method="post" action={props.action}>
-      {method === "POST" ? null : <input type="hidden" name="_method" value={method} />}
+      {method === "POST" ? null : (METHOD_FIELDS[method] ?? methodField(method))}
       <CsrfField />
       <button type="submit" class="link" data-confirm={props.confirm}>
         {props.children}

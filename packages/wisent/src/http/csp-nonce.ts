@@ -4,19 +4,30 @@ import { fillRandom } from "../crypto/random-bytes.js";
 
 /** Where a request's nonce is kept (a symbol property, as the response-header parts are). */
 const NONCE: typeof CSP_NONCE_KEY = CSP_NONCE_KEY;
-type WithNonce = Context & { [NONCE]?: string };
+/** The request's CSP has a nonce, not made yet (see {@link expectCspNonce}). */
+const DUE = true;
+type WithNonce = Context & { [NONCE]?: string | typeof DUE };
 
-const bytes = new Uint8Array(16);
+const bytes = Buffer.alloc(16);
 
 /** A fresh nonce: 128 random bits, base64 (CSP3's nonce-source). */
 export function newCspNonce(): string {
   fillRandom(bytes);
-  return Buffer.from(bytes).toString("base64");
+  return bytes.toString("base64");
 }
 
 /** @internal Records the nonce `securityHeaders()` put in this request's Content-Security-Policy. */
 export function setCspNonce(c: Context, nonce: string): void {
   (c as WithNonce)[NONCE] = nonce;
+}
+
+/**
+ * @internal Says this request's Content-Security-Policy has a nonce, made when first asked for
+ * ({@link cspNonce}, or the policy of an HTML answer): a JSON answer, whose policy has none,
+ * makes none (bench/load/ab-instructions.mjs, JSON show).
+ */
+export function expectCspNonce(c: Context): void {
+  (c as WithNonce)[NONCE] = DUE;
 }
 
 /**
@@ -30,5 +41,9 @@ export function setCspNonce(c: Context, nonce: string): void {
  * <script nonce={cspNonce(usePage().c)}>{rawHtml("console.log('allowed')")}</script>
  */
 export function cspNonce(c: Context): string | undefined {
-  return (c as WithNonce)[NONCE];
+  const nonce = (c as WithNonce)[NONCE];
+  if (nonce !== DUE) return nonce;
+  const made = newCspNonce();
+  (c as WithNonce)[NONCE] = made;
+  return made;
 }

@@ -45,8 +45,8 @@ export interface ForwardedHop {
  * The hops of the header `TRUSTED_PROXY_HEADER` names, nearest last; a `Forwarded` header that
  * is not RFC 7239's syntax gives no hops (someone untrusted wrote it: the peer is the client).
  */
-export function forwardedHops(c: Context): ForwardedHop[] {
-  if (proxyHeader() === "x-forwarded") {
+export function forwardedHops(c: Context, header: ProxyHeader = proxyHeader()): ForwardedHop[] {
+  if (header === "x-forwarded") {
     const xff = requestHeader(c, "x-forwarded-for");
     return xff === undefined ? [] : xff.split(",").map((hop) => ({ for: hop }));
   }
@@ -64,13 +64,19 @@ export function forwardedHops(c: Context): ForwardedHop[] {
 }
 
 /** `X-Forwarded-Proto`'s first scheme, lower-cased (only under `TRUSTED_PROXY_HEADER=x-forwarded`). */
-export function forwardedProtoHeader(c: Context): string | undefined {
-  if (proxyHeader() !== "x-forwarded") return undefined;
+export function forwardedProtoHeader(
+  c: Context,
+  header: ProxyHeader = proxyHeader(),
+): string | undefined {
+  if (header !== "x-forwarded") return undefined;
   return requestHeader(c, "x-forwarded-proto")?.split(",", 1)[0]?.trim().toLowerCase();
 }
 
 /** `X-Forwarded-Host`'s first host (only under `TRUSTED_PROXY_HEADER=x-forwarded`). */
-export function forwardedHostHeader(c: Context): string | undefined {
-  if (proxyHeader() !== "x-forwarded") return undefined;
+export function forwardedHostHeader(
+  c: Context,
+  header: ProxyHeader = proxyHeader(),
+): string | undefined {
+  if (header !== "x-forwarded") return undefined;
   return requestHeader(c, "x-forwarded-host")?.split(",", 1)[0]?.trim() || undefined;
 }

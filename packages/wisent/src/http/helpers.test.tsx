@@ -311,6 +311,31 @@ describe("c.respond", () => {
     );
   });
 
+  it("gives each page's forms that page's own CSRF token", async () => {
+    const tokens = app();
+    tokens.use("*", async (c, next) => {
+      addPageHooks(c, { csrfToken: (ctx) => ctx.req.query("token") ?? "" });
+      await next();
+    });
+    tokens.get("/forms", (c) =>
+      c.respond(200, {
+        html: () => (
+          <div>
+            <CsrfField />
+            <ButtonTo action="/widgets/1" method="DELETE">
+              Destroy
+            </ButtonTo>
+          </div>
+        ),
+      }),
+    );
+    for (const token of ["first", "second", "first"]) {
+      const page = await (await tokens.request(`/forms?token=${token}`)).text();
+      const fields = page.match(/name="authenticity_token" value="[^"]*"/g);
+      expect(fields).toEqual(Array(2).fill(`name="authenticity_token" value="${token}"`));
+    }
+  });
+
   it("renders JSON and XML (root from the route, list wrapped)", async () => {
     const one = await responder.request("/widgets/1", { headers: { accept: "application/json" } });
     expect(await one.json()).toEqual({ id: 1, description: null });

@@ -56,6 +56,23 @@ function validName(name: string): boolean {
 }
 
 /** CSS properties whose numbers take no `px` (hono/jsx's list). */
+/** Each prop's ` name="` ("" for a name that is no attribute), worked out once a name. */
+const attributeStarts = new Map<string, string>();
+
+/**
+ * ` name="` for prop `key`: one lookup an attribute instead of the HTML name's and the validity
+ * check's, and no string built (bench/load/ab-instructions.mjs, HTML index).
+ */
+function attributeStart(key: string): string {
+  let start = attributeStarts.get(key);
+  if (start === undefined) {
+    const name = HTML_NAMES.get(key) ?? key;
+    start = validName(name) ? ` ${name}="` : "";
+    if (attributeStarts.size < 1024) attributeStarts.set(key, start);
+  }
+  return start;
+}
+
 const UNITLESS =
   /^(?:a|border-im|column(?:-c|s)|flex(?:$|-[^b])|grid-(?!.*gap)(?:ar|[^a])|font-w|li|or|sca|st|ta|wido|z)|ty$/;
 
@@ -99,11 +116,14 @@ export function attributesOf(tag: string, props: Record<string, unknown>): strin
       continue;
     const value = props[key];
     if (value === null || value === undefined) continue;
-    const name = HTML_NAMES.get(key) ?? key;
-    if (!validName(name)) continue;
+    const start = attributeStart(key);
+    if (start === "") continue;
     if (typeof value === "string") {
-      out += ` ${name}="${escapeHtml(value)}"`;
-    } else if (typeof value === "number") {
+      out += start + escapeHtml(value) + '"';
+      continue;
+    }
+    const name = HTML_NAMES.get(key) ?? key;
+    if (typeof value === "number") {
       out += ` ${name}="${value}"`;
     } else if (typeof value === "boolean") {
       if (!BOOLEAN_ATTRIBUTES.has(name)) out += ` ${name}="${value}"`;

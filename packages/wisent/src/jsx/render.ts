@@ -43,23 +43,40 @@ export function childrenText(child: unknown): string {
   return escapeHtml(String(child));
 }
 
-const validTags = new Set<string>();
-
 /** A tag name that cannot end the tag early (a tag from data: `jsx(tagName, ...)`). */
 function checkTag(tag: string): void {
-  if (validTags.has(tag)) return;
   if (tag.length === 0 || INVALID_TAG.test(tag)) throw new Error(`invalid JSX tag name: ${tag}`);
-  if (validTags.size < 256) validTags.add(tag);
 }
 
 /** One HTML element with its attributes (`children` among props is not one) and children. */
 export function elementHtml(tag: string, props: Record<string, unknown>, children: unknown): Html {
-  checkTag(tag);
-  const open = `<${tag}${attributesOf(tag, props)}`;
-  if (VOID_ELEMENTS.has(tag) && (children === undefined || children === null)) {
-    return new Html(`${open}/>`);
+  const known = tagOf(tag);
+  const open = known.open + attributesOf(tag, props);
+  if (known.isVoid && (children === undefined || children === null)) return new Html(`${open}/>`);
+  return new Html(`${open}>${childrenText(children)}${known.close}`);
+}
+
+/** A checked tag's `<tag` and `</tag>`, and whether it is a void element. */
+interface Tag {
+  readonly open: string;
+  readonly close: string;
+  readonly isVoid: boolean;
+}
+
+/**
+ * Each tag checked and its strings made once: one lookup an element instead of the check's and
+ * the void elements', and no `</tag>` built (bench/load/ab-instructions.mjs, HTML index).
+ */
+const tags = new Map<string, Tag>();
+
+function tagOf(tag: string): Tag {
+  let known = tags.get(tag);
+  if (known === undefined) {
+    checkTag(tag);
+    known = { open: `<${tag}`, close: `</${tag}>`, isVoid: VOID_ELEMENTS.has(tag) };
+    if (tags.size < 256) tags.set(tag, known);
   }
-  return new Html(`${open}>${childrenText(children)}</${tag}>`);
+  return known;
 }
 
 /** What a component returned, as markup (a string it returns is escaped like any other). */

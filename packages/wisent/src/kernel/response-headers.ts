@@ -1,5 +1,10 @@
 import type { Context } from "hono";
-import { DATA_PART_KEY, KEEP_FIELDS_KEY, RESPONSE_HEADERS_KEY } from "../base/symbols.js";
+import {
+  DATA_PART_KEY,
+  KEEP_FIELDS_KEY,
+  PAGE_PART_KEY,
+  RESPONSE_HEADERS_KEY,
+} from "../base/symbols.js";
 import { addPlainField, plainFieldOf, removePlainField } from "./plain-response.js";
 
 /**
@@ -61,6 +66,7 @@ function stateOf(c: Context): HeaderState {
 
 const DATA_PART: typeof DATA_PART_KEY = DATA_PART_KEY;
 const KEEP: typeof KEEP_FIELDS_KEY = KEEP_FIELDS_KEY;
+const PAGE_PART: typeof PAGE_PART_KEY = PAGE_PART_KEY;
 
 /** Whether an answer's own value of field `name` stays (the part's value is not set over it). */
 export type KeepField = (name: string, current: string) => boolean;
@@ -74,6 +80,12 @@ export interface HeaderPartOptions {
    * development error page's CSP), whether that value stays; default: the part's value wins.
    */
   readonly keep?: KeepField;
+  /**
+   * The fields it stands for on any other answer (HTML), made from the request when that answer
+   * is (default: the part's own fields): what only a page needs is then never made for a JSON
+   * answer (the CSP's nonce: bench/load/ab-instructions.mjs, JSON show).
+   */
+  readonly page?: (c: Context) => Record<string, string>;
 }
 
 /**
@@ -92,12 +104,17 @@ export function headerPart(
     Object.defineProperty(fields, DATA_PART, { value: Object.freeze(options.data) });
   }
   if (options.keep) Object.defineProperty(fields, KEEP, { value: options.keep });
+  if (options.page) Object.defineProperty(fields, PAGE_PART, { value: options.page });
   return Object.freeze(fields);
 }
 
-/** The part as it applies to an answer of this content type. */
-function partFor(part: Part, html: boolean): Part {
-  return html ? part : ((part as { [DATA_PART]?: Part })[DATA_PART] ?? part);
+type Extended = Part & { [DATA_PART]?: Part; [PAGE_PART]?: (c: Context) => Part };
+
+/** The part as it applies to this request's answer of this content type. */
+function partFor(c: Context, part: Part, html: boolean): Part {
+  if (!html) return (part as Extended)[DATA_PART] ?? part;
+  const page = (part as Extended)[PAGE_PART];
+  return page === undefined ? part : page(c);
 }
 
 /**
@@ -167,7 +184,7 @@ function applyPart(c: Context, part: Part): void {
   const res = c.res;
   const type = plainFieldOf(res, "content-type");
   if (type !== undefined) {
-    const fields = partFor(part, !isDataType(type.value ?? null));
+    const fields = partFor(c, part, !isDataType(type.value ?? null));
     for (const name in fields) {
       const current = keep ? plainFieldOf(res, name)!.value : undefined;
       if (current === undefined || !keep!(name, current)) {
@@ -177,7 +194,7 @@ function applyPart(c: Context, part: Part): void {
     return;
   }
   editResponseHeaders(c, (headers) => {
-    const fields = partFor(part, !isDataType(headers.get("content-type")));
+    const fields = partFor(c, part, !isDataType(headers.get("content-type")));
     for (const name in fields) {
       const current = keep ? headers.get(name) : null;
       if (current === null || !keep!(name, current)) headers.set(name, fields[name]!);
@@ -254,9 +271,9 @@ export function plainResponseHeaders(
   const state = (c as Tracked)[STATE]!;
   const headers: Record<string, string> = { "content-type": contentType };
   const html = contentType.startsWith("text/html");
-  if (state.first) Object.assign(headers, partFor(state.first, html));
-  if (state.second) Object.assign(headers, partFor(state.second, html));
-  if (state.more) for (const part of state.more) Object.assign(headers, partFor(part, html));
+  if (state.first) Object.assign(headers, partFor(c, state.first, html));
+  if (state.second) Object.assign(headers, partFor(c, state.second, html));
+  if (state.more) for (const part of state.more) Object.assign(headers, partFor(c, part, html));
   if (extra) for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
   return headers;
 }

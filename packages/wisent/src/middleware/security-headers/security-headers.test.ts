@@ -3,6 +3,7 @@ import { NONCE, secureHeaders } from "hono/secure-headers";
 import { describe, expect, it } from "vitest";
 import { App } from "../../app/app.js";
 import { HttpError } from "../../base/http-error.js";
+import { CSP_NONCE_KEY } from "../../base/symbols.js";
 import { cspNonce } from "../../http/csp-nonce.js";
 import "../../http/respond.js";
 import {
@@ -166,6 +167,26 @@ describe("securityHeaders()", () => {
     expect(await plain.text()).toBe("undefined");
   });
 
+  it("makes a request's nonce only for a page: when the page or its policy first needs it", async () => {
+    const app = new App({ name: "shop", env: "test" });
+    let made: unknown;
+    // Outside securityHeaders(): what the request holds once it has answered.
+    app.use(async (c, next) => {
+      await next();
+      made = (c as unknown as Record<symbol, unknown>)[CSP_NONCE_KEY];
+    });
+    app.use(securityHeaders());
+    app.get("/data", (c) => c.respond(200, { json: { ok: true } }));
+    app.get("/page", (c) => c.respond(200, { html: () => "<p>no script</p>" }));
+    app.get("/away", (c) => c.redirect("/page", 303));
+    await (await app.fetch(new Request("http://localhost/data"))).text();
+    expect(typeof made).not.toBe("string");
+    const page = await app.fetch(new Request("http://localhost/page"));
+    expect(page.headers.get("content-security-policy")).toContain(`'nonce-${made}'`);
+    expect(made).toMatch(/^[\w+/]{22}==$/);
+    const away = await app.fetch(new Request("http://localhost/away"));
+    expect(away.headers.get("content-security-policy")).toContain(`'nonce-${made}'`);
+  });
   it("keeps the exported default frozen", () => {
     expect(Object.isFrozen(DEFAULT_CONTENT_SECURITY_POLICY)).toBe(true);
   });

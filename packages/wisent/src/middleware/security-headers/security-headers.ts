@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { DEFAULT_CACHE_CONTROL, defaultCacheControl } from "../../http/cache-control.js";
-import { newCspNonce, setCspNonce } from "../../http/csp-nonce.js";
+import { cspNonce, expectCspNonce } from "../../http/csp-nonce.js";
 import { phased } from "../../kernel/compose.js";
 import { headerPart, removeHeader, setHeaders } from "../../kernel/response-headers.js";
 
@@ -133,26 +133,33 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
     cacheControl === false ? {} : { "cache-control": cacheControl };
   const pageHeaders = Object.fromEntries(fixed.map(([name, value]) => [name.toLowerCase(), value]));
   const data: Readonly<Record<string, string>> = { ...dataHeaders(fixed), ...cache };
-  // The policy around its nonce: the page part is made a request, the data part once (a JSON or
-  // XML answer's CSP loads nothing, so it needs no nonce).
+  // The policy around its nonce: the page part is made when an HTML answer is (with the nonce,
+  // made then or when the page read it), the data part once (a JSON or XML answer's CSP loads
+  // nothing, so it needs no nonce, and none is made: bench/load/ab-instructions.mjs, JSON show).
   const policy = pageHeaders["content-security-policy"]?.split(NONCE_MARK);
   const nonced = policy !== undefined && policy.length > 1;
   if (nonced) delete pageHeaders["content-security-policy"];
   // On a JSON or XML answer the data set; a Cache-Control or CSP the answer chose stays (the
   // development error page's own CSP, with no nonce added).
   const part = headerPart({ ...pageHeaders, ...cache }, { data, keep: chosenByAnswer });
-  const noncePart = (nonceValue: string) =>
-    headerPart(
-      { "content-security-policy": policy!.join(`'nonce-${nonceValue}'`) },
-      { data: NO_HEADERS, keep: chosenByAnswer },
-    );
+  const noncePart = nonced
+    ? headerPart(
+        {},
+        {
+          data: NO_HEADERS,
+          keep: chosenByAnswer,
+          page: (c) => ({
+            "content-security-policy": policy.join(`'nonce-${cspNonce(c)}'`),
+          }),
+        },
+      )
+    : undefined;
   return phased({
     before: (c) => {
       setHeaders(c, part);
-      if (!nonced) return;
-      const value = newCspNonce();
-      setCspNonce(c, value);
-      setHeaders(c, noncePart(value));
+      if (noncePart === undefined) return;
+      expectCspNonce(c);
+      setHeaders(c, noncePart);
     },
     after: removePoweredBy ? (c) => removeHeader(c, "x-powered-by") : undefined,
   });
