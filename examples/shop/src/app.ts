@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { App } from "wisent";
+import { App, type PathsOf } from "wisent";
 import { layout } from "wisent/jsx";
 import {
   csrf,
@@ -22,6 +22,15 @@ import { Layout } from "./templates/layout.js";
 
 /** The shop application: middleware in order, then routes in match order (first match wins). */
 export const app = new App({ name: "shop" });
+
+// Route names are typed wherever they are written (`usePaths()` in templates, `c.redirectTo`,
+// `c.respond`'s `redirect` and `location`): the helpers of the resource groups this file exports
+// and rootPath. `c.redirectTo(303, "widgetPth")` fails tsc.
+declare module "wisent" {
+  interface Register {
+    paths: PathsOf<typeof import("./app.js"), "rootPath">;
+  }
+}
 
 // In development: a page naming migrations that have not run, instead of "no such table".
 app.use(pendingMigrations(db));

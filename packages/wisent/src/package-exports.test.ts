@@ -250,6 +250,7 @@ const SUBPATHS: Record<string, string[]> = {
     "rawHtml",
     "renderToString",
     "usePage",
+    "usePaths",
     "withPage",
   ],
   "wisent/storage": [

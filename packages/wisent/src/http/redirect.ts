@@ -32,12 +32,13 @@ declare module "hono" {
 
 /**
  * What an app tells the type checker about itself. A web app made by `wisent new` registers its
- * path helpers in src/templates/paths.ts, so `c.redirectTo(303, "postPth")` fails type-checking:
+ * path helpers in src/app.ts (see `PathsOf`), so `c.redirectTo(303, "postPth")` fails
+ * type-checking:
  *
  * @example
  * declare module "wisent" {
  *   interface Register {
- *     paths: AppPaths;
+ *     paths: PathsOf<typeof import("./app.js"), "rootPath">;
  *   }
  * }
  */
