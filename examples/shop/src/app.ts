@@ -20,8 +20,11 @@ import { db } from "./db.js";
 import { Layout } from "./templates/layout.js";
 // wisent:imports (generated resources' imports go above this line)
 
-/** The shop application: middleware in order, then routes in match order (first match wins). */
-export const app = new App({ name: "shop" });
+/**
+ * The shop application: middleware in order, then routes in match order (first match wins).
+ * `listen()` checks its database answers before serving, and closes it after the last request.
+ */
+export const app = new App({ name: "shop", database: db });
 
 // Route names are typed wherever they are written (`usePaths()` in templates, `c.redirectTo`,
 // `c.respond`'s `redirect` and `location`): the helpers of the resource groups this file exports

@@ -13,9 +13,10 @@ import { db } from "./db.js";
 
 /**
  * The @@name@@ API: JSON by default, no session cookie, no CSRF, no templates. Middleware in
- * order, then routes in match order (first match wins).
+ * order, then routes in match order (first match wins). `listen()` checks its database answers
+ * before serving, and closes it after the last request.
  */
-export const app = new App({ name: "@@name@@", api: true });
+export const app = new App({ name: "@@name@@", api: true, database: db });
 
 // In development: a page naming migrations that have not run, instead of "no such table".
 app.use(pendingMigrations(db));
