@@ -72,10 +72,8 @@ export class ImagesResource extends Resource<"image_id"> {
     }
     const image = result.data;
     return c.respond(201, {
-      redirect: {
-        to: ["widgetImagePath", { widget_id: widget.id, image_id: image.id }],
-        flash: { success: c.t("image.created.success") },
-      },
+      redirect: ["widgetImagePath", { widget_id: widget.id, image_id: image.id }],
+      flash: { success: c.t("image.created.success") },
       json: image,
       xml: image,
       location: ["widgetImagePath", { widget_id: widget.id, image_id: image.id }],
@@ -110,10 +108,8 @@ export class ImagesResource extends Resource<"image_id"> {
     }
     const updated = result.data;
     return c.respond(200, {
-      redirect: {
-        to: ["widgetImagePath", { widget_id: widget.id, image_id: updated.id }],
-        flash: { success: c.t("image.updated.success") },
-      },
+      redirect: ["widgetImagePath", { widget_id: widget.id, image_id: updated.id }],
+      flash: { success: c.t("image.updated.success") },
       json: updated,
       xml: updated,
     });
@@ -135,17 +131,13 @@ export class ImagesResource extends Resource<"image_id"> {
       // JSON and XML: the 409 naming them; HTML: back to its page, the reason in a flash.
       if (!(error instanceof DependentRecordsError) || negotiateFormat(c) !== "html") throw error;
       return c.respond(409, {
-        redirect: {
-          to: ["widgetImagePath", { widget_id: widget.id, image_id: found.id }],
-          flash: { danger: error.message },
-        },
+        redirect: ["widgetImagePath", { widget_id: widget.id, image_id: found.id }],
+        flash: { danger: error.message },
       });
     }
     return c.respond(200, {
-      redirect: {
-        to: ["widgetImagesPath", { widget_id: widget.id }],
-        flash: { success: c.t("image.destroyed.success") },
-      },
+      redirect: ["widgetImagesPath", { widget_id: widget.id }],
+      flash: { success: c.t("image.destroyed.success") },
       json: image,
       xml: image,
     });

@@ -58,10 +58,8 @@ export class WidgetsResource extends Resource<"widget_id"> {
     }
     const widget = result.data;
     return c.respond(201, {
-      redirect: {
-        to: ["widgetPath", { widget_id: widget.id }],
-        flash: { success: c.t("widget.created.success") },
-      },
+      redirect: ["widgetPath", { widget_id: widget.id }],
+      flash: { success: c.t("widget.created.success") },
       json: widget,
       xml: widget,
       location: ["widgetPath", { widget_id: widget.id }],
@@ -93,10 +91,8 @@ export class WidgetsResource extends Resource<"widget_id"> {
     }
     const updated = result.data;
     return c.respond(200, {
-      redirect: {
-        to: ["widgetPath", { widget_id: updated.id }],
-        flash: { success: c.t("widget.updated.success") },
-      },
+      redirect: ["widgetPath", { widget_id: updated.id }],
+      flash: { success: c.t("widget.updated.success") },
       json: updated,
       xml: updated,
     });
@@ -117,14 +113,13 @@ export class WidgetsResource extends Resource<"widget_id"> {
       // JSON and XML: the 409 naming them; HTML: back to its page, the reason in a flash.
       if (!(error instanceof DependentRecordsError) || negotiateFormat(c) !== "html") throw error;
       return c.respond(409, {
-        redirect: { to: ["widgetPath", { widget_id: found.id }], flash: { danger: error.message } },
+        redirect: ["widgetPath", { widget_id: found.id }],
+        flash: { danger: error.message },
       });
     }
     return c.respond(200, {
-      redirect: {
-        to: "widgetsPath",
-        flash: { success: c.t("widget.destroyed.success") },
-      },
+      redirect: "widgetsPath",
+      flash: { success: c.t("widget.destroyed.success") },
       json: widget,
       xml: widget,
     });

@@ -23,8 +23,9 @@ export { pageUrlsOf } from "../http/pagination-headers.js";
 export {
   type Layout,
   layout,
+  type RedirectFlash,
+  type RedirectTarget,
   type RespondOptions,
-  type RespondRedirect,
 } from "../http/respond.js";
 export { type AppPaths, usePaths } from "../http/use-paths.js";
 export { escapeHtml } from "../jsx/escape.js";

@@ -23,7 +23,8 @@ function app(withFlash = true) {
   a.get("/things", (c) => c.respond(200, { html: () => <FlashMessages /> }));
   a.post("/things", (c) =>
     c.respond(201, {
-      redirect: { to: ["thingPath", { thing_id: thing.id }], flash: { success: "Created." } },
+      redirect: ["thingPath", { thing_id: thing.id }],
+      flash: { success: "Created." },
       json: thing,
       xml: thing,
       location: ["thingPath", { thing_id: thing.id }],
@@ -32,11 +33,13 @@ function app(withFlash = true) {
   );
   a.delete("/things/{thing_id}", (c) =>
     c.respond(200, {
-      redirect: { to: "/things", flash: { success: "Gone.", info: "Bye." }, status: 302 },
+      redirect: "/things",
+      flash: { success: "Gone.", info: "Bye." },
+      redirectStatus: 302,
       json: thing,
     }),
   );
-  a.put("/things/{thing_id}", (c) => c.respond(200, { redirect: { to: "/things" }, json: thing }));
+  a.put("/things/{thing_id}", (c) => c.respond(200, { redirect: "/things", json: thing }));
   return a;
 }
 
@@ -104,11 +107,13 @@ describe("c.respond's redirect for HTML", () => {
     expect(res.status).toBe(500);
   });
 
-  it("takes a page or a redirect for HTML, not both (tsc refuses the pair)", () => {
+  it("takes a page or a redirect for HTML, not both, and a flash only with the redirect (tsc)", () => {
     const page: RespondOptions = { html: () => "page", json: thing };
-    const redirect: RespondOptions = { redirect: { to: "/things" }, json: thing };
+    const redirect: RespondOptions = { redirect: "/things", flash: { info: "Hi." }, json: thing };
     // @ts-expect-error a page and a redirect for the same HTML client
-    const both: RespondOptions = { html: () => "page", redirect: { to: "/things" } };
-    expect([page, redirect, both]).toHaveLength(3);
+    const both: RespondOptions = { html: () => "page", redirect: "/things" };
+    // @ts-expect-error a flash for a redirect that is not there
+    const flashOnly: RespondOptions = { html: () => "page", flash: { info: "Hi." } };
+    expect([page, redirect, both, flashOnly]).toHaveLength(4);
   });
 });

@@ -24,28 +24,17 @@ import { statusText } from "./status-text.js";
 import { toXml } from "./xml.js";
 
 /**
- * Where `c.respond` sends an HTML client instead of rendering a page (Rails' `format.html {
- * redirect_to }`): after a form's POST, PUT or DELETE, to the page that shows the result, with a
- * flash message for it.
- *
- * @example
- * { to: ["widgetPath", { widget_id: widget.id }], flash: { success: c.t("widget.created.success") } }
+ * Where `c.respond`'s `redirect` sends an HTML client: a route name and its params
+ * (`["widgetPath", { widget_id }]`), a route name, a path or a full URL.
  */
-export interface RespondRedirect {
-  /** A route name and its params (`["widgetPath", { widget_id }]`), a route name, a path or a full URL. */
-  to:
-    | RouteName
-    | `/${string}`
-    | `${string}://${string}`
-    | readonly [name: RouteName, params?: Record<string, unknown>];
-  /**
-   * Flash messages by kind, shown on the page redirected to (needs `flashMessages()`).
-   * @example { success: c.t("widget.updated.success") }
-   */
-  flash?: { readonly [Kind in FlashKind]?: string };
-  /** Default 303 (See Other: the browser follows it with a GET). */
-  status?: RedirectStatus;
-}
+export type RedirectTarget =
+  | RouteName
+  | `/${string}`
+  | `${string}://${string}`
+  | readonly [name: RouteName, params?: Record<string, unknown>];
+
+/** Flash messages by kind: `{ success: "Widget was successfully created." }`. */
+export type RedirectFlash = { readonly [Kind in FlashKind]?: string };
 
 /** What every `c.respond` call can carry besides its HTML answer. */
 interface RespondCommon {
@@ -78,16 +67,27 @@ export type RespondOptions = RespondCommon &
         /** The HTML view, rendered inside the app layout. */
         html?: () => Child;
         redirect?: undefined;
+        flash?: undefined;
+        redirectStatus?: undefined;
       }
     | {
         html?: undefined;
         /**
-         * The HTML answer as a redirect, with its flash; JSON and XML clients get `status` and
-         * their body as usual (see {@link RespondRedirect}).
+         * The HTML answer as a redirect instead of a page (Rails' `format.html { redirect_to }`):
+         * after a form's POST, PUT or DELETE, to the page that shows the result. JSON and XML
+         * clients get `status` and their body as usual.
          * @example
-         * c.respond(201, { redirect: { to: ["widgetPath", { widget_id: widget.id }] }, json: widget })
+         * c.respond(201, { redirect: ["widgetPath", { widget_id: widget.id }], json: widget })
          */
-        redirect: RespondRedirect;
+        redirect: RedirectTarget;
+        /**
+         * Flash messages added when the answer is the HTML redirect, shown on the page it leads
+         * to (needs `flashMessages()`).
+         * @example { success: c.t("widget.updated.success") }
+         */
+        flash?: RedirectFlash;
+        /** The redirect's status; default 303 (See Other: the browser follows it with a GET). */
+        redirectStatus?: RedirectStatus;
       }
   );
 
@@ -115,23 +115,25 @@ declare module "hono" {
      * gets a 304.
      *
      * @param status - the response's status
-     * For HTML, `redirect` instead of `html` answers a redirect (303 unless it says otherwise)
-     * and adds its flash messages, whatever `status` the JSON and XML answers get.
+     * For HTML, `redirect` instead of `html` answers a redirect (303 unless `redirectStatus`
+     * says otherwise) after adding the `flash` messages, whatever `status` the JSON and XML
+     * answers get.
      *
      * @param status - the response's status (for a `redirect`: the JSON and XML answers' only)
-     * @param options - one renderer per format offered (`html` or `redirect`, `json`, `xml`),
-     *   plus `headers`, `location` and the XML `root` (see {@link RespondOptions})
+     * @param options - one renderer per format offered (`html` or `redirect` with its `flash`,
+     *   `json`, `xml`), plus `headers`, `location` and the XML `root` (see {@link RespondOptions})
      * @returns the response, in the format the client accepts best among those offered
      * @throws HttpError 406 (`E_HTTP`) when the client accepts none of the formats offered
-     * @throws WisentError `E_APP_MISCONFIGURED` when `location` or `redirect.to` names a route
+     * @throws WisentError `E_APP_MISCONFIGURED` when `location` or `redirect` names a route
      *   that does not exist
-     * @throws Error when a `redirect` carries a flash and the app does not use `flashMessages()`
+     * @throws Error when a redirect's `flash` is given and the app does not use `flashMessages()`
      * @example
      * return c.respond(200, { html: () => <Show widget={widget} />, json: widget, xml: widget });
      * @example
      * // HTML: 303 to the widget's page, the flash shown there; JSON and XML: 201 and the widget.
      * return c.respond(201, {
-     *   redirect: { to: ["widgetPath", { widget_id: widget.id }], flash: { success: "Created." } },
+     *   redirect: ["widgetPath", { widget_id: widget.id }],
+     *   flash: { success: "Widget was successfully created." },
      *   json: widget,
      *   xml: widget,
      * });
@@ -146,7 +148,7 @@ declare module "hono" {
  *
  * @example
  * const AppLayout: Layout = ({ page, children }) => (
- *   <html lang={page.lang}><head><CsrfMeta /></head><body><FlashMessages />{children}</body></html>
+ *   <html lang={page.lang}><head><CsrfMeta /></head><body><RedirectFlash />{children}</body></html>
  * );
  * app.use(layout(AppLayout));
  *
@@ -181,7 +183,7 @@ const OFFERS: readonly (readonly Format[])[] = Array.from({ length: 8 }, (_, bit
 
 function offered(options: RespondOptions): readonly Format[] {
   return OFFERS[
-    (options.html || options.redirect ? 1 : 0) |
+    (options.html || options.redirect !== undefined ? 1 : 0) |
       (options.json !== undefined ? 2 : 0) |
       (options.xml !== undefined ? 4 : 0)
   ]!;
@@ -236,10 +238,14 @@ function withLocation(c: Context, options: RespondOptions): RespondOptions {
 /** The HTML answer of a `redirect`: its flash messages added, then the redirect. */
 function redirectWithFlash(
   c: Context,
-  redirect: RespondRedirect,
-  headers: RespondOptions["headers"],
+  to: RedirectTarget,
+  options: {
+    flash?: RedirectFlash;
+    redirectStatus?: RedirectStatus;
+    headers?: RespondOptions["headers"];
+  },
 ): Response {
-  const { to, flash } = redirect;
+  const { flash, headers } = options;
   if (flash) {
     for (const kind in flash) {
       const message = flash[kind];
@@ -247,7 +253,7 @@ function redirectWithFlash(
     }
   }
   if (headers) for (const name in headers) c.header(name, headers[name]);
-  const status = redirect.status ?? 303;
+  const status = options.redirectStatus ?? 303;
   return typeof to === "string"
     ? redirectResponse(c, status, to)
     : redirectResponse(c, status, to[0], to[1]);
@@ -266,8 +272,8 @@ function respond(this: Context, status: StatusCode, given: RespondOptions) {
   // The best format this action answers among those the client accepts (406 when none is).
   const format = negotiateFormat(this, offered(given));
   // A redirect's own Location, not the created resource's `location`.
-  if (format === "html" && given.redirect) {
-    return redirectWithFlash(this, given.redirect, given.headers);
+  if (format === "html" && given.redirect !== undefined) {
+    return redirectWithFlash(this, given.redirect, given);
   }
   const options = given.location === undefined ? given : withLocation(this, given);
   if (format === "json" && options.json !== undefined) {
