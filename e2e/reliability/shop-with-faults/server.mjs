@@ -1,9 +1,9 @@
 // Test-only server entry: examples/shop's built app (`dist/app.js`, made by `wisent build` from
 // the src/app.ts that `wisent start`'s dist/server.js bundles too) with the fault routes below
 // mounted through the public App API, then listening as the shop's src/server.ts does, with the
-// listen options the tests need (dist/app.js does not export the shop's database, so there is no
-// db.check() first; the process exits after draining either way). Nothing of the shop is copied:
-// run it with the shop's folder as the working directory.
+// listen options the tests need (the App checks its database first and closes it after
+// draining). Nothing of the shop is copied: run it with the shop's folder as the working
+// directory.
 // Environment: the shop's own (DATABASE_URL, PORT, HOST, SESSION_SECRET, GO_ENV), plus
 // REQUEST_TIMEOUT_MS and DRAIN_TIMEOUT_MS (listen options).
 import { randomUUID } from "node:crypto";

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { App } from "wisent";
+import { App, type PathsOf } from "wisent";
 import { layout } from "wisent/jsx";
 import {
   csrf,
@@ -20,8 +20,20 @@ import { db } from "./db.js";
 import { Layout } from "./templates/layout.js";
 // wisent:imports (generated resources' imports go above this line)
 
-/** The shop application: middleware in order, then routes in match order (first match wins). */
-export const app = new App({ name: "shop" });
+/**
+ * The shop application: middleware in order, then routes in match order (first match wins).
+ * `listen()` checks its database answers before serving, and closes it after the last request.
+ */
+export const app = new App({ name: "shop", database: db });
+
+// Route names are typed wherever they are written (`usePaths()` in templates, `c.redirectTo`,
+// `c.respond`'s `redirect` and `location`): the helpers of the resource groups this file exports
+// and rootPath. `c.redirectTo(303, "widgetPth")` fails tsc.
+declare module "wisent" {
+  interface Register {
+    paths: PathsOf<typeof import("./app.js"), "rootPath">;
+  }
+}
 
 // In development: a page naming migrations that have not run, instead of "no such table".
 app.use(pendingMigrations(db));

@@ -79,6 +79,7 @@ export {
   SingletonResource,
 } from "./resources/resource.js";
 export type { ParamRequest, ResourceContext } from "./resources/resource-context.js";
+export type { PathsOf } from "./routes/app-paths.js";
 export type { ParamValue, PathParams } from "./routes/build-path.js";
 export type { RouteInfo } from "./routes/route-info.js";
 export type { PathHelper, ResourcePaths, SingletonPaths } from "./routes/typed-names.js";

@@ -253,6 +253,7 @@ const SUBPATHS: Record<string, string[]> = {
     "rawHtml",
     "renderToString",
     "usePage",
+    "usePaths",
     "withPage",
   ],
   "wisent/storage": [

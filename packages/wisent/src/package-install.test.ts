@@ -108,11 +108,11 @@ describe("Node versions", () => {
     expect(root.engines.node).toBe(node);
     expect(create.engines.node).toBe(node);
     const template = readFileSync(
-      join(WISENT_PACKAGE_ROOT, "templates/app/common/package.json.tpl"),
+      join(WISENT_PACKAGE_ROOT, "templates/app/common/package.json.eta"),
       "utf8",
     );
     // The template writes wisent's own range (versions.ts), never a number of its own.
-    expect(template).toMatch(/"node": "@@nodeEngines@@"/);
+    expect(template).toMatch(/"node": "<%= it.nodeEngines %>"/);
   });
 });
 
@@ -120,9 +120,9 @@ describe("install scripts (npm 11's allowScripts)", () => {
   it("the monorepo root approves every package a new app approves", () => {
     const template = JSON.parse(
       readFileSync(
-        join(WISENT_PACKAGE_ROOT, "templates/app/common/package.json.tpl"),
+        join(WISENT_PACKAGE_ROOT, "templates/app/common/package.json.eta"),
         "utf8",
-      ).replace(/"@@\w+@@"/g, '""'),
+      ).replace(/"<%= it\.\w+ %>"/g, '""'),
     ) as { allowScripts: Record<string, boolean> };
     const root = readJson(join(REPO, "package.json")) as { allowScripts: Record<string, boolean> };
     expect(Object.keys(template.allowScripts).sort()).toEqual(["better-sqlite3", "esbuild"]);

@@ -71,11 +71,9 @@ export class ImagesResource extends Resource<"image_id"> {
       });
     }
     const image = result.data;
-    if (negotiateFormat(c) === "html") {
-      c.flash("success", c.t("image.created.success"));
-      return c.redirectTo(303, "widgetImagePath", { widget_id: widget.id, image_id: image.id });
-    }
     return c.respond(201, {
+      redirect: ["widgetImagePath", { widget_id: widget.id, image_id: image.id }],
+      flash: { success: c.t("image.created.success") },
       json: image,
       xml: image,
       location: ["widgetImagePath", { widget_id: widget.id, image_id: image.id }],
@@ -109,11 +107,12 @@ export class ImagesResource extends Resource<"image_id"> {
       });
     }
     const updated = result.data;
-    if (negotiateFormat(c) === "html") {
-      c.flash("success", c.t("image.updated.success"));
-      return c.redirectTo(303, "widgetImagePath", { widget_id: widget.id, image_id: updated.id });
-    }
-    return c.respond(200, { json: updated, xml: updated });
+    return c.respond(200, {
+      redirect: ["widgetImagePath", { widget_id: widget.id, image_id: updated.id }],
+      flash: { success: c.t("image.updated.success") },
+      json: updated,
+      xml: updated,
+    });
   }
 
   /**
@@ -125,19 +124,23 @@ export class ImagesResource extends Resource<"image_id"> {
     const tx = await c.tx();
     const widget = await this.findParent(c, tx, Widget, "widget_id");
     const found = await findImage(tx, widget, c.req.param("image_id"));
-    if (negotiateFormat(c) === "html") {
-      try {
-        await Image.destroy(tx, found);
-      } catch (error) {
-        if (!(error instanceof DependentRecordsError)) throw error;
-        c.flash("danger", error.message);
-        return c.redirectTo(303, "widgetImagePath", { widget_id: widget.id, image_id: found.id });
-      }
-      c.flash("success", c.t("image.destroyed.success"));
-      return c.redirectTo(303, "widgetImagesPath", { widget_id: widget.id });
+    let image: Image;
+    try {
+      image = await Image.destroy(tx, found);
+    } catch (error) {
+      // JSON and XML: the 409 naming them; HTML: back to its page, the reason in a flash.
+      if (!(error instanceof DependentRecordsError) || negotiateFormat(c) !== "html") throw error;
+      return c.respond(409, {
+        redirect: ["widgetImagePath", { widget_id: widget.id, image_id: found.id }],
+        flash: { danger: error.message },
+      });
     }
-    const image = await Image.destroy(tx, found);
-    return c.respond(200, { json: image, xml: image });
+    return c.respond(200, {
+      redirect: ["widgetImagesPath", { widget_id: widget.id }],
+      flash: { success: c.t("image.destroyed.success") },
+      json: image,
+      xml: image,
+    });
   }
 }
 

@@ -57,11 +57,9 @@ export class WidgetsResource extends Resource<"widget_id"> {
       });
     }
     const widget = result.data;
-    if (negotiateFormat(c) === "html") {
-      c.flash("success", c.t("widget.created.success"));
-      return c.redirectTo(303, "widgetPath", { widget_id: widget.id });
-    }
     return c.respond(201, {
+      redirect: ["widgetPath", { widget_id: widget.id }],
+      flash: { success: c.t("widget.created.success") },
       json: widget,
       xml: widget,
       location: ["widgetPath", { widget_id: widget.id }],
@@ -92,11 +90,12 @@ export class WidgetsResource extends Resource<"widget_id"> {
       });
     }
     const updated = result.data;
-    if (negotiateFormat(c) === "html") {
-      c.flash("success", c.t("widget.updated.success"));
-      return c.redirectTo(303, "widgetPath", { widget_id: updated.id });
-    }
-    return c.respond(200, { json: updated, xml: updated });
+    return c.respond(200, {
+      redirect: ["widgetPath", { widget_id: updated.id }],
+      flash: { success: c.t("widget.updated.success") },
+      json: updated,
+      xml: updated,
+    });
   }
 
   /**
@@ -107,18 +106,22 @@ export class WidgetsResource extends Resource<"widget_id"> {
   override async destroy(c: RouteContext): Promise<Response> {
     const tx = await c.tx();
     const found = await Widget.find(tx, c.req.param("widget_id"));
-    if (negotiateFormat(c) === "html") {
-      try {
-        await Widget.destroy(tx, found);
-      } catch (error) {
-        if (!(error instanceof DependentRecordsError)) throw error;
-        c.flash("danger", error.message);
-        return c.redirectTo(303, "widgetPath", { widget_id: found.id });
-      }
-      c.flash("success", c.t("widget.destroyed.success"));
-      return c.redirectTo(303, "widgetsPath");
+    let widget: Widget;
+    try {
+      widget = await Widget.destroy(tx, found);
+    } catch (error) {
+      // JSON and XML: the 409 naming them; HTML: back to its page, the reason in a flash.
+      if (!(error instanceof DependentRecordsError) || negotiateFormat(c) !== "html") throw error;
+      return c.respond(409, {
+        redirect: ["widgetPath", { widget_id: found.id }],
+        flash: { danger: error.message },
+      });
     }
-    const widget = await Widget.destroy(tx, found);
-    return c.respond(200, { json: widget, xml: widget });
+    return c.respond(200, {
+      redirect: "widgetsPath",
+      flash: { success: c.t("widget.destroyed.success") },
+      json: widget,
+      xml: widget,
+    });
   }
 }

@@ -4,8 +4,8 @@ import {
   CsrfMeta,
   FlashMessages,
   rawHtml,
+  usePaths,
 } from "wisent/jsx";
-import { usePaths } from "./paths.js";
 import { ResourceLinks } from "./resource-links.js";
 
 /**

@@ -1,4 +1,4 @@
-import { type AppPaths, usePaths } from "./paths.js";
+import { type AppPaths, usePaths } from "wisent/jsx";
 
 /** The app's resources, linked from the nav and the home page (`wisent g r` adds, `d r` removes). */
 export const RESOURCES: { label: string; href: (paths: AppPaths) => string }[] = [

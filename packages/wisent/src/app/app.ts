@@ -120,6 +120,13 @@ export type CorsOptions = NonNullable<Parameters<typeof cors>[0]>;
 export interface AppOptions {
   /** The app's name (`shop`); the session cookie is `_shop_session`. */
   readonly name: string;
+  /**
+   * The app's database: `listen()` checks that it answers before serving (failing at start-up,
+   * naming the database, rather than on the first request), and closes it once the server has
+   * drained and the shutdown hooks have run. Nothing connects before `listen()`, so tools and
+   * tests can import the app without a database.
+   */
+  readonly database?: Database;
   /** An API app answers JSON by default and has no HTML views. */
   readonly api?: boolean;
   /**
@@ -192,6 +199,10 @@ export class App extends Group<[], never> {
   readonly #uploadLimit: number;
   readonly #version: string | undefined;
   readonly #shutdownHooks: (() => unknown)[] = [];
+  /** The database `listen()` checks and closes ({@link AppOptions.database}). */
+  readonly #database: Database | undefined;
+  /** Whether `listen()` opened it, so shutting down closes it. */
+  #databaseOpened = false;
   readonly #runtime: WisentRuntime;
   /**
    * The App's own middleware (every `app.use`), in order: the stack its routes take theirs from,
@@ -257,6 +268,7 @@ export class App extends Group<[], never> {
     this.#bodyLimit = options.bodyLimit ?? 1024 * 1024;
     this.#uploadLimit = options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT;
     this.#version = options.version;
+    this.#database = options.database;
     this.#runtime = runtime;
     hono.onError(errorResponse);
     // The App's routes are called by the kernel's dispatch, which follows `hono.notFound`.
@@ -434,11 +446,17 @@ export class App extends Group<[], never> {
    * @throws WisentError `E_PORT_IN_USE` (a `PortInUseError`) when the port is taken, naming the
    *   process that holds it when it can be found
    * @throws WisentError `E_CONFIG_INVALID` when `PORT` is not a whole number from 0 to 65535
+   * @throws WisentError `E_DATABASE_UNAVAILABLE` when the app's {@link AppOptions.database} does
+   *   not answer, naming it (masked)
    * @throws Error from {@link App.checkRoutes} when a route can never match
    * @example const server = await app.listen({ port: 3000 }); console.log(server.url);
    */
-  listen(options: ListenOptions = {}): Promise<RunningServer> {
+  async listen(options: ListenOptions = {}): Promise<RunningServer> {
     this.checkRoutes();
+    if (this.#database && !this.#databaseOpened) {
+      await this.#database.check();
+      this.#databaseOpened = true;
+    }
     // `wisent dev` and `wisent start --jobs`: this process performs the app's jobs too.
     const worker = this.#jobs && jobsInProcess() ? this.#jobs.worker() : undefined;
     if (worker) {
@@ -446,17 +464,23 @@ export class App extends Group<[], never> {
       // Shutdown hooks run last first: the worker stops before the app closes its database.
       this.onShutdown(() => worker.stop());
     }
-    return listen(
-      this.fetch,
-      {
-        bodyLimit: this.#bodyLimit,
-        uploadLimit: this.#uploadLimit,
-        onDrain: () => void existingLiveStreams(this.core)?.hub.close(),
-        ...options,
-      },
-      () => this.#runShutdownHooks(),
-      (method, target, contentType) => this.#answersWithoutBody(method, target, contentType),
-    );
+    try {
+      return await listen(
+        this.fetch,
+        {
+          bodyLimit: this.#bodyLimit,
+          uploadLimit: this.#uploadLimit,
+          onDrain: () => void existingLiveStreams(this.core)?.hub.close(),
+          ...options,
+        },
+        () => this.#runShutdownHooks(),
+        (method, target, contentType) => this.#answersWithoutBody(method, target, contentType),
+      );
+    } catch (error) {
+      // Not serving (a taken port): nothing is left holding the database open.
+      await this.#runShutdownHooks();
+      throw error;
+    }
   }
 
   /**
@@ -557,10 +581,11 @@ export class App extends Group<[], never> {
 
   /**
    * Runs `hook` when the server shuts down (after in-flight requests end), e.g. closing a
-   * database. Hooks run one after the other, the last added first.
+   * connection to another service. Hooks run one after the other, the last added first, and
+   * before the App closes its own database ({@link AppOptions.database}).
    * @param hook - awaited when it returns a promise
    * @returns the app, for chaining
-   * @example app.onShutdown(() => db.close());
+   * @example app.onShutdown(() => redis.quit());
    */
   onShutdown(hook: () => unknown): this {
     this.#shutdownHooks.push(hook);
@@ -569,6 +594,11 @@ export class App extends Group<[], never> {
 
   async #runShutdownHooks(): Promise<void> {
     for (const hook of this.#shutdownHooks.splice(0).reverse()) await hook();
+    // Last: a hook (the jobs worker stopping, an app's own) may still need the database.
+    if (this.#databaseOpened) {
+      this.#databaseOpened = false;
+      await this.#database!.close();
+    }
   }
 
   /**

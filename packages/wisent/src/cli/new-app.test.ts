@@ -297,6 +297,31 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
     }
   });
 
+  it("start refuses to serve, naming the database, when its database does not answer", async () => {
+    // A file where the SQLite database's folder should be: its App's listen() checks it first.
+    const blocker = join(app, "tmp-not-a-folder");
+    writeFileSync(blocker, "");
+    const child = spawn(process.execPath, [BIN, "start", "--port", "0"], {
+      cwd: app,
+      env: cleanEnv({ DATABASE_URL: `sqlite:${join(blocker, "app.sqlite")}` }),
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    try {
+      expect(await exitCode(child)).not.toBe(0);
+      expect(output).toContain(`cannot connect to database sqlite:${blocker}/app.sqlite`);
+      expect(output).not.toContain("listening on");
+    } finally {
+      child.kill("SIGKILL");
+      rmSync(blocker, { force: true });
+    }
+  });
+
   it("runs as its Dockerfile says: built, migrated, started, healthy over plain HTTP, unlogged", async () => {
     // The Dockerfile's own instructions (continuation lines joined); no image is built.
     const dockerfile = readFileSync(join(app, "Dockerfile"), "utf8").replace(/\s*\\\n\s*/g, " ");

@@ -1,10 +1,10 @@
 /**
  * `wisent/jsx`: rendering pages: the JSX helpers, the page a template reads (`usePage()`), the
- * layout middleware and the components (CSRF field, button_to, flash messages, paginator, file
- * link).
+ * app's typed path helpers (`usePaths()`), the layout middleware and the components (CSRF
+ * field, button_to, flash messages, paginator, file link).
  *
  * @example
- * import { CsrfField, Paginator, usePage } from "wisent/jsx";
+ * import { CsrfField, Paginator, usePage, usePaths } from "wisent/jsx";
  * @module
  */
 
@@ -20,7 +20,14 @@ export {
 export { FileLink } from "../http/file-link.js";
 export { type FlashByKind, type Page, pageOf, usePage, withPage } from "../http/page.js";
 export { pageUrlsOf } from "../http/pagination-headers.js";
-export { type Layout, layout, type RespondOptions } from "../http/respond.js";
+export {
+  type Layout,
+  layout,
+  type RedirectFlash,
+  type RedirectTarget,
+  type RespondOptions,
+} from "../http/respond.js";
+export { type AppPaths, usePaths } from "../http/use-paths.js";
 export { escapeHtml } from "../jsx/escape.js";
 export { type Child, type FC, type Html, rawHtml } from "../jsx/html.js";
 export { renderToString } from "../jsx/render.js";

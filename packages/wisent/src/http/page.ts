@@ -10,6 +10,9 @@ import { WisentError } from "../base/wisent-error.js";
 /** Flash messages by kind, e.g. `{ success: ["Widget was successfully created."] }`. */
 export type FlashByKind = Record<string, string[]>;
 
+/** Flash kinds the generated layout styles; any other string works too. */
+export type FlashKind = "success" | "info" | "warning" | "danger" | "error" | (string & {});
+
 /** What a layout or view can know about the page being rendered. */
 export interface Page {
   /** Flash messages to show now; reading them marks them shown (they will not appear again). */

@@ -32,12 +32,13 @@ declare module "hono" {
 
 /**
  * What an app tells the type checker about itself. A web app made by `wisent new` registers its
- * path helpers in src/templates/paths.ts, so `c.redirectTo(303, "postPth")` fails type-checking:
+ * path helpers in src/app.ts (see `PathsOf`), so `c.redirectTo(303, "postPth")` fails
+ * type-checking:
  *
  * @example
  * declare module "wisent" {
  *   interface Register {
- *     paths: AppPaths;
+ *     paths: PathsOf<typeof import("./app.js"), "rootPath">;
  *   }
  * }
  */
@@ -66,8 +67,12 @@ export function resolveLocation(
   return runtime.pathFor(target, params);
 }
 
-function redirectTo(
-  this: Context,
+/**
+ * The redirect `c.redirectTo` and `c.respond`'s `redirect` answer with.
+ * @throws TypeError when the status is not a redirect status
+ */
+export function redirectResponse(
+  c: Context,
   status: RedirectStatus,
   target: string,
   params?: Record<string, unknown>,
@@ -76,8 +81,17 @@ function redirectTo(
     throw new TypeError(`redirectTo: status must be 301, 302, 303, 307 or 308 (got ${status})`);
   }
   // A redirect chosen because the client asked for HTML (a JSON client gets 201): Vary: Accept.
-  if (formatVariesOnAccept(this)) this.header("Vary", "Accept");
-  return this.redirect(resolveLocation(this, target, params), status);
+  if (formatVariesOnAccept(c)) c.header("Vary", "Accept");
+  return c.redirect(resolveLocation(c, target, params), status);
+}
+
+function redirectTo(
+  this: Context,
+  status: RedirectStatus,
+  target: string,
+  params?: Record<string, unknown>,
+): Response {
+  return redirectResponse(this, status, target, params);
 }
 
 /** `c.redirectTo` (installed by the App, see kernel/context-extensions.ts). */

@@ -1,7 +1,6 @@
-import { CsrfField } from "wisent/jsx";
+import { CsrfField, usePaths } from "wisent/jsx";
 import type { Image } from "../../models/image.js";
 import type { Widget } from "../../models/widget.js";
-import { usePaths } from "../paths.js";
 import { Form, type FormProps } from "./_form.js";
 
 /** Props of the edit page: the stored image and the values shown. */

@@ -1,7 +1,6 @@
-import { ButtonTo, FileLink, Paginator, type PaginatorProps, usePage } from "wisent/jsx";
+import { ButtonTo, FileLink, Paginator, type PaginatorProps, usePage, usePaths } from "wisent/jsx";
 import type { Image } from "../../models/image.js";
 import type { Widget } from "../../models/widget.js";
-import { usePaths } from "../paths.js";
 
 /** Props of the image list. */
 export interface IndexProps {

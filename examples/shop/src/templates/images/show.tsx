@@ -1,7 +1,6 @@
-import { ButtonTo, FileLink } from "wisent/jsx";
+import { ButtonTo, FileLink, usePaths } from "wisent/jsx";
 import type { Image } from "../../models/image.js";
 import type { Widget } from "../../models/widget.js";
-import { usePaths } from "../paths.js";
 
 /** Props of the image page. */
 export interface ShowProps {

@@ -1,6 +1,5 @@
-import { CsrfField } from "wisent/jsx";
+import { CsrfField, usePaths } from "wisent/jsx";
 import type { Widget } from "../../models/widget.js";
-import { usePaths } from "../paths.js";
 import { Form, type FormProps } from "./_form.js";
 
 /** Props of the edit page: the stored widget and the values shown. */

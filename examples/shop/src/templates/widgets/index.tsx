@@ -1,6 +1,5 @@
-import { ButtonTo, LiveUpdates, Paginator, type PaginatorProps, usePage } from "wisent/jsx";
+import { ButtonTo, LiveUpdates, Paginator, type PaginatorProps, usePage, usePaths } from "wisent/jsx";
 import type { Widget } from "../../models/widget.js";
-import { usePaths } from "../paths.js";
 
 /** Props of the widget list. */
 export interface IndexProps {

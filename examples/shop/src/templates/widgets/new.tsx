@@ -1,5 +1,4 @@
-import { CsrfField } from "wisent/jsx";
-import { usePaths } from "../paths.js";
+import { CsrfField, usePaths } from "wisent/jsx";
 import { Form, type FormProps } from "./_form.js";
 
 /** GET /widgets/new, and POST /widgets with errors: the form for a new widget. */

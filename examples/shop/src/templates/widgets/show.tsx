@@ -1,6 +1,5 @@
-import { ButtonTo, LiveUpdates } from "wisent/jsx";
+import { ButtonTo, LiveUpdates, usePaths } from "wisent/jsx";
 import type { Widget } from "../../models/widget.js";
-import { usePaths } from "../paths.js";
 
 /** Props of the widget page. */
 export interface ShowProps {

@@ -566,7 +566,6 @@ export function templateData(options: TemplateDataOptions): TemplateData {
       ),
       templatesToParentModel: paths.parentModel ? importPath(view, paths.parentModel) : "",
       templatesToModel: importPath(view, paths.model),
-      templatesToPaths: importPath(view, "src/templates/paths.ts"),
     },
     actionsModelImports: sortedImports(
       withPreloaded(modelsFrom(paths.actions), paths.actions),

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { type PlannedFile, planApp } from "./app-template.js";
-import { outputPath, renderTemplate } from "./render-template.js";
+import { outputPath, renderAppTemplate } from "./render-template.js";
 import { APP_TOOL_VERSIONS, appDependencies, WISENT_PACKAGE_ROOT } from "./versions.js";
 
 const VARS = {
@@ -33,28 +34,35 @@ function textOf(files: readonly PlannedFile[], path: string): string {
   return typeof contents === "string" ? contents : "";
 }
 
-describe("renderTemplate", () => {
-  it("fills @@placeholders@@ and leaves JSX, i18next and template literals alone", () => {
+describe("renderAppTemplate", () => {
+  const root = `${mkdtempSync(join(tmpdir(), "wisent-app-template-"))}/`;
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const render = (text: string, vars: Record<string, string>, name = "x.ts.eta") => {
+    writeFileSync(join(root, name), text);
+    return renderAppTemplate(root, name, vars);
+  };
+
+  it("fills <%= it.name %> and leaves JSX, i18next and template literals alone", () => {
     const literal = "`$" + "{a}`"; // a template literal, written so that no linter mistakes it
-    const text = `const x = ${literal}; <p>{t("hi", { n })}</p> "{{name}}" @@name@@`;
-    expect(renderTemplate(text, { name: "shop" })).toBe(
+    const text = `const x = ${literal}; <p>{t("hi", { n })}</p> "{{name}}" <%= it.name %>`;
+    expect(render(text, { name: "shop" })).toBe(
       `const x = ${literal}; <p>{t("hi", { n })}</p> "{{name}}" shop`,
     );
   });
 
-  it("names the template and the key of a placeholder without a value", () => {
-    expect(() => renderTemplate("@@nope@@", {}, "web/src/app.ts.tpl")).toThrow(
-      "web/src/app.ts.tpl: no value for placeholder @@nope@@",
+  it("names the template and the name of a value it lacks", () => {
+    expect(() => render("<%= it.nope %>", {}, "app.ts.eta")).toThrow(
+      "app.ts.eta: no value for it.nope",
     );
   });
 });
 
 describe("outputPath", () => {
   it.each([
-    ["dot-gitignore.tpl", ".gitignore"],
-    ["dot-env.example.tpl", ".env.example"],
-    ["migrations/dot-gitkeep.tpl", "migrations/.gitkeep"],
-    ["src/templates/layout.tsx.tpl", "src/templates/layout.tsx"],
+    ["dot-gitignore.eta", ".gitignore"],
+    ["dot-env.example.eta", ".env.example"],
+    ["migrations/dot-gitkeep.eta", "migrations/.gitkeep"],
+    ["src/templates/layout.tsx.eta", "src/templates/layout.tsx"],
   ])("%s -> %s", (template, path) => {
     expect(outputPath(template)).toBe(path);
   });
@@ -86,7 +94,6 @@ describe("planApp", () => {
       "src/server.ts",
       "src/templates/home/index.tsx",
       "src/templates/layout.tsx",
-      "src/templates/paths.ts",
       "src/templates/resource-links.tsx",
       "src/test-setup.ts",
       "tsconfig.json",
@@ -98,7 +105,7 @@ describe("planApp", () => {
     const paths = api.map((f) => f.path);
     expect(paths.filter((p) => /templates|locales|public/.test(p))).toEqual([]);
     const app = textOf(api, "src/app.ts");
-    expect(app).toContain('new App({ name: "shop", api: true })');
+    expect(app).toContain('new App({ name: "shop", api: true, database: db })');
     expect(app).not.toMatch(/csrf\(|session\(|i18n\(|layout\(|serveFiles\(/);
   });
 
@@ -106,7 +113,7 @@ describe("planApp", () => {
     for (const file of [...web, ...api]) {
       const text = file.contents;
       if (typeof text !== "string") continue; // copied as it is (favicon.ico)
-      expect(text, file.path).not.toMatch(/@@\w+@@/);
+      expect(text, file.path).not.toMatch(/<%|%>/);
       if (file.path.endsWith(".json")) expect(() => JSON.parse(text), file.path).not.toThrow();
     }
   });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { outputPath, renderTemplate } from "./render-template.js";
+import { outputPath, renderAppTemplate } from "./render-template.js";
 
 /** `packages/wisent/templates/app/`: `common/` plus `web/` or `api/` on top (same paths win). */
 export const APP_TEMPLATES = fileURLToPath(new URL("../../../templates/app/", import.meta.url));
@@ -10,9 +10,9 @@ export const APP_TEMPLATES = fileURLToPath(new URL("../../../templates/app/", im
 export interface PlannedFile {
   /** Path inside the app, with `/` separators: `src/app.ts`. */
   path: string;
-  /** Text rendered from a `.tpl` template, or the bytes of a file copied as it is (`favicon.ico`). */
+  /** Text rendered from an `.eta` template, or the bytes of a file copied as it is (`favicon.ico`). */
   contents: string | Uint8Array;
-  /** Template it came from, relative to the templates folder: `web/src/app.ts.tpl`. */
+  /** Template it came from, relative to the templates folder: `web/src/app.ts.eta`. */
   template: string;
 }
 
@@ -42,8 +42,8 @@ export function planApp(
     .map(([path, template]) => ({
       path,
       template,
-      contents: template.endsWith(".tpl")
-        ? renderTemplate(readFileSync(join(APP_TEMPLATES, template), "utf8"), vars, template)
+      contents: template.endsWith(".eta")
+        ? renderAppTemplate(APP_TEMPLATES, template, vars)
         : readFileSync(join(APP_TEMPLATES, template)),
     }));
 }

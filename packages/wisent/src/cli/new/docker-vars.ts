@@ -19,7 +19,7 @@ const SERVER_URLS = {
 } as const;
 
 /**
- * The `@@dockerDatabase@@` and `@@dockerRun@@` placeholders of `Dockerfile.tpl`.
+ * The `it.dockerDatabase` and `it.dockerRun` values of `Dockerfile.eta`.
  * @example dockerVars({ packageName: "shop", api: false, db: "sqlite" }).dockerRun
  * // "docker run -p 3000:3000 -v shop-db:/app/db -v shop-storage:/app/storage -e SESSION_SECRET=<64 hex characters> shop"
  */

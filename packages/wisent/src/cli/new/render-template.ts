@@ -1,39 +1,48 @@
 /**
- * The generator's placeholder syntax: `@@name@@`. It cannot collide with anything an app's files
- * use at run time (JSX braces, i18next's `{{name}}`, template literals), so templates need no
- * escaping.
+ * Rendering `wisent new`'s templates: Eta, as every generator's (`<%= it.name %>`; `<% %>` never
+ * occurs in TypeScript, JSX, JSON or Markdown, so templates need no escaping).
  * @module
  */
-
-const PLACEHOLDER = /@@([A-Za-z][A-Za-z0-9]*)@@/g;
+import { renderTemplate as renderEta } from "../generate/render.js";
 
 /**
- * Replaces every `@@key@@` with `vars[key]`; throws naming the template and the key when a
- * placeholder has no value (a template bug must not reach an app as literal `@@key@@`).
- * @example renderTemplate('{ "name": "@@name@@" }', { name: "shop" }) // '{ "name": "shop" }'
+ * `vars` as Eta's `it`, throwing on a name it does not hold: a template bug must not reach an app
+ * as the text `undefined`.
  */
-export function renderTemplate(
-  text: string,
-  vars: Readonly<Record<string, string>>,
-  source = "template",
-): string {
-  return text.replace(PLACEHOLDER, (_match, key: string) => {
-    const value = vars[key];
-    if (value === undefined) throw new Error(`${source}: no value for placeholder @@${key}@@`);
-    return value;
+function strictVars(vars: Readonly<Record<string, string>>, source: string): object {
+  return new Proxy(vars, {
+    get(target, key) {
+      if (typeof key === "string" && !Object.hasOwn(target, key)) {
+        throw new Error(`${source}: no value for it.${key}`);
+      }
+      return Reflect.get(target, key);
+    },
   });
 }
 
 /**
- * The output path of a template file: the `.tpl` suffix dropped and a leading `dot-` in any
+ * Renders the template file `template` (a path under `root`) with `vars`; throws naming the
+ * template and the name when it reads a value `vars` lacks.
+ * @example renderAppTemplate(APP_TEMPLATES, "common/package.json.eta", vars) // '{\n  "name": "shop", ...'
+ */
+export function renderAppTemplate(
+  root: string,
+  template: string,
+  vars: Readonly<Record<string, string>>,
+): string {
+  return renderEta(template, strictVars(vars, template), root);
+}
+
+/**
+ * The output path of a template file: the `.eta` suffix dropped and a leading `dot-` in any
  * segment turned into `.` (npm drops `.gitignore` from published packages, so templates cannot
  * be named that way).
- * @example outputPath("dot-gitignore.tpl") // ".gitignore"
- * @example outputPath("src/app.ts.tpl") // "src/app.ts"
+ * @example outputPath("dot-gitignore.eta") // ".gitignore"
+ * @example outputPath("src/app.ts.eta") // "src/app.ts"
  */
 export function outputPath(templatePath: string): string {
   return templatePath
-    .replace(/\.tpl$/, "")
+    .replace(/\.eta$/, "")
     .split("/")
     .map((segment) => segment.replace(/^dot-/, "."))
     .join("/");

@@ -1,20 +1,17 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { addPageHooks, type FlashByKind, type PageHooks } from "../../http/page.js";
+import { addPageHooks, type FlashByKind, type FlashKind, type PageHooks } from "../../http/page.js";
 import { phased } from "../../kernel/compose.js";
 import { bringsContextMethods, contextExtension } from "../../kernel/context-extensions.js";
 import { needsBefore } from "../../kernel/middleware-needs.js";
 import { FLASH_SESSION_KEY } from "../session/session.js";
 
-export { FLASH_SESSION_KEY };
+export { FLASH_SESSION_KEY, type FlashKind };
 
 /**
  * Messages of one kind kept until shown: the latest few. A client that never follows the
  * redirects (a script keeping its cookie) must not grow its session without end.
  */
 export const MAX_FLASH_PER_KIND = 3;
-
-/** Flash kinds the generated layout styles; any other string works too. */
-export type FlashKind = "success" | "info" | "warning" | "danger" | "error" | (string & {});
 
 declare module "hono" {
   interface Context {
