@@ -1,4 +1,11 @@
-import { ButtonTo, LiveUpdates, Paginator, type PaginatorProps, usePage, usePaths } from "wisent/jsx";
+import {
+  ButtonTo,
+  LiveUpdates,
+  Paginator,
+  type PaginatorProps,
+  usePage,
+  usePaths,
+} from "wisent/jsx";
 import type { Widget } from "../../models/widget.js";
 
 /** Props of the widget list. */
