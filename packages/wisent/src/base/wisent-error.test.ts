@@ -44,6 +44,14 @@ describe("WisentError", () => {
     expect(new HttpError(404, "gone").name).toBe("HttpError");
   });
 
+  it("answers the status of its code's row, an HttpError its own, none without a row's", () => {
+    expect(new WisentError("E_DATABASE_UNAVAILABLE", "down").status).toBe(503);
+    expect(new WisentError("E_UNIQUE_VIOLATION", "taken").status).toBe(422);
+    expect(new ValidationErrors().status).toBe(422);
+    expect(new HttpError(418, "teapot").status).toBe(418);
+    expect(new ConfigError("bad").status).toBeUndefined();
+  });
+
   it("isWisentError tells Wisent's errors apart, by code when given one", () => {
     const error = new MissingDependencyError("pg");
     expect(isWisentError(error)).toBe(true);
