@@ -1,8 +1,6 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler, type Next } from "hono";
 import { cors } from "hono/cors";
 import type { Router } from "hono/router";
-import { DeliverMail } from "../auth/deliver-mail.js";
-import { checkOwnedReferences } from "../auth/owned-references.js";
 import { HttpError } from "../base/http-error.js";
 import { currentEnv, isProductionLike } from "../config/settings.js";
 import type { Database } from "../data/database.js";
@@ -21,6 +19,7 @@ import { Dispatch } from "../kernel/dispatch.js";
 import { honoErrorHandler } from "../kernel/hono-internals.js";
 import { checkMiddlewareNeeds } from "../kernel/middleware-needs.js";
 import { withUrl } from "../kernel/node-request.js";
+import { DeliverMail } from "../mail/deliver-mail.js";
 import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
 import { type OpenApiDocument, openApiDocument } from "../openapi/document.js";
 import { packageInfo } from "../openapi/package-info.js";
@@ -38,6 +37,7 @@ import { Group } from "./group.js";
 import { type JobsDashboardOptions, jobsDashboardHandlers } from "./jobs-dashboard.js";
 import { type MailerPreviews, mailerPreviewHandlers } from "./mailer-previews.js";
 import type { RouteBuilder } from "./route-builder.js";
+import { WITHOUT_AUTHENTICATION } from "./route-guards.js";
 import type { WisentRuntime } from "./runtime.js";
 import { announceStartupNotices } from "./startup-notices.js";
 
@@ -245,7 +245,8 @@ export class App extends Group<[], never> {
     const appMiddleware: MiddlewareHandler[] = [];
     const uncaught = honoErrorHandler(hono, errorResponse);
     const settings = { patch: options.patch ?? false };
-    super({ hono, registry, runtime, uncaught, settings }, "/", appMiddleware);
+    const guards = WITHOUT_AUTHENTICATION;
+    super({ hono, registry, runtime, uncaught, settings, guards }, "/", appMiddleware);
     this.#appMiddleware = appMiddleware;
     this.name = options.name;
     this.env = env;
@@ -296,7 +297,7 @@ export class App extends Group<[], never> {
   checkRoutes(): void {
     const shadowed = this.#registry.shadowed();
     if (shadowed.length > 0) throw shadowedRoutesError(shadowed);
-    checkOwnedReferences(this.#registry.records);
+    this.core.guards.checkRoutes(this.#registry.records);
     this.#checkedRoutes = this.#registry.records.length;
   }
 

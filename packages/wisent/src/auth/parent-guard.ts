@@ -1,23 +1,11 @@
 import type { Context, MiddlewareHandler } from "hono";
+import type { ParentGuardOptions } from "../app/route-guards.js";
 import type { Model } from "../data/model.js";
 import { rememberParent } from "../resources/found-parents.js";
-import type { ResourcePolicy } from "../resources/policy.js";
-import type { ResourceModel } from "../resources/resource.js";
 import { checkRule } from "./policy.js";
 import { requireAuthentication } from "./require-authentication.js";
 
-/** The parent resource whose nested routes {@link parentGuard} protects. */
-export interface ParentGuardOptions {
-  /** The parent's handler class, for messages: `AuthorsResource`. */
-  readonly resource: string;
-  /** The parent's owner column (`ownedBy`); undefined when the parent is not owned. */
-  readonly ownedBy: string | undefined;
-  /** The parent's policy: its `show` rule, if any, is asked of the parent too. */
-  readonly policy?: ResourcePolicy | undefined;
-  readonly model: ResourceModel | undefined;
-  /** The parent's path parameter (`author_id`). */
-  readonly paramKey: string;
-}
+export type { ParentGuardOptions };
 
 /**
  * The middleware of every route nested in an owned resource (`authors.resource("/books", ...)`

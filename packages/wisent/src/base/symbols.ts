@@ -117,3 +117,7 @@ export const OPENED_SESSION_KEY: unique symbol = Symbol("wisent.openedSession");
 // src/resources/operation-doc.ts
 /** Registered (`Symbol.for`): two copies of the package read each other's route docs. */
 export const OPERATION_DOC_KEY: unique symbol = Symbol.for("wisent.operationDoc");
+
+// src/app/route-guards.ts
+/** The route guards a middleware brings (authentication's), for the App to install. */
+export const ROUTE_GUARDS_KEY: unique symbol = Symbol("wisent.routeGuards");

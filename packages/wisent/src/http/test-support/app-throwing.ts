@@ -1,6 +1,5 @@
 import { Hono } from "hono";
 import { vi } from "vitest";
-import type { WisentRuntime } from "../../app/runtime.js";
 import { errorResponse } from "../error-response.js";
 import type { Logger } from "../logger.js";
 
@@ -9,7 +8,8 @@ export function appThrowing(error: unknown, env: string, logger?: Logger) {
   const app = new Hono();
   app.onError(errorResponse);
   app.use("*", async (c, next) => {
-    c.set("wisent", { name: "shop", env, api: false } as WisentRuntime);
+    // The runtime's fields errorResponse reads (the App's runtime is above http/).
+    c.set("wisent", { name: "shop", env, api: false } as never);
     c.set("requestId", "req-1");
     if (logger) c.set("logger", logger);
     await next();
