@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { bringsRouteGuards } from "../app/route-guards.js";
+import { WisentError } from "../base/wisent-error.js";
 import {
   type AuthenticationOptions,
   type CurrentUser,
@@ -29,7 +30,7 @@ import { testSignInRequest, testSignInUnknownUser, testSignInUserId } from "./te
  * @param options - `load` finds the user of a session's user id; the session's `lifetime` and
  *   `idleTimeout` in seconds
  * @returns the middleware; it sets `c.currentUser()`
- * @throws Error, from the middleware, when `session()` is not before it
+ * @throws WisentError `E_APP_MISCONFIGURED`, from the middleware, when `session()` is not before it
  * @throws HttpError 404 (`E_HTTP`), from the middleware, when a test sign-in names a user
  *   `load` does not find
  * @example
@@ -47,7 +48,10 @@ export function authentication(options: AuthenticationOptions): MiddlewareHandle
   return bringsRouteGuards(async (c, next) => {
     const session = c.get("session");
     if (!session) {
-      throw new Error("authentication() needs session() declared before it");
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
+        "authentication() needs session() declared before it",
+      );
     }
     const test = testSignInRequest(c);
     if (test !== undefined) return testSessionSignIn(c, test, options);

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { ParentGuardOptions } from "../app/route-guards.js";
+import { WisentError } from "../base/wisent-error.js";
 import type { Model } from "../data/model.js";
 import { rememberParent } from "../resources/found-parents.js";
 import { checkRule } from "./policy.js";
@@ -23,7 +24,8 @@ export function parentGuard(options: ParentGuardOptions): MiddlewareHandler[] {
   if (ownedBy === undefined && showRule === undefined) return [];
   const model = options.model as Partial<Model<never>> | undefined;
   if (!model || typeof model.find !== "function") {
-    throw new Error(
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
       `${options.resource}: ownedBy and a policy's show rule need the resource's model to find the parent of its nested routes: add \`override readonly model = <Model>;\` to the class`,
     );
   }
