@@ -1,7 +1,6 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { AUTHENTICATION_RAN_KEY, CURRENT_USER_KEY } from "../base/symbols.js";
 import type { Register } from "../http/redirect.js";
-import { testSignInRequest, testSignInUnknownUser, testSignInUserId } from "./test-sign-in.js";
 
 /**
  * The signed-in user's type: the app's `User` once it registers it, else a record with an id.
