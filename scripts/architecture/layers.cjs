@@ -21,14 +21,20 @@ const LAYERS = [
   ["routes", ["routes"]],
   // What a field's value must be, shared by request binding (http/) and models (data/).
   ["validation", ["validation"]],
-  ["http-data", ["http", "data"]],
+  // Requests and responses; they know no database (data/ codes a driver's failure itself).
+  ["http", ["http"]],
+  ["data", ["data"]],
   ["client-openapi", ["client", "openapi"]],
   // Background jobs: the jobs table on the app's database, its workers and recurring tasks.
   ["jobs", ["jobs"]],
+  // Mail: declared mails, the mailer, and their delivery as a job.
+  ["mail", ["mail"]],
   ["middleware", ["middleware"]],
   // Live pages: signed streams, Server-Sent Events, broadcasts after commit and their transports.
   ["live", ["live"]],
-  ["app", ["app", "auth"]],
+  ["app", ["app"]],
+  // Authentication hands the App its route guards (app/route-guards.ts): the App knows none of it.
+  ["auth", ["auth"]],
   ["testing", ["testing"]],
   ["cli", ["cli"]],
   ["barrel", ["entries"]],

@@ -43,7 +43,11 @@ describe("the import rules (.dependency-cruiser.cjs)", () => {
         // The kernel sits below app (and below middleware, which may import it: gzip.ts).
         ["layer-kernel", `${src}kernel/dispatch.ts`, `${src}app/app.ts`],
         // http sits below middleware.
-        ["layer-http-data", `${src}http/respond.ts`, `${src}middleware/gzip/gzip.ts`],
+        ["layer-http", `${src}http/respond.ts`, `${src}middleware/gzip/gzip.ts`],
+        // http sits below data: it renders coded errors and knows no database.
+        ["layer-http", `${src}http/error-response.ts`, `${src}data/model.ts`],
+        // app sits below auth: authentication hands the routing DSL its guards.
+        ["layer-app", `${src}app/group.ts`, `${src}auth/guard.ts`],
         // A cycle made of a value import and a type-only one.
         ["no-circular", `${src}data/model.ts`, `${src}data/statements.ts`],
         ["no-test-code-in-src", `${src}data/seeds.ts`, `${src}data/test-support/seed.ts`],

@@ -6,6 +6,7 @@ import { checkMiddlewareNeeds } from "../kernel/middleware-needs.js";
 import { trackHonoHeaders } from "../kernel/response-headers.js";
 import type { RouteRegistry } from "../routes/route-registry.js";
 import { checkingParams } from "./param-check.js";
+import { type RouteGuards, routeGuardsBrought } from "./route-guards.js";
 import type { WisentRuntime } from "./runtime.js";
 
 /** What every group of one App shares: the Hono instance routes go to, the registry, the runtime. */
@@ -17,6 +18,22 @@ export interface AppCore {
   readonly uncaught: ErrorHandler;
   /** App-wide routing settings (see `AppOptions`). */
   readonly settings: { readonly patch: boolean };
+  /**
+   * The guards resources are mapped with (`authenticate`, `ownedBy`, `policy`): those the
+   * authentication middleware brought (see route-guards.ts), else `WITHOUT_AUTHENTICATION`.
+   */
+  guards: RouteGuards;
+}
+
+/**
+ * Installs the route guards one of `middleware` brings (authentication's), for the resources
+ * declared after it, as the Context methods a middleware brings are installed.
+ * @param core - the App's
+ * @param middleware - what `use` was given
+ */
+export function installRouteGuards(core: AppCore, middleware: readonly MiddlewareHandler[]): void {
+  const guards = routeGuardsBrought(middleware);
+  if (guards) core.guards = guards;
 }
 
 type LooseOn = (method: string, path: string, ...handlers: Handler[]) => unknown;

@@ -1,9 +1,8 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler, type Next } from "hono";
 import { cors } from "hono/cors";
 import type { Router } from "hono/router";
-import { DeliverMail } from "../auth/deliver-mail.js";
-import { checkOwnedReferences } from "../auth/owned-references.js";
 import { HttpError } from "../base/http-error.js";
+import { WisentError } from "../base/wisent-error.js";
 import { currentEnv, isProductionLike } from "../config/settings.js";
 import type { Database } from "../data/database.js";
 import { configuredAppUrl } from "../http/app-url.js";
@@ -22,6 +21,7 @@ import { honoErrorHandler } from "../kernel/hono-internals.js";
 import { checkMiddlewareNeeds } from "../kernel/middleware-needs.js";
 import { withUrl } from "../kernel/node-request.js";
 import { existingLiveStreams } from "../live/live-streams.js";
+import { DeliverMail } from "../mail/deliver-mail.js";
 import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
 import { type OpenApiDocument, openApiDocument } from "../openapi/document.js";
 import { packageInfo } from "../openapi/package-info.js";
@@ -39,6 +39,7 @@ import { Group } from "./group.js";
 import { type JobsDashboardOptions, jobsDashboardHandlers } from "./jobs-dashboard.js";
 import { type MailerPreviews, mailerPreviewHandlers } from "./mailer-previews.js";
 import type { RouteBuilder } from "./route-builder.js";
+import { WITHOUT_AUTHENTICATION } from "./route-guards.js";
 import type { WisentRuntime } from "./runtime.js";
 import { announceStartupNotices } from "./startup-notices.js";
 
@@ -222,7 +223,7 @@ export class App extends Group<[], never> {
 
   /**
    * @param options - the app's name and settings (see {@link AppOptions})
-   * @throws Error when `options.name` does not start with a letter and use only letters, digits,
+   * @throws WisentError `E_CONFIG_INVALID` when `options.name` does not start with a letter and use only letters, digits,
    *   `_` and `-`
    */
   constructor(options: AppOptions) {
@@ -231,7 +232,8 @@ export class App extends Group<[], never> {
       typeof options.name !== "string" ||
       !/^[A-Za-z][A-Za-z0-9_-]*$/.test(options.name)
     ) {
-      throw new Error(
+      throw new WisentError(
+        "E_CONFIG_INVALID",
         `App: option "name" must start with a letter and use letters, digits, "_" or "-" (got ${JSON.stringify(options?.name)})`,
       );
     }
@@ -257,7 +259,8 @@ export class App extends Group<[], never> {
     const appMiddleware: MiddlewareHandler[] = [];
     const uncaught = honoErrorHandler(hono, errorResponse);
     const settings = { patch: options.patch ?? false };
-    super({ hono, registry, runtime, uncaught, settings }, "/", appMiddleware);
+    const guards = WITHOUT_AUTHENTICATION;
+    super({ hono, registry, runtime, uncaught, settings, guards }, "/", appMiddleware);
     this.#appMiddleware = appMiddleware;
     this.name = options.name;
     this.env = env;
@@ -285,7 +288,7 @@ export class App extends Group<[], never> {
    * Adds middleware for the routes declared after this call, and for requests no route matches.
    * @param middleware - Wisent's or any Hono middleware, run in the order given
    * @returns the app, for chaining
-   * @throws Error when a middleware needs another one before it that the stack lacks
+   * @throws WisentError `E_APP_MISCONFIGURED` when a middleware needs another one before it that the stack lacks
    *   (`csrf()` before `session()`), or when a middleware's context method is already taken by
    *   something that is not Wisent's
    * @example app.use(session()).use(csrf());
@@ -309,7 +312,7 @@ export class App extends Group<[], never> {
   checkRoutes(): void {
     const shadowed = this.#registry.shadowed();
     if (shadowed.length > 0) throw shadowedRoutesError(shadowed);
-    checkOwnedReferences(this.#registry.records);
+    this.core.guards.checkRoutes(this.#registry.records);
     this.#checkedRoutes = this.#registry.records.length;
   }
 
@@ -387,7 +390,7 @@ export class App extends Group<[], never> {
    * @param params - its path parameters; any others become the query string
    * @returns the path, without a trailing slash
    * @throws WisentError `E_APP_MISCONFIGURED` when no route has that name (with a "did you mean")
-   * @throws Error naming the route and the parameter when a path parameter is missing or does not
+   * @throws WisentError `E_APP_MISCONFIGURED` naming the route and the parameter when a path parameter is missing or does not
    *   match its pattern
    */
   pathFor(name: string, params?: PathParams): string {
@@ -495,7 +498,10 @@ export class App extends Group<[], never> {
    */
   jobs(database: Database): AppJobs {
     if (this.#jobs && this.#jobs.database !== database) {
-      throw new Error("app.jobs(db): the app's jobs already have another database");
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
+        "app.jobs(db): the app's jobs already have another database",
+      );
     }
     if (!this.#jobs) {
       this.#jobs = new AppJobs(database);
@@ -518,7 +524,8 @@ export class App extends Group<[], never> {
    */
   job(job: Job, schedule?: RecurringSchedule): this {
     if (!this.#jobs) {
-      throw new Error(
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
         `app.job(${job?.name ?? "..."}): call app.jobs(db) first, naming the database the jobs are stored in`,
       );
     }
@@ -538,7 +545,7 @@ export class App extends Group<[], never> {
    */
   jobsDashboard(path = "/__wisent/jobs", options: JobsDashboardOptions = {}): this {
     if (!this.#jobs) {
-      throw new Error("app.jobsDashboard(): call app.jobs(db) first");
+      throw new WisentError("E_APP_MISCONFIGURED", "app.jobsDashboard(): call app.jobs(db) first");
     }
     if (isProductionLike(this.env) && !options.authorize) return this;
     const base = path.replace(/\/+$/, "");

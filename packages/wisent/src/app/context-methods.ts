@@ -1,4 +1,3 @@
-import { currentUserExtension } from "../auth/current-user.js";
 import { bindExtension } from "../http/bind.js";
 import { ownerScopeExtension } from "../http/owner-scope.js";
 import { redirectToExtension } from "../http/redirect.js";
@@ -8,6 +7,7 @@ import {
   installContextExtensions,
   needsMiddleware,
 } from "../kernel/context-extensions.js";
+import { currentUserExtension } from "./current-user-extension.js";
 
 /**
  * The Context methods every App has (`c.respond`, `c.bind`, `c.redirectTo`, `c.ownerScope`,

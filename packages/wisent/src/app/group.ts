@@ -1,7 +1,4 @@
 import type { Handler, MiddlewareHandler } from "hono";
-import { parentGuard } from "../auth/parent-guard.js";
-import { requireAuthentication, requiresAuthentication } from "../auth/require-authentication.js";
-import { resourceGuard } from "../auth/resource-guard.js";
 import { WisentError } from "../base/wisent-error.js";
 import type { ResourceSpec } from "../client/resource-spec.js";
 import {
@@ -42,9 +39,10 @@ import type {
   Words,
 } from "../routes/typed-names.js";
 import { FILES_PATH } from "../storage/stored-attachment.js";
-import { type AppCore, addHonoRoute } from "./app-core.js";
+import { type AppCore, addHonoRoute, installRouteGuards } from "./app-core.js";
 import { type LiveWiring, liveWiring } from "./live-wiring.js";
 import { RouteBuilder } from "./route-builder.js";
+import { requiresAuthentication } from "./route-guards.js";
 import { type StaticFilesOptions, staticFiles } from "./static-files.js";
 import {
   keepResourceFilesPrivate,
@@ -120,6 +118,7 @@ export class Group<
    * @returns the group, for chaining
    */
   use(...middleware: MiddlewareHandler[]): this {
+    installRouteGuards(this.core, middleware);
     this.#stack.push(...middleware);
     return this;
   }
@@ -376,7 +375,7 @@ export class Group<
     const member = joinPaths(memberRoot, `{${paramKey}}`);
     // Type-level names are checked against the runtime namer in typed-names.test.ts.
     // Routes nested in an owned resource find the parent among the user's own records first.
-    const nested = parentGuard({
+    const nested = this.core.guards.parentGuard({
       resource: resource.handlerName,
       ownedBy: opts.ownedBy,
       policy: opts.policy,
@@ -468,7 +467,7 @@ export class Group<
   ): Record<string, UntypedPathHelper> {
     const stack = this.#resourceStack(resource);
     // One guard for the resource's secured routes: `true` secures every route, a list its operations.
-    const guarded = authenticate ? [...stack, requireAuthentication()] : stack;
+    const guarded = authenticate ? [...stack, this.core.guards.requireAuthentication()] : stack;
     const secured = (route: ResourceRoute) =>
       authenticate === true ||
       (Array.isArray(authenticate) &&
@@ -490,7 +489,7 @@ export class Group<
       const name = routeNameFor(route, full);
       const called: Handler = (c) => fn.call(resource, c);
       const handler = live ? live.wrap(called, route.operation) : called;
-      const recordGuard = resourceGuard({
+      const recordGuard = this.core.guards.resourceGuard({
         resource: resource.handlerName,
         ownedBy: guard.ownedBy,
         policy: guard.policy,

@@ -2,12 +2,12 @@
 /** @jsx h */
 /** @jsxFrag Fragment */
 import type { Context, Handler } from "hono";
-import type { MailTo, Translate } from "../auth/define-mail.js";
-import type { MailMessage } from "../auth/mailer.js";
 import { HttpError } from "../base/http-error.js";
 // biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
 import { Fragment, h } from "../jsx/jsx-runtime.js";
 import { renderToString } from "../jsx/render.js";
+import type { MailTo, Translate } from "../mail/define-mail.js";
+import type { MailMessage } from "../mail/mailer.js";
 
 /** What a preview needs of a mail made by `defineMail`, whatever its props. */
 export interface PreviewableMail {

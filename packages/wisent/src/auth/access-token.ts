@@ -1,8 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
+import { bringsRouteGuards } from "../app/route-guards.js";
 import { HttpError } from "../base/http-error.js";
 import { ACCESS_TOKEN_DIGEST_KEY, BEARER_TOKENS_KEY } from "../base/symbols.js";
+import { usesBearerTokens } from "./bearer-mark.js";
 import { type CurrentUser, setCurrentUser } from "./current-user.js";
+import { AUTH_ROUTE_GUARDS } from "./route-guards.js";
 import { testSignInRequest, testSignInUnknownUser, testSignInUserId } from "./test-sign-in.js";
 
 /**
@@ -46,14 +49,7 @@ const DIGEST: typeof ACCESS_TOKEN_DIGEST_KEY = ACCESS_TOKEN_DIGEST_KEY;
 const BEARER: typeof BEARER_TOKENS_KEY = BEARER_TOKENS_KEY;
 type Marked = Context & { [DIGEST]?: string; [BEARER]?: true };
 
-/**
- * Whether this request's app authenticates with bearer tokens (`tokenAuthentication()` ran).
- * @param c - the request's context
- * @returns true after `tokenAuthentication()` ran for the request
- */
-export function usesBearerTokens(c: Context): boolean {
-  return (c as Marked)[BEARER] === true;
-}
+export { usesBearerTokens };
 
 /**
  * The digest of the token this request was authenticated with (to revoke it).
@@ -102,7 +98,8 @@ export interface TokenAuthenticationOptions {
  * }));
  */
 export function tokenAuthentication(options: TokenAuthenticationOptions): MiddlewareHandler {
-  return async (c, next) => {
+  // It brings authentication's route guards: the App maps owned and secured resources with them.
+  return bringsRouteGuards(async (c, next) => {
     const test = testSignInRequest(c);
     if (test !== undefined) return testTokenSignIn(c, test, options);
     const token = bearerToken(c);
@@ -115,7 +112,7 @@ export function tokenAuthentication(options: TokenAuthenticationOptions): Middle
     (c as Marked)[BEARER] = true;
     setCurrentUser(c, user);
     await next();
-  };
+  }, AUTH_ROUTE_GUARDS);
 }
 
 /** The test environment's token for `wisent/testing`'s `signIn` (see `test-sign-in.ts`). */

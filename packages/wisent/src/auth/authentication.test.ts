@@ -6,7 +6,8 @@ import { session } from "../middleware/session/index.js";
 import { Resource } from "../resources/resource.js";
 import { testClient } from "../testing/test-client.js";
 import { newAccessToken, tokenAuthentication } from "./access-token.js";
-import { authentication, signIn, signOut } from "./current-user.js";
+import { authentication } from "./authentication.js";
+import { signIn, signOut } from "./current-user.js";
 import { requireAuthentication } from "./require-authentication.js";
 import { takeReturnPath } from "./return-path.js";
 

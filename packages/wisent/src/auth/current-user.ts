@@ -1,8 +1,6 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { AUTHENTICATION_RAN_KEY, CURRENT_USER_KEY } from "../base/symbols.js";
 import type { Register } from "../http/redirect.js";
-import { contextExtension } from "../kernel/context-extensions.js";
-import { testSignInRequest, testSignInUnknownUser, testSignInUserId } from "./test-sign-in.js";
 
 /**
  * The signed-in user's type: the app's `User` once it registers it, else a record with an id.
@@ -38,14 +36,6 @@ export const USER_ID_SESSION_KEY = "user_id";
 const USER: typeof CURRENT_USER_KEY = CURRENT_USER_KEY;
 const LOADED: typeof AUTHENTICATION_RAN_KEY = AUTHENTICATION_RAN_KEY;
 type Marked = Context & { [USER]?: CurrentUser; [LOADED]?: true };
-
-/** `c.currentUser` (installed by the App, see kernel/context-extensions.ts). */
-export const currentUserExtension = contextExtension(
-  "currentUser",
-  function currentUser(this: Context) {
-    return (this as Marked)[USER];
-  },
-);
 
 /** Sets the request's user (`undefined`: nobody), marking that authentication ran. */
 export function setCurrentUser(c: Context, user: CurrentUser | undefined): void {
@@ -97,88 +87,6 @@ export interface AuthenticationOptions {
   readonly lifetime?: number;
   /** Seconds without a request after which a session is signed out; default none. */
   readonly idleTimeout?: number;
-}
-
-/**
- * Loads the signed-in user from the session (the id {@link signIn} stored) for `c.currentUser()`.
- * Declare it after `session()` and `transaction()`. A session is signed out (renewed, empty)
- * when its user is gone, when its user's session generation changed since sign-in (sign-out or
- * a password change anywhere), past its lifetime (default 2 weeks) or, with `idleTimeout`, after
- * that long unused. Only a session holding a user id costs a query (the `load`); anonymous
- * visitors cost none. With `GO_ENV=test` it also answers `wisent/testing`'s
- * `signIn(client, user)` and `signOut(client)`, through {@link signIn} and {@link signOut}
- * themselves.
- *
- * @param options - `load` finds the user of a session's user id; the session's `lifetime` and
- *   `idleTimeout` in seconds
- * @returns the middleware; it sets `c.currentUser()`
- * @throws Error, from the middleware, when `session()` is not before it
- * @throws HttpError 404 (`E_HTTP`), from the middleware, when a test sign-in names a user
- *   `load` does not find
- * @example
- * app.use(authentication({
- *   // Its own short read: the request's transaction is not begun by loading the user.
- *   load: (c, id) => readBeforeTransaction(c, (db) => User.query(db).where("id", "=", id).executeTakeFirst()),
- *   lifetime: 7 * 24 * 3600,
- *   idleTimeout: 2 * 3600,
- * }));
- */
-export function authentication(options: AuthenticationOptions): MiddlewareHandler {
-  const lifetime = options.lifetime ?? SESSION_LIFETIME_SECONDS;
-  const idle = options.idleTimeout;
-  return async (c, next) => {
-    const session = c.get("session");
-    if (!session) {
-      throw new Error("authentication() needs session() declared before it");
-    }
-    const test = testSignInRequest(c);
-    if (test !== undefined) return testSessionSignIn(c, test, options);
-    const id = session.get<string>(USER_ID_SESSION_KEY);
-    let user: CurrentUser | undefined;
-    if (typeof id === "string") {
-      const seconds = Math.floor(Date.now() / 1000);
-      const signedInAt = session.get<number>(SIGNED_IN_AT_SESSION_KEY);
-      const seenAt = session.get<number>(SEEN_AT_SESSION_KEY) ?? signedInAt;
-      const live =
-        typeof signedInAt === "number" &&
-        seconds - signedInAt < lifetime &&
-        (idle === undefined || (typeof seenAt === "number" && seconds - seenAt < idle));
-      user = live ? await options.load(c, id) : undefined;
-      if (user !== undefined) {
-        const generation = sessionGeneration(user);
-        const signedInUnder = session.get<number>(SESSION_GENERATION_SESSION_KEY);
-        if (generation !== undefined && generation !== signedInUnder) user = undefined;
-      }
-      if (user === undefined) signOut(c);
-      // The time seen is kept to the minute: a busy visitor's cookie is not resealed every request.
-      else if (idle !== undefined && seconds - (seenAt as number) >= Math.min(60, idle / 10)) {
-        session.set(SEEN_AT_SESSION_KEY, seconds);
-      }
-    }
-    setCurrentUser(c, user);
-    await next();
-  };
-}
-
-/**
- * The test environment's sign-in and sign-out of `wisent/testing` (see `test-sign-in.ts`): the
- * user is loaded as any request's is, and signed in by the same {@link signIn} the app's own
- * sign-in action calls, so whatever a sign-in does to the session, a test's does too.
- */
-async function testSessionSignIn(
-  c: Context,
-  test: "in" | "out",
-  options: AuthenticationOptions,
-): Promise<Response> {
-  if (test === "out") {
-    signOut(c);
-    return c.json({ signedIn: null });
-  }
-  const id = testSignInUserId(c);
-  const user = await options.load(c, id);
-  if (user === undefined) throw testSignInUnknownUser(id);
-  signIn(c, user as CurrentUser & { readonly id: string });
-  return c.json({ signedIn: id });
 }
 
 /**

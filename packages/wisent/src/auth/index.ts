@@ -6,6 +6,21 @@
  * import { authentication, hashPassword, requireAuthentication } from "wisent/auth";
  * @module
  */
+
+export {
+  defineMail,
+  type Mail,
+  type MailSettings,
+  type MailTo,
+  type Translate,
+} from "../mail/define-mail.js";
+export {
+  type DeliverLaterOptions,
+  DeliverMail,
+  deliverLater,
+  deliverNow,
+} from "../mail/deliver-mail.js";
+export { type Mailer, type MailerOptions, type MailMessage, mailer } from "../mail/mailer.js";
 export {
   accessTokenDigest,
   bearerToken,
@@ -15,9 +30,9 @@ export {
   tokenAuthentication,
   usesBearerTokens,
 } from "./access-token.js";
+export { authentication } from "./authentication.js";
 export {
   type AuthenticationOptions,
-  authentication,
   type CurrentUser,
   SEEN_AT_SESSION_KEY,
   SESSION_GENERATION_SESSION_KEY,
@@ -29,25 +44,11 @@ export {
   USER_ID_SESSION_KEY,
 } from "./current-user.js";
 export {
-  defineMail,
-  type Mail,
-  type MailSettings,
-  type MailTo,
-  type Translate,
-} from "./define-mail.js";
-export {
-  type DeliverLaterOptions,
-  DeliverMail,
-  deliverLater,
-  deliverNow,
-} from "./deliver-mail.js";
-export {
   EMAIL_VERIFICATION_SECONDS,
   type EmailVerificationTokenOptions,
   EmailVerificationTokens,
   type VerifiableUser,
 } from "./email-verification-token.js";
-export { type Mailer, type MailerOptions, type MailMessage, mailer } from "./mailer.js";
 export {
   hashPassword,
   PASSWORD_HASH_PARAMS,

@@ -10,7 +10,7 @@ import { transaction } from "../middleware/transaction/transaction.js";
 import { Resource } from "../resources/resource.js";
 import { signIn } from "../testing/sign-in.js";
 import { testClient } from "../testing/test-client.js";
-import { authentication } from "./current-user.js";
+import { authentication } from "./authentication.js";
 
 // Projects and their tasks, both owned by the signed-in user, in-process on SQLite: a task
 // names its project by id in the body, as `g r task title project:references` makes it.

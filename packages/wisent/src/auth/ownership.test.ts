@@ -12,7 +12,7 @@ import { transaction } from "../middleware/transaction/transaction.js";
 import { Resource } from "../resources/resource.js";
 import { signIn } from "../testing/sign-in.js";
 import { testClient } from "../testing/test-client.js";
-import { authentication } from "./current-user.js";
+import { authentication } from "./authentication.js";
 import { authorize, definePolicy } from "./policy.js";
 
 // An app as `wisent g auth` and `g r note title` make it, in-process on SQLite: users, notes with

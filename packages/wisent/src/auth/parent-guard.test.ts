@@ -12,7 +12,7 @@ import { transaction } from "../middleware/transaction/transaction.js";
 import { Resource } from "../resources/resource.js";
 import { signIn } from "../testing/sign-in.js";
 import { type TestClient, testClient } from "../testing/test-client.js";
-import { authentication } from "./current-user.js";
+import { authentication } from "./authentication.js";
 import { definePolicy } from "./policy.js";
 
 // Authors owned by their user, with books nested in them (as `wisent g r author name` and

@@ -1,23 +1,12 @@
 import type { Context, MiddlewareHandler } from "hono";
+import type { ParentGuardOptions } from "../app/route-guards.js";
+import { WisentError } from "../base/wisent-error.js";
 import type { Model } from "../data/model.js";
 import { rememberParent } from "../resources/found-parents.js";
-import type { ResourcePolicy } from "../resources/policy.js";
-import type { ResourceModel } from "../resources/resource.js";
 import { checkRule } from "./policy.js";
 import { requireAuthentication } from "./require-authentication.js";
 
-/** The parent resource whose nested routes {@link parentGuard} protects. */
-export interface ParentGuardOptions {
-  /** The parent's handler class, for messages: `AuthorsResource`. */
-  readonly resource: string;
-  /** The parent's owner column (`ownedBy`); undefined when the parent is not owned. */
-  readonly ownedBy: string | undefined;
-  /** The parent's policy: its `show` rule, if any, is asked of the parent too. */
-  readonly policy?: ResourcePolicy | undefined;
-  readonly model: ResourceModel | undefined;
-  /** The parent's path parameter (`author_id`). */
-  readonly paramKey: string;
-}
+export type { ParentGuardOptions };
 
 /**
  * The middleware of every route nested in an owned resource (`authors.resource("/books", ...)`
@@ -35,7 +24,8 @@ export function parentGuard(options: ParentGuardOptions): MiddlewareHandler[] {
   if (ownedBy === undefined && showRule === undefined) return [];
   const model = options.model as Partial<Model<never>> | undefined;
   if (!model || typeof model.find !== "function") {
-    throw new Error(
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
       `${options.resource}: ownedBy and a policy's show rule need the resource's model to find the parent of its nested routes: add \`override readonly model = <Model>;\` to the class`,
     );
   }

@@ -1,9 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { marksAuthentication, requiresAuthentication } from "../app/route-guards.js";
 import { HttpError } from "../base/http-error.js";
 import { WisentError } from "../base/wisent-error.js";
 import { negotiateFormat } from "../http/format.js";
 import { resolveLocation } from "../http/redirect.js";
-import { usesBearerTokens } from "./access-token.js";
+import { usesBearerTokens } from "./bearer-mark.js";
 import { authenticationRan } from "./current-user.js";
 import { rememberReturnPath } from "./return-path.js";
 
@@ -75,13 +76,7 @@ export function requireAuthentication(
     }
     throw authenticationRequired({ bearer: usesBearerTokens(c) });
   };
-  GUARDS.add(guard);
-  return guard;
+  return marksAuthentication(guard);
 }
 
-const GUARDS = new WeakSet<MiddlewareHandler>();
-
-/** Whether a route's middleware includes {@link requireAuthentication} (OpenAPI marks it secured). */
-export function requiresAuthentication(middleware: readonly MiddlewareHandler[]): boolean {
-  return middleware.some((m) => GUARDS.has(m));
-}
+export { requiresAuthentication };

@@ -1,28 +1,11 @@
 import type { Context, MiddlewareHandler } from "hono";
+import type { ResourceGuardOptions } from "../app/route-guards.js";
 import { WisentError } from "../base/wisent-error.js";
 import type { Model } from "../data/model.js";
 import { ownerScopeWasRead, setOwnerScope } from "../http/owner-scope.js";
-import type { Operation } from "../resources/mapping.js";
-import type { ResourcePolicy } from "../resources/policy.js";
-import type { ResourceModel } from "../resources/resource.js";
 import { checkRule, setRoutePolicy } from "./policy.js";
 
-/** What the guard of one resource route needs to know. */
-export interface ResourceGuardOptions {
-  /** The resource's handler class, for messages: `NotesResource`. */
-  readonly resource: string;
-  /** The owner column (`ownedBy`), if the resource is owned. */
-  readonly ownedBy?: string | undefined;
-  readonly policy?: ResourcePolicy | undefined;
-  readonly model: ResourceModel | undefined;
-  readonly paramKey: string;
-  /** The standard operation, or undefined for a declared route. */
-  readonly operation: Operation | undefined;
-  /** The handler's method: `show`, or a declared action (`publish`). */
-  readonly action: string;
-  /** The route acts on one record (its path has the id). */
-  readonly member: boolean;
-}
+export type { ResourceGuardOptions };
 
 /** The rule a route asks: Edit asks `update`, New asks `create`, the others their own name. */
 function ruleName(options: ResourceGuardOptions): string {

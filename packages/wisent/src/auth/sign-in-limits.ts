@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { envValue } from "../config/env.js";
+import { redisUrlSetting } from "../config/settings.js";
 import { addressKey, clientAddressKey } from "../http/client-address.js";
 import { RateLimiter } from "../middleware/rate-limit/rate-limit.js";
 import { redisStore } from "../middleware/rate-limit/redis-store.js";
@@ -49,8 +49,7 @@ export class SignInLimits {
    */
   constructor(options: SignInLimitsOptions) {
     const store =
-      options.store ??
-      (envValue("REDIS_URL") ? redisStore({ prefix: "wisent:auth:" }) : memoryStore());
+      options.store ?? (redisUrlSetting() ? redisStore({ prefix: "wisent:auth:" }) : memoryStore());
     const shared = { limit: options.limit ?? 10, window: options.window ?? 180, store };
     this.#byAddress = new RateLimiter({ ...shared, name: `${options.name}:address` });
     this.#byEmail =

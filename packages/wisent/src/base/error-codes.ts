@@ -9,7 +9,11 @@ export interface ErrorCodeInfo {
   readonly meaning: string;
   /** What to do about it. */
   readonly fix: string;
-  /** The HTTP status it answers with, when a request meets it. */
+  /**
+   * The HTTP status a request that meets it answers with (`errorResponse` reads it; an
+   * `HttpError` carries its own). Without one, the error is the app's or the operator's, and a
+   * request answers 500.
+   */
   readonly status?: number;
 }
 
@@ -40,6 +44,24 @@ export const ERROR_CODES = {
       "A record cannot be deleted: rows of other tables point to it through a restricting foreign key.",
     fix: "Delete or move the dependent rows first, or declare the reference with `{cascade}` (ON DELETE CASCADE).",
   },
+  E_UNIQUE_VIOLATION: {
+    status: 422,
+    meaning:
+      "A write the database refused because a unique index already holds the value (a query written by hand; a model's `create`/`update` reports it as `E_VALIDATION_FAILED`).",
+    fix: "Show `errors` (keyed by the field) to the user, or check the value first; declare the field `unique` in the model to have it checked before the write.",
+  },
+  E_MISSING_REFERENCE: {
+    status: 422,
+    meaning:
+      "A write the database refused because a foreign key names a record that does not exist (a query written by hand).",
+    fix: "Show `errors` (keyed by the foreign key's field) to the user, or check the referenced record exists first.",
+  },
+  E_INVALID_VALUE: {
+    status: 400,
+    meaning:
+      "The database refused a value the column cannot hold (a NUL byte in PostgreSQL text, a string longer than its column, a number out of range, a malformed date).",
+    fix: "Validate the field in the model's schema (`z.string().max(255)`, a number's range) so the request gets a 422 naming it.",
+  },
   E_MISSING_DEPENDENCY: {
     meaning:
       "An optional package the app's configuration needs (a database driver, ioredis, nodemailer, the S3 client) is not installed.",
@@ -64,6 +86,7 @@ export const ERROR_CODES = {
     fix: "Use `sqlite:db/development.sqlite`, `postgres://user:pass@host/db` or `mysql://user:pass@host/db`.",
   },
   E_DATABASE_UNAVAILABLE: {
+    status: 503,
     meaning:
       "The database could not be opened or reached (the message names the masked URL and the cause).",
     fix: "Start the database server, or correct `DATABASE_URL`; `wisent db create` creates a missing database.",

@@ -18,7 +18,7 @@ export class HttpError extends WisentError {
    *   `E_HTTP`
    */
   constructor(
-    readonly status: number,
+    override readonly status: number,
     message: string,
     options?: { cause?: unknown; headers?: Record<string, string>; code?: ErrorCode },
   ) {
@@ -34,9 +34,11 @@ export class HttpError extends WisentError {
 }
 
 /**
- * True for an {@link HttpError} (its subclasses included: `ValidationFailedError`,
- * `DependentRecordsError`). Hono's own `HTTPException` is not one, though `errorResponse`
- * keeps its status too.
+ * True for an {@link HttpError}, its subclasses included (`ValidationFailedError`,
+ * `DependentRecordsError`, `NoRouteError`): an error whose `status` and message were chosen for
+ * the client. Other `WisentError`s with a status (`ValidationErrors`, a taken unique value, the
+ * database down) and Hono's `HTTPException` are not, though `errorResponse` answers their
+ * status too.
  * @param err - anything thrown
  * @returns whether it is an HttpError, with `status` and `headers`
  * @example if (isHttpError(error) && error.status === 404) return c.redirectTo(303, "/");

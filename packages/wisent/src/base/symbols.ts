@@ -122,3 +122,6 @@ export const OPERATION_DOC_KEY: unique symbol = Symbol.for("wisent.operationDoc"
 // src/live/live-resource.ts
 /** The live stream a page of a live resource subscribes to (its signed token). */
 export const LIVE_STREAM_KEY: unique symbol = Symbol("wisent.liveStream");
+// src/app/route-guards.ts
+/** The route guards a middleware brings (authentication's), for the App to install. */
+export const ROUTE_GUARDS_KEY: unique symbol = Symbol("wisent.routeGuards");

@@ -1,8 +1,10 @@
-import type { ErrorCode } from "./error-codes.js";
+import { ERROR_CODES, type ErrorCode } from "./error-codes.js";
 
 /**
  * The base of every error Wisent throws on purpose: a message that says what to do, and a stable
- * `code` (docs/reference/errors.md lists them) to branch on instead of matching messages.
+ * `code` (docs/reference/errors.md lists them) to branch on instead of matching messages. A
+ * request that meets one answers the `status` of its code's row (a taken unique value 422, the
+ * database down 503), or 500 when the row has none.
  *
  * @example
  * try {
@@ -14,6 +16,8 @@ import type { ErrorCode } from "./error-codes.js";
  */
 export class WisentError extends Error {
   override name = "WisentError";
+  /** The HTTP status a request that meets it answers with: its code's, or undefined (a 500). */
+  readonly status: number | undefined;
   /**
    * @param code - the stable code (docs/reference/errors.md)
    * @param message - what happened and what to do
@@ -25,6 +29,7 @@ export class WisentError extends Error {
     options?: ErrorOptions,
   ) {
     super(message, options);
+    this.status = (ERROR_CODES[code] as { status?: number }).status;
   }
 }
 

@@ -26,6 +26,15 @@ describe("the environment variables", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("come from an app's .env file read only in src/config/ (dot-env.ts)", () => {
+    const readers = ownSources().filter(
+      (file) =>
+        !file.startsWith("config/") &&
+        /\bparseEnv\(|loadEnvFile\(/.test(readFileSync(join(SRC, file), "utf8")),
+    );
+    expect(readers).toEqual([]);
+  });
+
   it("in the table are each read somewhere, and each once in the table", () => {
     const text = ownSources()
       .filter((file) => file !== "config/environment-variables.ts")

@@ -1,7 +1,16 @@
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../app/app.js";
 import { sharedLogger } from "../http/logger.js";
-import { isProduction, isProductionLike, unknownEnvironmentNotice } from "./settings.js";
+import {
+  isProduction,
+  isProductionLike,
+  jobsUrlSetting,
+  mailFromSetting,
+  redisUrlSetting,
+  smtpUrlSetting,
+  storageUrlSetting,
+  unknownEnvironmentNotice,
+} from "./settings.js";
 
 describe("environments", () => {
   it.each([
@@ -32,5 +41,22 @@ describe("environments", () => {
     } finally {
       warn.mockRestore();
     }
+  });
+});
+
+describe("the settings of services", () => {
+  it("read their variable from the environment given, trimmed, unset when empty", () => {
+    const env = {
+      SMTP_URL: " smtp://mail:587 ",
+      REDIS_URL: "redis://r:6379",
+      JOBS_URL: "redis://r:6379/1",
+      STORAGE_URL: "",
+    };
+    expect(smtpUrlSetting(env)).toBe("smtp://mail:587");
+    expect(redisUrlSetting(env)).toBe("redis://r:6379");
+    expect(jobsUrlSetting(env)).toBe("redis://r:6379/1");
+    expect(storageUrlSetting(env)).toBeUndefined();
+    expect(mailFromSetting(env)).toBe("no-reply@localhost");
+    expect(mailFromSetting({ MAIL_FROM: "shop@example.com" })).toBe("shop@example.com");
   });
 });

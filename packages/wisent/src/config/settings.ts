@@ -142,3 +142,54 @@ export function liveTransportSetting(env: Env = process.env): LiveTransportSetti
 export function liveMaxConnections(env: Env = process.env): number {
   return integerSetting("LIVE_MAX_CONNECTIONS", 10_000, { min: 1, max: 1_000_000 }, env);
 }
+
+/**
+ * `SMTP_URL`: where mail is sent (undefined: printed in development, captured in tests).
+ * @param env - the variables to read (default `process.env`)
+ * @returns the URL, or undefined when unset
+ * @example smtpUrlSetting(); // "smtp://user:pass@mail.example.com:587"
+ */
+export function smtpUrlSetting(env: Env = process.env): string | undefined {
+  return envValue("SMTP_URL", env);
+}
+
+/**
+ * `MAIL_FROM`: the sender of mail that names none (default `no-reply@localhost`).
+ * @param env - the variables to read (default `process.env`)
+ * @returns the address
+ * @example mailFromSetting(); // "no-reply@localhost"
+ */
+export function mailFromSetting(env: Env = process.env): string {
+  return envValue("MAIL_FROM", env) ?? "no-reply@localhost";
+}
+
+/**
+ * `REDIS_URL`: the Redis that rate limits share across processes (undefined: in memory).
+ * @param env - the variables to read (default `process.env`)
+ * @returns the URL, or undefined when unset
+ * @example redisUrlSetting(); // "redis://127.0.0.1:6379"
+ */
+export function redisUrlSetting(env: Env = process.env): string | undefined {
+  return envValue("REDIS_URL", env);
+}
+
+/**
+ * `JOBS_URL`: where background jobs are kept (undefined: the app's database; `redis://`: BullMQ).
+ * @param env - the variables to read (default `process.env`)
+ * @returns the URL, or undefined when unset
+ * @example jobsUrlSetting(); // "redis://127.0.0.1:6379/1"
+ */
+export function jobsUrlSetting(env: Env = process.env): string | undefined {
+  return envValue("JOBS_URL", env);
+}
+
+/**
+ * `STORAGE_URL`: where uploaded files are stored (undefined: the app's `storage/` folder, or
+ * `tmp/test-storage/` in the test environment).
+ * @param env - the variables to read (default `process.env`)
+ * @returns the URL, or undefined when unset
+ * @example storageUrlSetting(); // "s3://bucket?region=eu-west-1"
+ */
+export function storageUrlSetting(env: Env = process.env): string | undefined {
+  return envValue("STORAGE_URL", env);
+}

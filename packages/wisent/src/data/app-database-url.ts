@@ -3,9 +3,8 @@
  * the CLI (`migrate`, `db`, `dev`, `start`, `routes`), the server it starts, and Vitest.
  * @module
  */
-import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, extname, join } from "node:path";
-import { parseEnv } from "node:util";
+import { basename, dirname, extname } from "node:path";
+import { readDotEnv } from "../config/dot-env.js";
 import { envValue } from "../config/env.js";
 import { currentEnv, defaultDatabaseUrl, isProductionLike } from "../config/settings.js";
 
@@ -14,12 +13,7 @@ type Vars = Readonly<Record<string, string | undefined>>;
 /** `GO_ENV`, else `NODE_ENV`, else `development` (the rule of `currentEnv`). */
 export const environmentOf = (vars: Vars): string => currentEnv(vars);
 
-/** The variables of the app's `.env` file (none when it has none). */
-export function readDotEnv(cwd: string): Record<string, string> {
-  const file = join(cwd, ".env");
-  if (!existsSync(file)) return {};
-  return { ...parseEnv(readFileSync(file, "utf8")) } as Record<string, string>;
-}
+export { readDotEnv };
 
 /**
  * The test database that goes with a development database URL: the same server, the name with

@@ -1,3 +1,5 @@
+import { isWisentError } from "../base/wisent-error.js";
+
 /** Node socket errors meaning the database server cannot be reached or went away. */
 const NETWORK_CODES = new Set([
   "ECONNREFUSED",
@@ -98,4 +100,30 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     return true;
   }
   return isDatabaseUnavailable(cause, depth + 1);
+}
+
+/**
+ * A readable reason from driver errors (pg wraps refused connections in an AggregateError with no
+ * message); a database that does not exist gets what to run ({@link MISSING_DATABASE_HINT}).
+ */
+export function describeCause(cause: unknown): string {
+  // Already translated by data/ (see database-failure.ts): the driver's own error says it.
+  if (isWisentError(cause, "E_DATABASE_UNAVAILABLE") && cause.cause !== undefined) {
+    return describeCause(cause.cause);
+  }
+  const reason = driverReason(cause);
+  return isMissingDatabase(cause) ? `${reason}: ${MISSING_DATABASE_HINT}` : reason;
+}
+
+function driverReason(cause: unknown): string {
+  if (cause instanceof AggregateError && cause.errors.length > 0) {
+    return driverReason(cause.errors[0]);
+  }
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    if (cause.message) return cause.message;
+    if (typeof code === "string") return code;
+    return cause.name;
+  }
+  return String(cause);
 }

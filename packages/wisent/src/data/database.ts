@@ -16,11 +16,11 @@ import {
   NativeBinaryError,
   requireDependency,
 } from "../base/require-dependency.js";
-import { WisentError } from "../base/wisent-error.js";
 import { ConfigError, envValue, integerSetting } from "../config/env.js";
 import { currentEnv, fallbackDatabaseUrl } from "../config/settings.js";
 import type { AnyDB } from "./any-db.js";
-import { isMissingDatabase, MISSING_DATABASE_HINT } from "./database-unavailable.js";
+import { DatabaseUnavailableError } from "./database-failure.js";
+import { describeCause } from "./database-unavailable.js";
 import { type DialectName, maskDatabaseUrl, parseDatabaseUrl } from "./database-url.js";
 import { PooledRequestTransaction, readCommittedByDefault } from "./pooled-request-transaction.js";
 import { type SqliteOptions, sqliteDialect, WisentSqliteDialect } from "./sqlite-dialect.js";
@@ -35,6 +35,7 @@ import {
   type TransactionHandle,
   type TransactionIntent,
 } from "./transaction-handle.js";
+import { TranslatingDriver } from "./translating-driver.js";
 
 /** Options of `openDatabase`. */
 export interface DatabaseOptions extends SqliteOptions {
@@ -97,10 +98,10 @@ export class Database<DB = AnyDB> {
     try {
       await sql`select 1`.execute(this.kysely);
     } catch (cause) {
-      throw new WisentError(
-        "E_DATABASE_UNAVAILABLE",
-        `cannot connect to database ${this.url}: ${describeCause(cause)}`,
-        { cause },
+      const raw = cause instanceof DatabaseUnavailableError ? cause.cause : cause;
+      throw new DatabaseUnavailableError(
+        `cannot connect to database ${this.url}: ${describeCause(raw)}`,
+        raw,
       );
     }
   }
@@ -279,12 +280,9 @@ function createDatabase<DB>(url: string | undefined, options: DatabaseOptions, l
   } catch (cause) {
     // A missing driver or binary is about the install, not this database: its line says the fix.
     if (cause instanceof MissingDependencyError || cause instanceof NativeBinaryError) throw cause;
-    throw new WisentError(
-      "E_DATABASE_UNAVAILABLE",
+    throw new DatabaseUnavailableError(
       `cannot open database ${masked}: ${describeCause(cause)}`,
-      {
-        cause,
-      },
+      cause,
     );
   }
   const own =
@@ -351,7 +349,7 @@ export class WisentPostgresDialect extends PostgresDialect {
   readonly driver: Driver;
   constructor(config: PostgresDialectConfig) {
     super(config);
-    this.driver = new PostgresDriver(config);
+    this.driver = new TranslatingDriver(new PostgresDriver(config));
   }
   override createDriver(): Driver {
     return this.driver;
@@ -382,6 +380,13 @@ function postgresDialect(url: string, options: DatabaseOptions): WisentPostgresD
   return new WisentPostgresDialect({ pool });
 }
 
+/** Kysely's MySQL dialect whose driver reports failures as coded errors (`TranslatingDriver`). */
+class WisentMysqlDialect extends MysqlDialect {
+  override createDriver(): Driver {
+    return new TranslatingDriver(super.createDriver());
+  }
+}
+
 function mysqlDialect(url: string, options: DatabaseOptions): MysqlDialect {
   const pool = loadMysql().createPool({
     uri: url,
@@ -401,27 +406,5 @@ function mysqlDialect(url: string, options: DatabaseOptions): MysqlDialect {
       return next();
     },
   });
-  return new MysqlDialect({ pool });
-}
-
-/**
- * A readable reason from driver errors (pg wraps refused connections in an AggregateError with no
- * message); a database that does not exist gets what to run ({@link MISSING_DATABASE_HINT}).
- */
-export function describeCause(cause: unknown): string {
-  const reason = driverReason(cause);
-  return isMissingDatabase(cause) ? `${reason}: ${MISSING_DATABASE_HINT}` : reason;
-}
-
-function driverReason(cause: unknown): string {
-  if (cause instanceof AggregateError && cause.errors.length > 0) {
-    return driverReason(cause.errors[0]);
-  }
-  if (cause instanceof Error) {
-    const code = (cause as { code?: unknown }).code;
-    if (cause.message) return cause.message;
-    if (typeof code === "string") return code;
-    return cause.name;
-  }
-  return String(cause);
+  return new WisentMysqlDialect({ pool });
 }

@@ -10,6 +10,7 @@ import {
   sql,
   TableNode,
 } from "kysely";
+import { isWisentError } from "../base/wisent-error.js";
 import type { DialectName } from "./database-url.js";
 
 /**
@@ -158,6 +159,8 @@ function statOf(table: string): KyselyPlugin {
 
 /** Whether a failure was the database refusing a value (a cursor's): SQLSTATE class 22. */
 export function isDataException(error: unknown): boolean {
+  // data/'s connections report it as E_INVALID_VALUE, the driver's error as the cause.
+  if (isWisentError(error, "E_INVALID_VALUE")) return isDataException(error.cause);
   const code =
     (error as { code?: unknown; sqlState?: unknown } | null)?.sqlState ??
     (error as { code?: unknown } | null)?.code;

@@ -1,7 +1,7 @@
 import { HttpError } from "../base/http-error.js";
+import type { CursorParam } from "../http/pagination-shape.js";
 
-/** The query parameters of keyset pagination: rows after a cursor, or before it. */
-export type CursorParam = "after" | "before";
+export type { CursorParam };
 
 /** A value of an ordered column as a cursor holds it. */
 export type CursorValue = string | number | boolean | Date;

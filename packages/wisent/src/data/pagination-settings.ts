@@ -1,3 +1,4 @@
+import { WisentError } from "../base/wisent-error.js";
 import { integerSetting } from "../config/env.js";
 
 /** How lists count and how deep a `page` may go; see {@link configurePagination}. */
@@ -42,7 +43,7 @@ export function paginationSettings(): PaginationSettings {
  *
  * @param settings - `countLimit` and `maxOffset`, in rows
  * @returns the settings it replaced
- * @throws TypeError when a value is not a whole number of rows
+ * @throws WisentError `E_CONFIG_INVALID` when a value is not a whole number of rows
  * @example
  * configurePagination({ countLimit: 50_000, maxOffset: 20_000 });
  */
@@ -50,7 +51,10 @@ export function configurePagination(settings: Partial<PaginationSettings>): Pagi
   const previous = paginationSettings();
   for (const [key, value] of Object.entries(settings)) {
     if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
-      throw new TypeError(`pagination ${key} must be a whole number of rows, got ${value}`);
+      throw new WisentError(
+        "E_CONFIG_INVALID",
+        `pagination ${key} must be a whole number of rows, got ${value}`,
+      );
     }
   }
   current = {

@@ -1,5 +1,6 @@
 import type { SelectQueryBuilder } from "kysely";
 import { HttpError } from "../base/http-error.js";
+import type { Paginator } from "../http/pagination-shape.js";
 import type { DialectName } from "./database-url.js";
 import { keysetWhere, listOrder, type OrderKey, reversedOrder } from "./list-order.js";
 import { cappedCount, estimatedCount, isDataException } from "./list-total.js";
@@ -13,39 +14,12 @@ import {
 } from "./page-cursor.js";
 import { type PaginationSettings, paginationSettings } from "./pagination-settings.js";
 
+export type { PaginationJson, Paginator } from "../http/pagination-shape.js";
+
 /** Page size when `per_page` is missing or not a positive whole number. */
 export const DEFAULT_PER_PAGE = 20;
 /** Largest `per_page` a client can ask for; larger values are capped to it. */
 export const MAX_PER_PAGE = 100;
-
-/**
- * Buffalo's paginator as a list answer sends it (the `X-Pagination` header, the typed client's
- * `pagination`). A list longer than the count limit ({@link configurePagination}) carries the
- * database's estimate of its total, marked `total_entries_estimated: true` (`null` totals when
- * the database has none); a page read with a cursor (`after`/`before`) has no page number, offset
- * or total (`null`).
- */
-export interface PaginationJson {
-  page: number | null;
-  per_page: number;
-  offset: number | null;
-  total_entries_size: number | null;
-  current_entries_size: number;
-  total_pages: number | null;
-  /** The total is the database's estimate (the list is longer than the count limit). */
-  total_entries_estimated?: boolean;
-}
-
-/** The paginator of a page the server read: `PaginationJson` and where the page's cursors lead. */
-export interface Paginator extends PaginationJson {
-  total_entries_estimated?: true;
-  /** The cursor of this page's last row, when rows follow that page numbers do not reach. */
-  next_cursor?: string;
-  /** The cursor of this page's first row, when a cursor page has rows before it. */
-  prev_cursor?: string;
-  /** How this page was asked for: by `page` number, or after/before a cursor. */
-  cursor?: CursorParam;
-}
 
 /** One page of rows and the paginator describing it. */
 export interface Paginated<Row> {

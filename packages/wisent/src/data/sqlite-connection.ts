@@ -5,7 +5,7 @@ import {
   type QueryResult,
   SelectQueryNode,
 } from "kysely";
-import { settle } from "./maybe-promise.js";
+import { databaseFailure } from "./database-failure.js";
 import type { CachedSqliteDatabase, CachedSqliteStatement } from "./sqlite-statement-cache.js";
 
 /**
@@ -50,7 +50,13 @@ export class SqliteConnection implements DatabaseConnection {
   /** Commits the open transaction (nothing to do when no statement ran). */
   commit(): void {
     // A failed COMMIT leaves the transaction open: the state stays so that rollback ends it.
-    if (this.#state === "open") this.statements.prepare("commit").run([]);
+    if (this.#state === "open") {
+      try {
+        this.statements.prepare("commit").run([]);
+      } catch (error) {
+        throw databaseFailure(error);
+      }
+    }
     this.#state = "none";
   }
 
@@ -65,22 +71,31 @@ export class SqliteConnection implements DatabaseConnection {
    * stops at it instead of stepping on to prove there is no other), else the changes.
    */
   run(sql: string, parameters: readonly unknown[], one = false): QueryResult<unknown> {
-    const statement = this.#statement(sql);
-    if (statement.reader) return { rows: readRows(statement, parameters, one) };
-    const { changes, lastInsertRowid } = statement.run(parameters);
-    return {
-      numAffectedRows: BigInt(changes),
-      insertId: BigInt(lastInsertRowid),
-      rows: [],
-    };
+    try {
+      const statement = this.#statement(sql);
+      if (statement.reader) return { rows: readRows(statement, parameters, one) };
+      const { changes, lastInsertRowid } = statement.run(parameters);
+      return {
+        numAffectedRows: BigInt(changes),
+        insertId: BigInt(lastInsertRowid),
+        rows: [],
+      };
+    } catch (error) {
+      // A taken value, a refused value, a busy database: coded, as data/ reports them.
+      throw databaseFailure(error);
+    }
   }
 
   /** The rows of a reader (see {@link run}) without a result object around them. */
   rows(sql: string, parameters: readonly unknown[], one = false): unknown[] {
-    const statement = this.#statement(sql);
-    if (statement.reader) return readRows(statement, parameters, one);
-    statement.run(parameters);
-    return [];
+    try {
+      const statement = this.#statement(sql);
+      if (statement.reader) return readRows(statement, parameters, one);
+      statement.run(parameters);
+      return [];
+    } catch (error) {
+      throw databaseFailure(error);
+    }
   }
 
   /** The cached statement of `sql`, after the BEGIN it needs, if any (see the class). */
@@ -92,15 +107,25 @@ export class SqliteConnection implements DatabaseConnection {
   }
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    return settle(() => this.run(compiledQuery.sql, compiledQuery.parameters) as QueryResult<R>);
+    try {
+      return Promise.resolve(
+        this.run(compiledQuery.sql, compiledQuery.parameters) as QueryResult<R>,
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     if (!SelectQueryNode.is(compiledQuery.query)) {
       throw new Error("Sqlite driver only supports streaming of select queries");
     }
-    const statement = this.#statement(compiledQuery.sql);
-    for (const row of statement.iterate(compiledQuery.parameters)) yield { rows: [row as R] };
+    try {
+      const statement = this.#statement(compiledQuery.sql);
+      for (const row of statement.iterate(compiledQuery.parameters)) yield { rows: [row as R] };
+    } catch (error) {
+      throw databaseFailure(error);
+    }
   }
 
   #begin(): void {

@@ -46,7 +46,7 @@ export {
 export {
   /** @deprecated import from "wisent/testing" */ clearSentMail,
   /** @deprecated import from "wisent/testing" */ sentMail,
-} from "../auth/mailer.js";
+} from "../mail/mailer.js";
 export type {
   /** @deprecated import from "wisent/db" */ AnyDB,
   /** @deprecated import from "wisent/db" */ ConstraintViolation,

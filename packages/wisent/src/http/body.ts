@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError } from "../base/http-error.js";
 import { BODY_BYTES_KEY, BODY_PARAMS_KEY, MULTIPART_KEY } from "../base/symbols.js";
+import { WisentError } from "../base/wisent-error.js";
 import { formatOfMediaType, mediaTypeOf } from "./media-types.js";
 import { type MultipartEntry, readMultipart } from "./multipart.js";
 import { DEFAULT_PARAM_LIMITS, nestParams } from "./nested-params.js";
@@ -56,14 +57,17 @@ export function shareMultipartRead(from: Request, to: Request): void {
  *
  * @param bytes - the largest body, in bytes
  * @returns the middleware
- * @throws TypeError when `bytes` is not a non-negative integer
+ * @throws WisentError `E_CONFIG_INVALID` when `bytes` is not a non-negative integer
  * @throws HttpError 413 (`E_HTTP`), when a handler reads a larger body
  * @example
  * app.group("/uploads").use(bodyLimit(20 * 1024 * 1024));
  */
 export function bodyLimit(bytes: number): MiddlewareHandler {
   if (!Number.isInteger(bytes) || bytes < 0) {
-    throw new TypeError(`bodyLimit(bytes): expected a non-negative integer, got ${bytes}`);
+    throw new WisentError(
+      "E_CONFIG_INVALID",
+      `bodyLimit(bytes): expected a non-negative integer, got ${bytes}`,
+    );
   }
   return async (c, next) => {
     c.set("bodyLimit", bytes);

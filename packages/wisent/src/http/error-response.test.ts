@@ -1,29 +1,11 @@
-import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { describe, expect, it, vi } from "vitest";
-import type { WisentRuntime } from "../app/runtime.js";
+import { describe, expect, it } from "vitest";
 import { HttpError } from "../base/http-error.js";
+import { UnavailableError } from "../base/unavailable-error.js";
+import { WisentError } from "../base/wisent-error.js";
 import { ValidationFailedError } from "../data/model.js";
 import { ValidationErrors } from "../validation/validation-errors.js";
-import { errorResponse } from "./error-response.js";
-import type { Logger } from "./logger.js";
-
-function appThrowing(error: unknown, env: string, logger?: Logger) {
-  const app = new Hono();
-  app.onError(errorResponse);
-  app.use("*", async (c, next) => {
-    c.set("wisent", { name: "shop", env, api: false } as WisentRuntime);
-    c.set("requestId", "req-1");
-    if (logger) c.set("logger", logger);
-    await next();
-  });
-  app.all("*", () => {
-    throw error;
-  });
-  return app;
-}
-
-const spyLogger = () => ({ info: vi.fn(), warn: vi.fn(), error: vi.fn() });
+import { appThrowing, spyLogger } from "./test-support/app-throwing.js";
 
 describe("errorResponse", () => {
   it("renders an HttpError as JSON without trace in production, copying its headers", async () => {
@@ -36,7 +18,11 @@ describe("errorResponse", () => {
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("GET, HEAD");
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(await res.json()).toEqual({ error: "method not found: POST /x/", code: 405 });
+    expect(await res.json()).toEqual({
+      error: "method not found: POST /x/",
+      code: 405,
+      error_code: "E_HTTP",
+    });
   });
 
   it.each(["development", "production", "test"])("gives a JSON 404 no trace in %s", async (env) => {
@@ -44,7 +30,11 @@ describe("errorResponse", () => {
       "/x",
       { headers: { accept: "application/json" } },
     );
-    expect(await res.json()).toEqual({ error: "path not found: GET /x/", code: 404 });
+    expect(await res.json()).toEqual({
+      error: "path not found: GET /x/",
+      code: 404,
+      error_code: "E_HTTP",
+    });
   });
 
   it("adds the trace of an unexpected error (a 500) in development", async () => {
@@ -144,64 +134,6 @@ describe("errorResponse", () => {
     expect(await json.json()).toEqual({ errors: { isbn: ["Isbn has already been taken."] } });
   });
 
-  // A constraint error no model caught (a query written by hand), as each driver reports it.
-  it.each([
-    [
-      "SQLite unique",
-      Object.assign(new Error("UNIQUE constraint failed: books.isbn"), {
-        code: "SQLITE_CONSTRAINT_UNIQUE",
-      }),
-      422,
-      { errors: { isbn: ["Isbn has already been taken."] } },
-    ],
-    [
-      "PostgreSQL unique",
-      Object.assign(new Error("duplicate key"), {
-        code: "23505",
-        detail: "Key (isbn)=(978) already exists.",
-      }),
-      422,
-      { errors: { isbn: ["Isbn has already been taken."] } },
-    ],
-    [
-      "PostgreSQL unique within a scope",
-      Object.assign(new Error("duplicate key"), {
-        code: "23505",
-        detail: "Key (user_id, name)=(0190, Garden) already exists.",
-      }),
-      422,
-      { errors: { name: ["Name has already been taken."] } },
-    ],
-    [
-      "SQLite unique within a scope",
-      Object.assign(new Error("UNIQUE constraint failed: projects.user_id, projects.name"), {
-        code: "SQLITE_CONSTRAINT_UNIQUE",
-      }),
-      422,
-      { errors: { name: ["Name has already been taken."] } },
-    ],
-    [
-      "PostgreSQL missing parent",
-      Object.assign(new Error("violates foreign key"), {
-        code: "23503",
-        detail: 'Key (author_id)=(x) is not present in table "authors".',
-      }),
-      422,
-      { errors: { author_id: ["Author must exist."] } },
-    ],
-    [
-      "MySQL restricted delete",
-      Object.assign(new Error("Cannot delete or update a parent row"), { errno: 1451 }),
-      409,
-      { error: "the record is still referenced by other records", code: 409 },
-    ],
-  ])("answers a %s error as a client error, never a 500", async (_, error, status, body) => {
-    const app = appThrowing(error, "production");
-    const res = await app.request("/x", { headers: { accept: "application/json" } });
-    expect(res.status).toBe(status);
-    expect(await res.json()).toEqual(body);
-  });
-
   it("falls back to the default format when ?format= itself is bad", async () => {
     const res = await appThrowing(new HttpError(406, "unknown format"), "production").request(
       "/x?format=yaml",
@@ -211,23 +143,80 @@ describe("errorResponse", () => {
   });
 });
 
-describe("errorResponse while the database is unavailable", () => {
-  const refused = new AggregateError([
-    Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), {
-      code: "ECONNREFUSED",
-      syscall: "connect",
-    }),
-  ]);
+/** A WisentError answers its code's status; nothing here knows where the error came from. */
+describe("errorResponse for a WisentError", () => {
+  it("answers the status of its code's row, with the stable code beside the status", async () => {
+    const refused = new WisentError("E_INVALID_VALUE", "the database refused a value: 0x00");
+    const res = await appThrowing(refused, "production").request("/x", {
+      headers: { accept: "application/json" },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: "the database refused a value: 0x00",
+      code: 400,
+      error_code: "E_INVALID_VALUE",
+    });
+  });
+
+  it("answers the field errors a WisentError carries as a 422's", async () => {
+    const taken = Object.assign(
+      new WisentError("E_UNIQUE_VIOLATION", "Isbn has already been taken."),
+      {
+        errors: new ValidationErrors({ isbn: ["Isbn has already been taken."] }),
+      },
+    );
+    const app = appThrowing(taken, "production");
+    const json = await app.request("/x", { headers: { accept: "application/json" } });
+    expect(json.status).toBe(422);
+    expect(await json.json()).toEqual({ errors: { isbn: ["Isbn has already been taken."] } });
+    const html = await app.request("/x");
+    expect(await html.text()).toContain("<p>validation failed</p>");
+  });
+
+  it("gives the stable code in problem details too", async () => {
+    const res = await appThrowing(new HttpError(404, "gone"), "production").request("/x", {
+      headers: { accept: "application/problem+json" },
+    });
+    expect(await res.json()).toEqual({
+      type: "about:blank",
+      title: "Not Found",
+      status: 404,
+      detail: "gone",
+      error_code: "E_HTTP",
+    });
+  });
+
+  it("keeps a WisentError without a status a hidden, logged 500", async () => {
+    const logger = spyLogger();
+    const res = await appThrowing(
+      new WisentError("E_CONFIG_INVALID", "SECRET_KEY_BASE is too short"),
+      "production",
+      logger,
+    ).request("/x", { headers: { accept: "application/json" } });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: "Internal Server Error", code: 500 });
+    expect(logger.error).toHaveBeenCalledWith(
+      expect.objectContaining({ msg: "unhandled error", error: "SECRET_KEY_BASE is too short" }),
+    );
+  });
 
   it.each([
     ["application/json", /^application\/json/],
     ["application/xml", /^application\/xml/],
     ["text/html", /^text\/html/],
   ])(
-    "answers 503 with Retry-After and a clear message in %s, and logs the cause",
+    "answers an UnavailableError 503 with Retry-After in %s, its message only in the log",
     async (accept, type) => {
       const logger = spyLogger();
-      const res = await appThrowing(refused, "production", logger).request("/widgets", {
+      const down = new UnavailableError(
+        "E_DATABASE_UNAVAILABLE",
+        "database",
+        "connect ECONNREFUSED 10.0.0.1",
+        {
+          log: { msg: "database unavailable", error: "connect ECONNREFUSED 10.0.0.1" },
+        },
+      );
+      const res = await appThrowing(down, "production", logger).request("/widgets", {
         headers: { accept },
       });
       expect(res.status).toBe(503);
@@ -236,58 +225,13 @@ describe("errorResponse while the database is unavailable", () => {
       const body = await res.text();
       expect(body).toContain("database unavailable: please try again shortly");
       expect(body).not.toContain("ECONNREFUSED");
-      expect(logger.error).toHaveBeenCalledWith(
-        expect.objectContaining({
-          msg: "database unavailable",
-          request_id: "req-1",
-          path: "/widgets",
-        }),
-      );
-    },
-  );
-
-  it.each([
-    ["PostgreSQL", { code: "3D000" }, 'database "shop_production" does not exist'],
-    ["MySQL", { code: "ER_BAD_DB_ERROR", errno: 1049 }, "Unknown database 'shop_production'"],
-  ])(
-    "answers 503 for a %s database never created, its log line naming wisent db create",
-    async (_server, fields, message) => {
-      const logger = spyLogger();
-      const missing = Object.assign(new Error(message), fields);
-      const res = await appThrowing(missing, "production", logger).request("/widgets", {
-        headers: { accept: "application/json" },
+      expect(logger.error).toHaveBeenCalledWith({
+        msg: "database unavailable",
+        request_id: "req-1",
+        method: "GET",
+        path: "/widgets",
+        error: "connect ECONNREFUSED 10.0.0.1",
       });
-      expect(res.status).toBe(503);
-      expect(logger.error).toHaveBeenCalledWith(
-        expect.objectContaining({
-          msg: "database unavailable",
-          error: `${message}: create it with \`wisent db create\` (or \`wisent db prepare\`, which also runs the migrations)`,
-        }),
-      );
     },
   );
-
-  it("keeps a bad query a 500", async () => {
-    const syntax = Object.assign(new Error("syntax error"), { code: "42601" });
-    const res = await appThrowing(syntax, "production", spyLogger()).request("/widgets", {
-      headers: { accept: "application/json" },
-    });
-    expect(res.status).toBe(500);
-  });
-});
-
-describe("errorResponse for a value the database refuses", () => {
-  it("answers 400 with the database's reason (PostgreSQL 22021, a NUL byte in text)", async () => {
-    const nul = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
-      code: "22021",
-    });
-    const res = await appThrowing(nul, "production", spyLogger()).request("/widgets", {
-      headers: { accept: "application/json" },
-    });
-    expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({
-      error: 'the database refused a value: invalid byte sequence for encoding "UTF8": 0x00',
-      code: 400,
-    });
-  });
 });

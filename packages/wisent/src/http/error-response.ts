@@ -1,20 +1,13 @@
 import type { Context } from "hono";
 import { html } from "hono/html";
 import { HTTPException } from "hono/http-exception";
+import { HttpError } from "../base/http-error.js";
+import { RETRY_AFTER_SECONDS, UnavailableError } from "../base/unavailable-error.js";
+import { WisentError } from "../base/wisent-error.js";
 import { currentEnv } from "../config/settings.js";
-import { type ConstraintViolation, constraintViolation } from "../data/constraint-violation.js";
-import {
-  isDatabaseUnavailable,
-  isMissingDatabase,
-  MISSING_DATABASE_HINT,
-} from "../data/database-unavailable.js";
-import { isInvalidDatabaseValue } from "../data/invalid-value.js";
-import { StorageWriteError } from "../storage/storage-write-error.js";
-import { humanizeField } from "../validation/validation.js";
+import { ValidationErrors } from "../validation/validation-errors.js";
 import { NoRouteError } from "./no-route.js";
 import "./context-vars.js";
-import { HttpError } from "../base/http-error.js";
-import { ValidationErrors } from "../validation/validation-errors.js";
 import { cspNonce } from "./csp-nonce.js";
 import { formatVariesOnAccept, negotiateFormat } from "./format.js";
 import { loggedPath } from "./logged-path.js";
@@ -32,36 +25,44 @@ interface Described {
   message: string;
   headers: Headers;
   validation?: ValidationErrors;
+  /** The client's error or a service's (a 4xx, a 503): answered as it is, never a logged 500. */
   expected: boolean;
-  /** The database is down or unreachable: a 503 that is logged, never a 500. */
-  unavailable?: boolean;
-  /** The file storage refused a write: a 503 logged with the path, the cause and the setting. */
-  storage?: StorageWriteError;
+  /** The stable code of a WisentError (`E_ROUTE_NOT_FOUND`), shown beside the status. */
+  code?: string;
+  /** A service the app depends on failed: its own log line, with the request's fields. */
+  unavailable?: UnavailableError;
 }
 
-/** What a client sees while the database is down; `Retry-After` says when to try again. */
-const UNAVAILABLE = "database unavailable: please try again shortly";
+/** The field errors a WisentError carries: its own, or its `errors` (a model's, a constraint's). */
+function fieldErrors(err: WisentError): ValidationErrors | undefined {
+  if (err instanceof ValidationErrors) return err;
+  const errors = (err as { errors?: unknown }).errors;
+  return errors instanceof ValidationErrors ? errors : undefined;
+}
+
+/**
+ * A WisentError answers the status its code's row in the error table gives (an HttpError its
+ * own): the message is the client's for a 4xx and for an HttpError, which is written for the
+ * client; a service's failure (an UnavailableError) says only what to wait for; any other 5xx
+ * is logged and shown as its status text.
+ */
+function describeWisentError(err: WisentError, status: number): Described {
+  const validation = fieldErrors(err);
+  const headers = new Headers(err instanceof HttpError ? err.headers : undefined);
+  const code = err.code;
+  if (err instanceof UnavailableError) {
+    headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+    return { status, message: err.shown, headers, expected: true, code, unavailable: err };
+  }
+  const expected = status < 500 || err instanceof HttpError;
+  const message = validation && !(err instanceof HttpError) ? "validation failed" : err.message;
+  if (!expected) return { status, message: statusText(status), headers, expected };
+  return { status, message, headers, ...(validation ? { validation } : {}), expected, code };
+}
 
 function describe(err: unknown): Described {
-  if (err instanceof HttpError) {
-    // A model's ValidationFailedError carries its field errors: shown as a returned 422's are.
-    const errors = (err as { errors?: unknown }).errors;
-    return {
-      status: err.status,
-      message: err.message,
-      headers: new Headers(err.headers),
-      ...(errors instanceof ValidationErrors ? { validation: errors } : {}),
-      expected: true,
-    };
-  }
-  if (err instanceof ValidationErrors) {
-    return {
-      status: 422,
-      message: "validation failed",
-      headers: new Headers(),
-      validation: err,
-      expected: true,
-    };
+  if (err instanceof WisentError && err.status !== undefined) {
+    return describeWisentError(err, err.status);
   }
   if (err instanceof HTTPException) {
     const headers = new Headers(err.res?.headers);
@@ -74,67 +75,7 @@ function describe(err: unknown): Described {
       expected: true,
     };
   }
-  const violation = constraintViolation(err);
-  if (violation) return violationDescribed(violation);
-  if (isInvalidDatabaseValue(err)) {
-    const why = err instanceof Error ? err.message : String(err);
-    return {
-      status: 400,
-      message: `the database refused a value: ${why}`,
-      headers: new Headers(),
-      expected: true,
-    };
-  }
-  if (err instanceof StorageWriteError) {
-    return {
-      status: 503,
-      message: "file storage unavailable: please try again shortly",
-      headers: new Headers({ "Retry-After": "5" }),
-      expected: true,
-      storage: err,
-    };
-  }
-  if (isDatabaseUnavailable(err)) {
-    return {
-      status: 503,
-      message: UNAVAILABLE,
-      headers: new Headers({ "Retry-After": "5" }),
-      expected: true,
-      unavailable: true,
-    };
-  }
   return { status: 500, message: "Internal Server Error", headers: new Headers(), expected: false };
-}
-
-/**
- * A constraint error no model caught (a query written by hand): a 422 naming the column for a
- * taken value or a missing parent, a 409 for a delete that rows still point to.
- */
-function violationDescribed(violation: ConstraintViolation): Described {
-  if (violation.kind === "referenced") {
-    return {
-      status: 409,
-      message: "the record is still referenced by other records",
-      headers: new Headers(),
-      expected: true,
-    };
-  }
-  // A unique index on several columns names the scope first (`user_id, name`): the field is last.
-  const field =
-    (violation.kind === "unique" ? violation.columns.at(-1) : violation.columns[0]) ?? "base";
-  const what = field === "base" ? "A value" : humanizeField(field);
-  const validation = new ValidationErrors({
-    [field]: [
-      violation.kind === "unique" ? `${what} has already been taken.` : `${what} must exist.`,
-    ],
-  });
-  return {
-    status: 422,
-    message: "validation failed",
-    headers: new Headers(),
-    validation,
-    expected: true,
-  };
 }
 
 function formatFor(c: Context): Format {
@@ -152,8 +93,11 @@ function traceOf(err: unknown): string {
 
 /**
  * Renders any error in the client's format; use it as Hono's `onError`. `HttpError` (and Hono's
- * `HTTPException`) keep their status, message and headers; `ValidationErrors` answer 422 with the
- * field errors; anything else is a 500 whose details are logged with the request id and, outside
+ * `HTTPException`) keep their status, message and headers; any other `WisentError` answers the
+ * status of its code's row in the error table (`ValidationErrors` and a taken unique value 422
+ * with the field errors, a value the database refused 400, the database down 503 with
+ * `Retry-After`); the JSON body's `code` is the HTTP status and `error_code` the stable code.
+ * Anything else is a 500 whose details are logged with the request id and, outside
  * development, never shown. Development adds a 500's `trace` (JSON/XML) or stack (HTML); other
  * errors never carry one. In development a request no route matched gets a page listing the
  * app's routes (HTML); elsewhere, and in JSON, a plain 404. The App installs it; a plain Hono
@@ -164,7 +108,7 @@ function traceOf(err: unknown): string {
  * @returns the error's response, in the format the client accepts
  * @example
  * hono.onError(errorResponse);
- * // GET /nope.json -> 404 {"error":"path not found: GET /nope/","code":404}
+ * // GET /nope.json -> 404 {"error":"path not found: GET /nope/","code":404,"error_code":"E_ROUTE_NOT_FOUND"}
  */
 export function errorResponse(err: unknown, c: Context): Response | Promise<Response> {
   const {
@@ -173,8 +117,8 @@ export function errorResponse(err: unknown, c: Context): Response | Promise<Resp
     headers,
     validation,
     expected,
+    code,
     unavailable,
-    storage,
   } = describe(err);
   // A 204 (OPTIONS' answer, see the App's routing error) has no body in any format.
   if (status === 204) return new Response(null, { status, headers });
@@ -182,25 +126,13 @@ export function errorResponse(err: unknown, c: Context): Response | Promise<Resp
   const development = env === "development";
   let message = shown;
   if (unavailable) {
-    const error = err instanceof Error ? err.message || String(err) : String(err);
+    const { msg, ...fields } = unavailable.log;
     (c.get("logger") ?? sharedLogger()).error({
-      msg: "database unavailable",
+      msg,
       request_id: c.get("requestId"),
       method: c.req.method,
       path: loggedPath(c),
-      error: isMissingDatabase(err) ? `${error}: ${MISSING_DATABASE_HINT}` : error,
-    });
-  }
-  if (storage) {
-    (c.get("logger") ?? sharedLogger()).error({
-      msg: "storage write failed",
-      request_id: c.get("requestId"),
-      method: c.req.method,
-      path: loggedPath(c),
-      file: storage.path,
-      cause: storage.reason,
-      setting: storage.setting,
-      error: storage.message,
+      ...fields,
     });
   }
   if (!expected) {
@@ -228,16 +160,19 @@ export function errorResponse(err: unknown, c: Context): Response | Promise<Resp
     const problem = validation
       ? problemDetails(status, statusText(status), message, validation.errors)
       : problemDetails(status, statusText(status), message);
-    body = JSON.stringify(trace === undefined ? problem : { ...problem, trace });
+    body = JSON.stringify({
+      ...problem,
+      ...(code !== undefined && { error_code: code }),
+      ...(trace !== undefined && { trace }),
+    });
   } else if (format === "json") {
     headers.set("Content-Type", "application/json; charset=UTF-8");
-    body = validation
-      ? JSON.stringify(validation)
-      : JSON.stringify(
-          trace === undefined
-            ? { error: message, code: status }
-            : { error: message, trace, code: status },
-        );
+    // `code` is the HTTP status, as it always was; `error_code` the stable code of a WisentError.
+    const shape: Record<string, unknown> = { error: message };
+    if (trace !== undefined) shape.trace = trace;
+    shape.code = status;
+    if (code !== undefined) shape.error_code = code;
+    body = validation ? JSON.stringify(validation) : JSON.stringify(shape);
   } else if (format === "xml") {
     headers.set("Content-Type", "application/xml; charset=UTF-8");
     body = validation

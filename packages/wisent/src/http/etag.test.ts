@@ -83,9 +83,14 @@ describe("problem details (RFC 9457)", () => {
       title: "Not Found",
       status: 404,
       detail: "path not found: GET /nope/",
+      error_code: "E_ROUTE_NOT_FOUND",
     });
     const plain = await get(app, "/nope", { accept: "application/json" });
-    expect(await plain.json()).toEqual({ error: "path not found: GET /nope/", code: 404 });
+    expect(await plain.json()).toEqual({
+      error: "path not found: GET /nope/",
+      code: 404,
+      error_code: "E_ROUTE_NOT_FOUND",
+    });
   });
 
   it("carries a 422's field errors as `errors`, from c.respond and from a thrown ValidationErrors", async () => {

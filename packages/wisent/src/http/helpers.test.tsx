@@ -366,6 +366,7 @@ describe("c.respond", () => {
       error:
         "not acceptable: Accept: application/json accepts none of the formats this action answers (html)",
       code: 406,
+      error_code: "E_HTTP",
     });
   });
 });

@@ -1,6 +1,6 @@
+import { formatIso } from "../base/iso-time.js";
 import { JSON_LOGGER_LINES_KEY } from "../base/symbols.js";
 import { currentEnv } from "../config/settings.js";
-import { formatIso } from "../data/stored-date.js";
 import { devLogger } from "./dev-logger.js";
 import type { LineSink, LogEntry, Logger } from "./log-types.js";
 

@@ -104,7 +104,7 @@ describe.each([
       const { app, lines } = webApp(withFiles);
       const res = await send(app, method, path);
       expect(res.status).toBe(status);
-      expect(await res.json()).toEqual({ error, code: status });
+      expect(await res.json()).toEqual({ error, code: status, error_code: "E_ROUTE_NOT_FOUND" });
       expectAppMiddlewareRan(res, lines, method, path);
     },
   );
@@ -122,7 +122,11 @@ describe.each([
     const { app } = webApp(withFiles);
     const res = await send(app, method, path);
     expect(res.status).toBe(status);
-    expect(await res.json()).toEqual({ error, code: status });
+    expect(await res.json()).toEqual({
+      error,
+      code: status,
+      error_code: status === 404 ? "E_ROUTE_NOT_FOUND" : "E_HTTP",
+    });
   });
 
   it.each([
@@ -140,6 +144,7 @@ describe.each([
       expect(await res.json()).toEqual({
         error: `method not found: ${method} ${shown}`,
         code: 405,
+        error_code: "E_HTTP",
       });
       expectAppMiddlewareRan(res, lines, method, path);
     },
@@ -215,7 +220,11 @@ describe.each([
       const { app, lines } = webApp(withFiles);
       const res = await send(app, "POST", "/widgets", { headers: FORM, body: "title=x" });
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ error: "CSRF token not found in request", code: 403 });
+      expect(await res.json()).toEqual({
+        error: "CSRF token not found in request",
+        code: 403,
+        error_code: "E_HTTP",
+      });
       expectAppMiddlewareRan(res, lines, "POST", "/widgets");
     });
 
@@ -326,6 +335,7 @@ describe("requests no route matches: which middleware runs", () => {
     expect(await res.json()).toEqual({
       error: 'unknown _method "FOO": use PUT, PATCH or DELETE',
       code: 400,
+      error_code: "E_HTTP",
     });
     expectAppMiddlewareRan(res, lines, "POST", "/widgets/1");
   });

@@ -1,8 +1,7 @@
 import type { Context } from "hono";
 import { BoundedMemo } from "../base/bounded-memo.js";
-import type { CursorParam } from "../data/page-cursor.js";
-import type { Paginator } from "../data/pagination.js";
 import { absoluteRequestUrl } from "./app-url.js";
+import type { CursorParam, Paginator } from "./pagination-shape.js";
 
 const BASE = "http://wisent.invalid";
 

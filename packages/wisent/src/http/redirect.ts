@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { WisentError } from "../base/wisent-error.js";
 import { contextExtension } from "../kernel/context-extensions.js";
 import { formatVariesOnAccept } from "./format.js";
 
@@ -14,9 +15,9 @@ declare module "hono" {
      * @param routeNameOrPath - a route name (`widgetPath`), a path (`/widgets`) or a full URL
      * @param params - the route's path parameters; others become the query string
      * @returns the redirect response
-     * @throws TypeError when the status is not a redirect status
+     * @throws WisentError `E_APP_MISCONFIGURED` when the status is not a redirect status
      * @throws WisentError `E_APP_MISCONFIGURED` when no route has that name
-     * @throws Error when a path parameter of the route is missing or does not match its pattern,
+     * @throws WisentError `E_APP_MISCONFIGURED` when a path parameter of the route is missing or does not match its pattern,
      *   or a route name is given outside an App
      * @example
      * return c.redirectTo(303, "widgetPath", { widget_id: widget.id });
@@ -60,7 +61,8 @@ export function resolveLocation(
   if (target.startsWith("/") || /^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return target;
   const runtime = c.get("wisent");
   if (!runtime) {
-    throw new Error(
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
       `redirectTo("${target}"): route names need the App (use a path starting with "/")`,
     );
   }
@@ -78,7 +80,10 @@ export function redirectResponse(
   params?: Record<string, unknown>,
 ): Response {
   if (![301, 302, 303, 307, 308].includes(status)) {
-    throw new TypeError(`redirectTo: status must be 301, 302, 303, 307 or 308 (got ${status})`);
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
+      `redirectTo: status must be 301, 302, 303, 307 or 308 (got ${status})`,
+    );
   }
   // A redirect chosen because the client asked for HTML (a JSON client gets 201): Vary: Accept.
   if (formatVariesOnAccept(c)) c.header("Vary", "Accept");

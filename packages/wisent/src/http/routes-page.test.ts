@@ -54,7 +54,11 @@ describe("the 404 of a request no route matched", () => {
 
   it("answers JSON without a trace or the routes, in development too", async () => {
     const res = await get(appIn("development"), "/nope.json", "*/*");
-    expect(await res.json()).toEqual({ error: "path not found: GET /nope/", code: 404 });
+    expect(await res.json()).toEqual({
+      error: "path not found: GET /nope/",
+      code: 404,
+      error_code: "E_ROUTE_NOT_FOUND",
+    });
   });
 
   it("keeps a handler's own 404 (a missing record) a plain page in development", async () => {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Job as BullJob, Queue, Worker } from "bullmq";
 import { requireDependency } from "../base/require-dependency.js";
 import { WisentError } from "../base/wisent-error.js";
-import { envValue } from "../config/env.js";
+import { jobsUrlSetting } from "../config/settings.js";
 import type { Logger } from "../http/log-types.js";
 import { sharedLogger } from "../http/logger.js";
 import { DEFAULT_BACKOFF, retryDelayMs } from "./backoff.js";
@@ -309,7 +309,7 @@ let configured: RedisJobs | null | undefined;
  */
 export function redisJobs(): RedisJobs | null {
   if (configured !== undefined) return configured;
-  const url = envValue("JOBS_URL");
+  const url = jobsUrlSetting();
   if (!url) configured = null;
   else if (/^rediss?:\/\//.test(url)) configured = new RedisJobs(url);
   else {

@@ -35,7 +35,7 @@ describe("Context extensions", () => {
     });
     const text = await (await app.fetch(new Request("http://localhost/"))).text();
     expect(text).toBe(
-      "Error: c.tx() needs the transaction() middleware, which this app does not use: app.use(transaction(db)) before the routes that call it",
+      "WisentError: c.tx() needs the transaction() middleware, which this app does not use: app.use(transaction(db)) before the routes that call it",
     );
   });
 

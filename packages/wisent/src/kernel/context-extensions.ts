@@ -1,5 +1,6 @@
 import { Context, type MiddlewareHandler } from "hono";
 import { CONTEXT_EXTENSIONS_KEY } from "../base/symbols.js";
+import { WisentError } from "../base/wisent-error.js";
 
 /**
  * The methods Wisent adds to Hono's Context (`c.respond`, `c.tx`, `c.flash`...), installed in
@@ -85,7 +86,8 @@ export function needsMiddleware(
   const method: Method =
     fallback ??
     (() => {
-      throw new Error(
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
         `c.${name}() needs the ${middleware} middleware, which this app does not use: ${fix}`,
       );
     });

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { MIDDLEWARE_NEEDS_KEY, MIDDLEWARE_PROVIDES_KEY } from "../base/symbols.js";
+import { WisentError } from "../base/wisent-error.js";
 
 /**
  * What a middleware needs before it in its route's stack (`csrf()` needs `session()`), checked
@@ -47,7 +48,8 @@ export function checkMiddlewareNeeds(stack: readonly MiddlewareHandler[]): void 
   for (const fn of stack) {
     const need = (fn as Tagged)[NEEDS];
     if (need && !seen.has(need.needs)) {
-      throw new Error(
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
         `${need.name} needs the ${need.needs} middleware before it, and this app's routes do not have it there: ${need.fix}`,
       );
     }

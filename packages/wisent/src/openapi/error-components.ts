@@ -1,7 +1,7 @@
 import { statusText } from "../http/error-response.js";
 
 /**
- * The shared parts of every Wisent document: the error shapes (`{"error","code"}`, the 422's
+ * The shared parts of every Wisent document: the error shapes (`{"error","code","error_code"}`, the 422's
  * `{"errors":{field:[messages]}}`, RFC 9457 problem details), the list's query parameters and
  * its pagination headers. They describe what `errorResponse`, `c.respond` and
  * `paginationHeaders` answer.
@@ -47,7 +47,12 @@ export function sharedComponents(maxPerPage: number, defaultPerPage: number) {
         description: "Every error but a 422 (`trace` in development only)",
         properties: {
           error: { type: "string" },
-          code: { type: "integer" },
+          code: { type: "integer", description: "The HTTP status" },
+          error_code: {
+            type: "string",
+            description:
+              "The stable code of the error's kind (`E_ROUTE_NOT_FOUND`, `E_DEPENDENT_RECORDS`, ...: docs/reference/errors.md); absent on a 500",
+          },
           trace: { type: "string" },
         },
         required: ["error", "code"],

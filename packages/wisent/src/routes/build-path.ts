@@ -1,3 +1,4 @@
+import { WisentError } from "../base/wisent-error.js";
 import type { PathTemplate } from "./path-template.js";
 
 /** A value a path helper accepts for a parameter. */
@@ -66,11 +67,15 @@ export function buildPath(routeName: string, path: PathTemplate, params: PathPar
     const { name, whole } = slots[i]!;
     const value = params[name];
     if (value === undefined || value === null || value === "") {
-      throw new Error(`missing parameters for ${path.display}: ${routeName} needs "${name}"`);
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
+        `missing parameters for ${path.display}: ${routeName} needs "${name}"`,
+      );
     }
     const text = String(value);
     if (!whole.test(text)) {
-      throw new Error(
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
         `${routeName}: parameter "${name}" = ${JSON.stringify(text)} does not match ${path.params[i]!.pattern}`,
       );
     }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import type { Disk } from "flydrive";
 import { requireDependency } from "../base/require-dependency.js";
-import { envValue } from "../config/env.js";
+import { storageUrlSetting } from "../config/settings.js";
 import { optionalDependency } from "./optional-dependency.js";
 import { appStorageNamespace, type StorageNamespace } from "./storage-namespace.js";
 import { type StorageLocation, storageLocation } from "./storage-url.js";
@@ -291,7 +291,7 @@ let current: AppStorage | undefined;
  * await appStorage().delete(attachment.key);
  */
 export function appStorage(): AppStorage {
-  current ??= openStorage(storageLocation(envValue("STORAGE_URL")));
+  current ??= openStorage(storageLocation(storageUrlSetting()));
   return current;
 }
 

@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { App } from "../app/app.js";
-import { authentication } from "../auth/current-user.js";
+import { authentication } from "../auth/authentication.js";
 import { createTable } from "../data/create-table.js";
 import { type Database, openDatabase } from "../data/database.js";
 import { defineModel } from "../data/model.js";

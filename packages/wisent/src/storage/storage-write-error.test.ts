@@ -69,6 +69,7 @@ describe("a storage write that fails", () => {
     expect(await res.json()).toEqual({
       error: "file storage unavailable: please try again shortly",
       code: 503,
+      error_code: "E_STORAGE_WRITE",
     });
     const lines = logged.mock.calls.map(([entry]) => entry as Record<string, unknown>);
     expect(lines).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { WisentError } from "../base/wisent-error.js";
+import { UnavailableError } from "../base/unavailable-error.js";
 import type { StorageLocation } from "./storage-url.js";
 
 /**
@@ -10,7 +10,7 @@ import type { StorageLocation } from "./storage-url.js";
  * @example
  * if (isWisentError(error, "E_STORAGE_WRITE")) console.error(error.path, error.reason);
  */
-export class StorageWriteError extends WisentError {
+export class StorageWriteError extends UnavailableError {
   override name = "StorageWriteError";
   /** Where the file was to go: the local file's path, or `s3://bucket/key`. */
   readonly path: string;
@@ -27,11 +27,11 @@ export class StorageWriteError extends WisentError {
       location.driver === "fs"
         ? `STORAGE_URL (the folder ${location.root})`
         : `STORAGE_URL (the bucket ${location.bucket})`;
-    super(
-      "E_STORAGE_WRITE",
-      `cannot store the file ${path}: ${reason}${detailOf(cause, reason)}; the storage is ${setting}: make it writable by the app's user, or point STORAGE_URL elsewhere`,
-      { cause },
-    );
+    const message = `cannot store the file ${path}: ${reason}${detailOf(cause, reason)}; the storage is ${setting}: make it writable by the app's user, or point STORAGE_URL elsewhere`;
+    super("E_STORAGE_WRITE", "file storage", message, {
+      cause,
+      log: { msg: "storage write failed", file: path, cause: reason, setting, error: message },
+    });
     this.path = path;
     this.reason = reason;
     this.setting = setting;

@@ -226,7 +226,11 @@ describe("the web chain in the documented order (force-SSL, logging, session+fla
       headers: { accept: "application/json" },
     });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error: "CSRF token not found in request", code: 403 });
+    expect(await res.json()).toEqual({
+      error: "CSRF token not found in request",
+      code: 403,
+      error_code: "E_HTTP",
+    });
     const after = (await testClient(app)
       .get("/widgets.json")
       .then((r) => r.json())) as Widget[];
@@ -261,7 +265,7 @@ describe("the web chain in the documented order (force-SSL, logging, session+fla
     const missing = await client.get("/widgets/999999.json");
     expect([missing.status, await missing.json()]).toEqual([
       404,
-      { error: "widget 999999 not found", code: 404 },
+      { error: "widget 999999 not found", code: 404, error_code: "E_HTTP" },
     ]);
     const badMethod = await client.post("/widgets/1", {
       form: { _method: "TRACE" },

@@ -2,7 +2,7 @@
  * `wisent/testing`: helpers for an app's own tests.
  * @module
  */
-export { clearSentMail, sentMail } from "../auth/mailer.js";
+export { clearSentMail, sentMail } from "../mail/mailer.js";
 export { CookieJar } from "./cookie-jar.js";
 export {
   assertEnqueued,

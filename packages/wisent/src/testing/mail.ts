@@ -6,7 +6,7 @@
  * @module
  */
 import { isDeepStrictEqual } from "node:util";
-import { type MailMessage, sentMail } from "../auth/mailer.js";
+import { type MailMessage, sentMail } from "../mail/mailer.js";
 
 /** A mail as captured: its sender filled in. */
 export type SentMail = MailMessage & { readonly from: string };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { App } from "../app/app.js";
 import { accessTokenDigest, newAccessToken, tokenAuthentication } from "../auth/access-token.js";
-import { authentication } from "../auth/current-user.js";
+import { authentication } from "../auth/authentication.js";
 import { TEST_SIGN_IN_PATH } from "../auth/test-sign-in.js";
 import { csrf } from "../middleware/csrf/csrf.js";
 import { session } from "../middleware/session/index.js";

@@ -9,8 +9,7 @@ import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { announceStartupNotices } from "../app/startup-notices.js";
 import { packageRoot } from "../base/package-root.js";
-import { envValue } from "../config/env.js";
-import { databaseUrlSetting } from "../config/settings.js";
+import { databaseUrlSetting, storageUrlSetting } from "../config/settings.js";
 import { appEnvironment } from "../data/app-database-url.js";
 import { storageLocation, TEST_STORAGE_FOLDER } from "../storage/storage-url.js";
 
@@ -87,7 +86,7 @@ export function prepareTestDatabase(cwd: string = process.cwd()): Promise<void> 
  */
 export async function removeTestUploads(cwd: string = process.cwd()): Promise<void> {
   const env = { ...process.env, GO_ENV: "test" };
-  const location = storageLocation(envValue("STORAGE_URL", env), cwd, env);
+  const location = storageLocation(storageUrlSetting(env), cwd, env);
   const own = resolve(cwd, TEST_STORAGE_FOLDER);
   if (location.driver === "fs" && location.root === own) {
     await rm(own, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { WisentError } from "../../base/wisent-error.js";
-import { envValue } from "../../config/env.js";
+import { jobsUrlSetting } from "../../config/settings.js";
 import { openDatabase } from "../../data/database.js";
 import { durationMs } from "../../jobs/duration.js";
 import { formatJobTable, jobListing } from "../../jobs/job-listing.js";
@@ -76,7 +76,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       throw new UsageError(`unknown jobs command "${sub}": use list, work, retry or discard`);
     }
     const env = appEnv(io);
-    if (/^rediss?:\/\//.test(envValue("JOBS_URL", env) ?? "")) {
+    if (/^rediss?:\/\//.test(jobsUrlSetting(env) ?? "")) {
       throw new WisentError(
         "E_USAGE",
         `JOBS_URL names Redis: the jobs are BullMQ's, not in the database's table that \`wisent jobs ${sub}\` reads; use BullMQ's tools (Queue.getJobs, bull-board)`,

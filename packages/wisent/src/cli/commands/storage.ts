@@ -1,4 +1,4 @@
-import { envValue } from "../../config/env.js";
+import { storageUrlSetting } from "../../config/settings.js";
 import { openDatabase } from "../../data/database.js";
 import { maskDatabaseUrl } from "../../data/database-url.js";
 import { type AppStorage, openStorage } from "../../storage/app-storage.js";
@@ -98,7 +98,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const url = databaseUrl(env, io.cwd);
     // Refuses (naming why) a folder whose files it cannot attribute to an app and environment.
     const storage = openStorage(
-      storageLocation(envValue("STORAGE_URL", env), io.cwd, env),
+      storageLocation(storageUrlSetting(env), io.cwd, env),
       appStorageNamespace(io.cwd, env),
     );
     const db = await openDatabase(url, { cwd: io.cwd, env: envName(env) });

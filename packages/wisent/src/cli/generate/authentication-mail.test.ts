@@ -15,10 +15,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type SmtpSink, smtpSink } from "../../auth/test-support/smtp-sink.js";
 import { openDatabase } from "../../data/database.js";
 import { availableDialects } from "../../data/test-support/test-databases.js";
 import { listJobs } from "../../jobs/job-store.js";
+import { type SmtpSink, smtpSink } from "../../mail/test-support/smtp-sink.js";
 import { cleanEnv } from "../test-support/clean-env.js";
 import { newApp, wisent } from "./test-support/generated-app.js";
 

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type SmtpSink, smtpSink } from "../../auth/test-support/smtp-sink.js";
+import { type SmtpSink, smtpSink } from "../../mail/test-support/smtp-sink.js";
 import { cleanEnv } from "../test-support/clean-env.js";
 import { newApp, SLOW, wisent } from "./test-support/generated-app.js";
 

@@ -111,7 +111,11 @@ describe("csrf middleware", () => {
       headers: { cookie, accept: "application/json" },
     });
     expect(forged.status).toBe(403);
-    expect(await forged.json()).toEqual({ error: "CSRF token invalid", code: 403 });
+    expect(await forged.json()).toEqual({
+      error: "CSRF token invalid",
+      code: 403,
+      error_code: "E_HTTP",
+    });
   });
 
   it.each([
@@ -156,7 +160,7 @@ describe("csrf middleware", () => {
   ])("refuses %s with 403", async (_name, makeInit, message) => {
     const res = await app().request("/widgets", (await makeInit()) as RequestInit);
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error: message, code: 403 });
+    expect(await res.json()).toEqual({ error: message, code: 403, error_code: "E_HTTP" });
   });
 
   it("exempts same-origin JSON and XML bodies from the token", async () => {

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError } from "../../base/http-error.js";
+import { WisentError } from "../../base/wisent-error.js";
 import { configuredAppUrl, isValidHost, requestHost, requestScheme } from "../../http/app-url.js";
 import { rawFormField } from "../../http/body.js";
 import { preferNoStore } from "../../http/cache-control.js";
@@ -27,7 +28,7 @@ declare module "hono" {
      * `authenticity_token` or send it as `X-CSRF-Token`. Makes the page uncacheable
      * (`Cache-Control: no-store`), since the token is this session's alone.
      * @returns the masked token
-     * @throws Error when the app does not use `session()`
+     * @throws WisentError `E_APP_MISCONFIGURED` when the app does not use `session()`
      */
     csrfToken(): string;
   }
@@ -35,7 +36,8 @@ declare module "hono" {
 
 function csrfToken(this: Context): string {
   const store = this.get("session");
-  if (!store) throw new Error("c.csrfToken() needs the session() middleware");
+  if (!store)
+    throw new WisentError("E_APP_MISCONFIGURED", "c.csrfToken() needs the session() middleware");
   let secret = store.get<string>(CSRF_FIELD);
   if (typeof secret !== "string") {
     secret = newCsrfSecret();
@@ -131,7 +133,7 @@ function isFormBody(contentType: string): boolean {
  * or 405 (see `noRouteMatched`). Needs `session()` before it.
  *
  * @returns the middleware; it brings `c.csrfToken()`
- * @throws Error (when given to `app.use`) naming `session()` when it is not before it
+ * @throws WisentError `E_APP_MISCONFIGURED` (when given to `app.use`) naming `session()` when it is not before it
  * @throws HttpError 403 (`E_HTTP`), from the middleware, naming the reason: a cross-site
  *   `Origin` or `Sec-Fetch-Site`, a missing or invalid token
  * @example
@@ -153,7 +155,8 @@ const CSRF_HOOKS: PageHooks = { csrfToken: (c) => c.csrfToken() };
 
 function checkCsrf(c: Context): Promise<void> | undefined {
   const store = c.get("session");
-  if (!store) throw new Error("csrf() needs the session() middleware before it");
+  if (!store)
+    throw new WisentError("E_APP_MISCONFIGURED", "csrf() needs the session() middleware before it");
   addPageHooks(c, CSRF_HOOKS);
   if (SAFE_METHODS.has(c.req.method)) return undefined;
   // No route matched (a 404 or 405 is on its way): CSRF protects actions, and there is none to

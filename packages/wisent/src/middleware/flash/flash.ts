@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { WisentError } from "../../base/wisent-error.js";
 import { addPageHooks, type FlashByKind, type FlashKind, type PageHooks } from "../../http/page.js";
 import { phased } from "../../kernel/compose.js";
 import { bringsContextMethods, contextExtension } from "../../kernel/context-extensions.js";
@@ -22,7 +23,7 @@ declare module "hono" {
      *
      * @param kind - `success`, `info`, `warning`, `danger`, `error` or any other string
      * @param message - the text shown (escaped when rendered)
-     * @throws Error when the app does not use `flashMessages()` (with `session()` before it)
+     * @throws WisentError `E_APP_MISCONFIGURED` when the app does not use `flashMessages()` (with `session()` before it)
      * @example
      * c.flash("success", c.t("widget.created.success"));
      * return c.redirectTo(303, "widgetPath", { widget_id: widget.id });
@@ -31,7 +32,7 @@ declare module "hono" {
     /**
      * Reads the pending flash messages and marks them shown (a layout's `page.flash` does).
      * @returns the messages by kind
-     * @throws Error when the app does not use `flashMessages()` (with `session()` before it)
+     * @throws WisentError `E_APP_MISCONFIGURED` when the app does not use `flashMessages()` (with `session()` before it)
      */
     takeFlash(): FlashByKind;
   }
@@ -39,7 +40,11 @@ declare module "hono" {
 
 function sessionOf(c: Context) {
   const current = c.get("session");
-  if (!current) throw new Error("flash messages need the session() middleware before flash()");
+  if (!current)
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
+      "flash messages need the session() middleware before flash()",
+    );
   return current;
 }
 
@@ -76,7 +81,7 @@ export const takeFlashExtension = contextExtension("takeFlash", takeFlash);
  * Needs `session()` before it.
  *
  * @returns the middleware; it brings `c.flash()` and `c.takeFlash()`
- * @throws Error (when given to `app.use`) naming `session()` when it is not before it
+ * @throws WisentError `E_APP_MISCONFIGURED` (when given to `app.use`) naming `session()` when it is not before it
  * @example
  * app.use(session());
  * app.use(flashMessages());

@@ -37,6 +37,7 @@ describe("rateLimit (memory store)", () => {
     expect(await refused.json()).toEqual({
       error: expect.stringMatching(/^too many requests: at most 10 every 60 s/),
       code: 429,
+      error_code: "E_HTTP",
     });
     // Another key has its own count.
     expect((await hit(app, "b")).status).toBe(200);

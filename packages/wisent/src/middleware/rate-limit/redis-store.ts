@@ -1,6 +1,6 @@
 import type { Redis, RedisOptions } from "ioredis";
 import { requireDependency } from "../../base/require-dependency.js";
-import { envValue } from "../../config/env.js";
+import { redisUrlSetting } from "../../config/settings.js";
 import type { RateLimitStore } from "./store.js";
 
 /** Options of {@link redisStore}. */
@@ -49,7 +49,7 @@ export function redisStore(options: RedisStoreOptions = {}): RateLimitStore & {
       } else {
         // Resolved from the framework's own folder, also when bundled into an app's dist/.
         const { Redis } = requireDependency<typeof import("ioredis")>("ioredis");
-        const url = options.url ?? envValue("REDIS_URL") ?? "redis://127.0.0.1:6379";
+        const url = options.url ?? redisUrlSetting() ?? "redis://127.0.0.1:6379";
         client = Promise.resolve(
           new Redis(url, { maxRetriesPerRequest: 2, ...options.redisOptions }),
         );

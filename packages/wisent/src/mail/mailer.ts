@@ -5,8 +5,12 @@ import {
   requireDependency,
 } from "../base/require-dependency.js";
 import { WisentError } from "../base/wisent-error.js";
-import { envValue } from "../config/env.js";
-import { currentEnv, isProductionLike } from "../config/settings.js";
+import {
+  currentEnv,
+  isProductionLike,
+  mailFromSetting,
+  smtpUrlSetting,
+} from "../config/settings.js";
 import { type Logger, sharedLogger } from "../http/logger.js";
 
 /** One mail to send. */
@@ -97,13 +101,13 @@ function checkMailCanBeSent(env: string, smtpUrl: string | undefined): void {
  */
 export function mailer(options: MailerOptions = {}): Mailer {
   const env = options.env ?? currentEnv();
-  const from = options.from ?? envValue("MAIL_FROM") ?? "no-reply@localhost";
+  const from = options.from ?? mailFromSetting();
   let transport: Transporter | undefined;
   // Loaded on the first mail sent: an app that sends none never loads nodemailer.
   const createTransport = (how: string | { jsonTransport: true }): Transporter =>
     requireDependency<typeof import("nodemailer")>("nodemailer").createTransport(how as never);
   const smtp = () => {
-    const url = options.smtpUrl ?? envValue("SMTP_URL");
+    const url = options.smtpUrl ?? smtpUrlSetting();
     if (!url) {
       throw new WisentError(
         "E_CONFIG_INVALID",
@@ -113,8 +117,8 @@ export function mailer(options: MailerOptions = {}): Mailer {
     transport ??= createTransport(url);
     return transport;
   };
-  if (isProductionLike(env)) checkMailCanBeSent(env, options.smtpUrl ?? envValue("SMTP_URL"));
-  const smtpWanted = isProductionLike(env) || Boolean(options.smtpUrl ?? envValue("SMTP_URL"));
+  if (isProductionLike(env)) checkMailCanBeSent(env, options.smtpUrl ?? smtpUrlSetting());
+  const smtpWanted = isProductionLike(env) || Boolean(options.smtpUrl ?? smtpUrlSetting());
   return {
     async send(message) {
       const mail = { ...message, from: message.from ?? from };
