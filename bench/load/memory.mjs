@@ -123,8 +123,26 @@ async function sample(dir, pid, requests) {
     rss,
     heapUsed: sum("heapUsed"),
     retained: sum("retained"),
+    heapTotal: sum("heapTotal"),
     snapshots: records.map((r) => r.snapshot).filter(Boolean),
+    spaces: spacesOf(records),
   };
+}
+
+/** V8's heap spaces summed over the processes: "new_space 32.0/1.2 MiB, old_space ...". */
+function spacesOf(records) {
+  const sums = {};
+  for (const r of records) {
+    for (const [name, [size, used]] of Object.entries(r.spaces ?? {})) {
+      sums[name] ??= [0, 0];
+      sums[name][0] += size;
+      sums[name][1] += used;
+    }
+  }
+  return Object.entries(sums)
+    .filter(([, [size]]) => size >= MiB)
+    .map(([name, [size, used]]) => `${name} ${(size / MiB).toFixed(1)}/${(used / MiB).toFixed(1)}`)
+    .join(", ");
 }
 
 /** Growth of the largest later value over the value at the end of the warm-up. */
@@ -180,12 +198,12 @@ function verdict(samples, warmupIndex) {
 
 function table(samples, label) {
   const lines = [
-    `| ${label} | processes | resident set | heap used | heap retained (after a full GC) |`,
-    "|---|---|---|---|---|",
+    `| ${label} | processes | resident set | V8 heap size | heap used | heap retained (after a full GC) |`,
+    "|---|---|---|---|---|---|",
   ];
   for (const s of samples) {
     lines.push(
-      `| ${s.requests.toLocaleString("en-US")} | ${s.processes} | ${s.rss.toFixed(1)} MiB | ${s.heapUsed.toFixed(1)} MiB | ${s.retained.toFixed(1)} MiB |`,
+      `| ${s.requests.toLocaleString("en-US")} | ${s.processes} | ${s.rss.toFixed(1)} MiB | ${s.heapTotal.toFixed(1)} MiB | ${s.heapUsed.toFixed(1)} MiB | ${s.retained.toFixed(1)} MiB |`,
     );
   }
   return lines.join("\n");
@@ -246,6 +264,8 @@ export async function memory({ connections = 50 } = {}) {
             `answers by status: ${JSON.stringify(statuses)}`,
             "",
             verdict(samples, warmup),
+            "",
+            `V8's heap spaces (size/used MiB, before the sample's collection) at the end of the warm-up: ${samples[warmup].spaces}; at the end: ${samples.at(-1).spaces}`,
           );
           const snapshots = [samples[warmup], samples.at(-1)].map((s) => s.snapshots[0]);
           if (snapshots.every(Boolean)) out.push("", heapDiff(snapshots[0], snapshots[1]));

@@ -4,7 +4,7 @@
  * process receives SIGUSR2 it does nothing. On SIGUSR2 it appends one JSON line to
  * `$MEMORY_PROBE_DIR/<pid>.jsonl`: `process.memoryUsage()` as it is (heap used with whatever
  * garbage the next collection would free), then, unless MEMORY_PROBE_GC=0, the heap used after a
- * full collection (`retained`: what the process holds). When `$MEMORY_PROBE_DIR/snapshot` exists,
+ * full collection (`retained`: what the process holds) and V8's heap size then. When `$MEMORY_PROBE_DIR/snapshot` exists,
  * it also writes a heap snapshot (`<pid>-<n>.heapsnapshot`) after that collection.
  */
 import { appendFileSync, existsSync } from "node:fs";
@@ -24,9 +24,17 @@ if (dir) {
     const sample = { n, pid: process.pid, rss: now.rss, heapUsed: now.heapUsed };
     sample.heapTotal = now.heapTotal;
     sample.external = now.external;
+    // Which of V8's spaces holds the heap's size: sizes and used bytes, before the collection.
+    sample.spaces = Object.fromEntries(
+      v8
+        .getHeapSpaceStatistics()
+        .map((space) => [space.space_name, [space.space_size, space.space_used_size]]),
+    );
     if (process.env.MEMORY_PROBE_GC !== "0") {
       gc();
-      sample.retained = process.memoryUsage().heapUsed;
+      const after = process.memoryUsage();
+      sample.retained = after.heapUsed;
+      sample.heapTotalAfterGc = after.heapTotal;
     }
     try {
       if (existsSync(join(dir, "snapshot"))) {
