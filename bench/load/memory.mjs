@@ -14,7 +14,8 @@
  * used after a full collection (the retained heap). With MEMORY_SNAPSHOTS=1 the probe also
  * writes a heap snapshot at the end of the warm-up and at the end of the run, and the bench prints
  * which constructors grew between them (lib/heap-diff.mjs). MEMORY_APPS=web,api and
- * MEMORY_WORKERS=1,2 narrow a run.
+ * MEMORY_WORKERS=1,2 narrow a run; MEMORY_NODE_ARGS gives the servers Node flags, and the
+ * servers inherit the bench's environment (MALLOC_ARENA_MAX=2, say).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,6 +28,8 @@ import { residentMiB } from "./lib/servers.mjs";
 import { runWrk, writeMixScript } from "./lib/wrk.mjs";
 import { BEHIND_PROXY, startVariant, variantEnv, variantNamed } from "./throughput.mjs";
 
+/** MEMORY_NODE_ARGS: Node flags for the servers, to try a remedy (`--max-semi-space-size=8`). */
+const NODE_ARGS = (process.env.MEMORY_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const PROBE = fileURLToPath(new URL("./lib/memory-probe.mjs", import.meta.url));
 const MiB = 1024 * 1024;
 const HTML_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
@@ -226,7 +229,7 @@ export async function memory({ connections = 50 } = {}) {
   const workerCounts = list(process.env.MEMORY_WORKERS, "1,2").map(Number);
   const dir = mkdtempSync(join(tmpdir(), "wisent-memory-"));
   const out = [
-    `${total.toLocaleString("en-US")} mixed requests (per 8: 3 JSON shows, a JSON list page, the HTML index (the API app: a fourth show), a JSON create, a 404, a 422), wrk -t1 -c${connections}, sampled every ${every.toLocaleString("en-US")}; warm-up: the first 20%.`,
+    `${total.toLocaleString("en-US")} mixed requests${NODE_ARGS.length > 0 ? ` (servers run with ${NODE_ARGS.join(" ")})` : ""} (per 8: 3 JSON shows, a JSON list page, the HTML index (the API app: a fourth show), a JSON create, a 404, a 422), wrk -t1 -c${connections}, sampled every ${every.toLocaleString("en-US")}; warm-up: the first 20%.`,
   ];
   const widgets = makeWidgets(1000);
   try {
@@ -242,7 +245,7 @@ export async function memory({ connections = 50 } = {}) {
         mkdirSync(probeDir, { recursive: true });
         const server = await startVariant(variant, {
           env: { ...variantEnv(file), MEMORY_PROBE_DIR: probeDir },
-          nodeArgs: ["--import", PROBE],
+          nodeArgs: ["--import", PROBE, ...NODE_ARGS],
           args: workers > 1 ? ["--workers", String(workers)] : [],
           ready: workers > 1 ? new RegExp(`done\\s+${workers} workers`) : undefined,
         });
@@ -267,7 +270,8 @@ export async function memory({ connections = 50 } = {}) {
             "",
             `V8's heap spaces (size/used MiB, before the sample's collection) at the end of the warm-up: ${samples[warmup].spaces}; at the end: ${samples.at(-1).spaces}`,
           );
-          const snapshots = [samples[warmup], samples.at(-1)].map((s) => s.snapshots[0]);
+          // A worker's snapshots under --workers (the primary, first, serves no request).
+          const snapshots = [samples[warmup], samples.at(-1)].map((s) => s.snapshots.at(-1));
           if (snapshots.every(Boolean)) out.push("", heapDiff(snapshots[0], snapshots[1]));
         } finally {
           await server.stop();
@@ -297,7 +301,7 @@ async function idle(dir, apps, widgets, seconds) {
       mkdirSync(probeDir, { recursive: true });
       const server = await startVariant(variant, {
         env: { ...variantEnv(file), MEMORY_PROBE_DIR: probeDir },
-        nodeArgs: ["--import", PROBE],
+        nodeArgs: ["--import", PROBE, ...NODE_ARGS],
       });
       servers.push({ app, variant, server, probeDir, ids });
     }
