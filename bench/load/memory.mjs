@@ -161,6 +161,7 @@ const growthAfter = (samples, from, key) => {
 async function underLoad(dir, server, script, { total, every, connections }) {
   const samples = [await sample(dir, server.pid, 0)];
   const statuses = {};
+  let socketErrors = 0;
   let done = 0;
   let rate = Number.POSITIVE_INFINITY; // the first run lasts a second, then runs aim at the next sample
   let warmup;
@@ -168,7 +169,11 @@ async function underLoad(dir, server, script, { total, every, connections }) {
     const next = Math.min(total, (Math.floor(done / every) + 1) * every);
     const seconds = Math.min(10, Math.max(1, (next - done) / rate));
     const r = await runWrk(server.url, script, { seconds, connections });
-    if (r.connectionErrors > 0) throw new Error(`memory run: ${r.connectionErrors} socket errors`);
+    // A few timeouts on an overloaded machine are not a memory problem; many mean a broken server.
+    socketErrors += r.connectionErrors;
+    if (r.connectionErrors > r.requests / 100) {
+      throw new Error(`memory run: ${r.connectionErrors} socket errors in ${r.requests} requests`);
+    }
     for (const [code, n] of Object.entries(r.statuses ?? {})) {
       if (!EXPECTED_STATUSES.has(code)) throw new Error(`memory run: ${n} answers of ${code}`);
       statuses[code] = (statuses[code] ?? 0) + n;
@@ -188,7 +193,7 @@ async function underLoad(dir, server, script, { total, every, connections }) {
       `  ${done.toLocaleString("en-US")} requests: rss ${samples.at(-1).rss.toFixed(1)} MiB\n`,
     );
   }
-  return { samples, statuses, warmup };
+  return { samples, statuses, warmup, socketErrors };
 }
 
 function verdict(samples, warmupIndex) {
@@ -253,18 +258,23 @@ export async function memory({ connections = 50 } = {}) {
           const cookie = app === "web" ? await sessionCookie(server.url) : undefined;
           const script = writeMixScript(dir, `${app}-mix`, mix(ids, cookie));
           process.stderr.write(`memory: ${variant.label}, ${workers} worker(s)\n`);
-          const { samples, statuses, warmup } = await underLoad(probeDir, server, script, {
-            total,
-            every,
-            connections,
-          });
+          const { samples, statuses, warmup, socketErrors } = await underLoad(
+            probeDir,
+            server,
+            script,
+            {
+              total,
+              every,
+              connections,
+            },
+          );
           out.push(
             "",
             `#### ${variant.label}, ${workers === 1 ? "one process" : `--workers ${workers} (summed over the primary and its workers)`}`,
             "",
             table(samples, "requests answered"),
             "",
-            `answers by status: ${JSON.stringify(statuses)}`,
+            `answers by status: ${JSON.stringify(statuses)}; socket errors and timeouts (wrk): ${socketErrors}`,
             "",
             verdict(samples, warmup),
             "",
