@@ -28,10 +28,10 @@ function run(dir, command, args) {
   }
 }
 
-/** The newest modification time under `path` (files only; node_modules and outputs skipped). */
+/** The newest modification time under `path` (node_modules, outputs and Markdown skipped). */
 function newest(path) {
   const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
+  if (!stat.isDirectory()) return path.endsWith(".md") ? 0 : stat.mtimeMs;
   let latest = 0;
   for (const entry of readdirSync(path)) {
     if (["node_modules", "build", "dist"].includes(entry)) continue;
