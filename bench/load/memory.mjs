@@ -2,7 +2,7 @@
  * Memory under sustained load: the two Wisent apps (examples/shop, the web chain; the generated
  * API app) under `wisent start` in production, each as one process and with `--workers 2`,
  * answering a mix of requests (JSON show, list and create, the HTML index behind a session, a 404
- * and a 422) until MEMORY_REQUESTS (default 1,000,000) have been answered; the resident set and
+ * and a 422) until MEMORY_REQUESTS (default 1,000,000; 0: the idle phase only) have been answered; the resident set and
  * the V8 heap are sampled every MEMORY_SAMPLE_EVERY (50,000). Then both apps idle for
  * MEMORY_IDLE_SECONDS (600), sampled ten times. Goal: after the warm-up (the first 20% of the
  * requests, or of the idle time) neither the resident set nor the heap retained grows by more
@@ -238,7 +238,8 @@ export async function memory({ connections = 50 } = {}) {
   ];
   const widgets = makeWidgets(1000);
   try {
-    for (const app of apps) {
+    // MEMORY_REQUESTS=0: the idle phase alone.
+    for (const app of total > 0 ? apps : []) {
       const variant = variantNamed(app === "web" ? "wisent-web" : "wisent-api");
       for (const workers of workerCounts) {
         const probeDir = join(dir, `${app}-${workers}`);
