@@ -4,9 +4,10 @@
  * answering a mix of requests (JSON show, list and create, the HTML index behind a session, a 404
  * and a 422) until MEMORY_REQUESTS (default 1,000,000; 0: the idle phase only) have been
  * answered; the resident set and the V8 heap are sampled every MEMORY_SAMPLE_EVERY (50,000).
- * Then both apps idle for MEMORY_IDLE_SECONDS (600), sampled ten times. Goal: after the warm-up (the first 20% of the
- * requests, or of the idle time) neither the resident set nor the heap retained grows by more
- * than 10% over its value at the end of the warm-up (a leak grows; settling lower is fine).
+ * Then both apps idle for MEMORY_IDLE_SECONDS (600), sampled ten times. Goal: after the warm-up
+ * (the first 20% of the requests, or of the idle time) neither the resident set nor the heap
+ * retained grows by more than 10% over its value at the end of the warm-up (a leak grows;
+ * settling lower is fine).
  *
  * How the heap is read (lib/memory-probe.mjs, preloaded with `node --import`): the server gets
  * no route and does no extra work per request; at a sample the bench reads the resident set from
