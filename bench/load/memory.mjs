@@ -235,7 +235,9 @@ export async function memory({ connections = 50 } = {}) {
   const workerCounts = list(process.env.MEMORY_WORKERS, "1,2").map(Number);
   const dir = mkdtempSync(join(tmpdir(), "wisent-memory-"));
   const out = [
-    `${total.toLocaleString("en-US")} mixed requests${NODE_ARGS.length > 0 ? ` (servers run with ${NODE_ARGS.join(" ")})` : ""} (per 8: 3 JSON shows, a JSON list page, the HTML index (the API app: a fourth show), a JSON create, a 404, a 422), wrk -t1 -c${connections}, sampled every ${every.toLocaleString("en-US")}; warm-up: the first 20%.`,
+    total === 0
+      ? "The idle phase only (MEMORY_REQUESTS=0)."
+      : `${total.toLocaleString("en-US")} mixed requests${NODE_ARGS.length > 0 ? ` (servers run with ${NODE_ARGS.join(" ")})` : ""} (per 8: 3 JSON shows, a JSON list page, the HTML index (the API app: a fourth show), a JSON create, a 404, a 422), wrk -t1 -c${connections}, sampled every ${every.toLocaleString("en-US")}; warm-up: the first 20%.`,
   ];
   const widgets = makeWidgets(1000);
   try {
