@@ -126,9 +126,10 @@ module.exports = {
     // The built package (reached through "wisent" and by the benches) is not source; the
     // fixtures break every rule on purpose (scripts/architecture/layers.test.ts cruises them).
     // bench/load/apps/generated/ is made by the CLI at every load bench run, bench/results/ holds
-    // builds and app copies laid out for A/B runs (both git-ignored).
+    // builds and app copies laid out for A/B runs (both git-ignored). bench/load/peers/<name>/ folders
+    // are other frameworks' apps with their own package.json, installed only by the bench.
     exclude: {
-      path: "^packages/wisent/dist/|^scripts/architecture/fixtures/|^bench/load/apps/generated/|^bench/results/",
+      path: "^packages/wisent/dist/|^scripts/architecture/fixtures/|^bench/load/apps/generated/|^bench/results/|^bench/load/peers/[^/]+/",
     },
     enhancedResolveOptions: {
       exportsFields: ["exports"],

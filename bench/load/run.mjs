@@ -1,6 +1,7 @@
 /**
  * Load benchmarks over loopback (run `npm run build` first; needs wrk: `apt-get install wrk`):
  *   node bench/load/run.mjs [throughput] [cold-start] [cold-start-phases] [memory] [scale-out]
+ *     [frameworks]
  * Environment: BENCH_ROUNDS (3), BENCH_SECONDS (3), BENCH_WARMUP (2), BENCH_CONNECTIONS (50);
  * BENCH_VARIANTS / BENCH_WORKLOADS (comma lists) narrow the throughput phase.
  * The Wisent variants are examples/shop and an API app the CLI generates at the start of the run
@@ -12,6 +13,7 @@ import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { coldStart } from "./cold-start.mjs";
 import { coldStartPhases } from "./cold-start-phases.mjs";
+import { frameworks } from "./frameworks.mjs";
 import { pinned } from "./lib/cpus.mjs";
 import { memory } from "./memory.mjs";
 import { scaleOut } from "./scale-out.mjs";
@@ -23,6 +25,7 @@ const PHASES = {
   "cold-start-phases": coldStartPhases,
   memory,
   "scale-out": scaleOut,
+  frameworks,
 };
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(w in PHASES));
