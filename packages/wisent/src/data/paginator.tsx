@@ -1,8 +1,7 @@
 /** @jsxRuntime classic */
 /** @jsx h */
-// biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
-
 import { cursorUrl, pageUrlsOf } from "../http/pagination-headers.js";
+// biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
 import { h } from "../jsx/jsx-runtime.js";
 import type { Paginator as PaginatorData } from "./pagination.js";
 import { paginationSettings } from "./pagination-settings.js";
