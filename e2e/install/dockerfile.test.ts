@@ -10,7 +10,7 @@
  *
  * Needs the build (`npm run build`) and root (to copy files to another owner and run as it).
  */
-import { type ChildProcess, execFile } from "node:child_process";
+import { execFile } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -31,7 +31,13 @@ import {
   REPO,
   startLocalRegistry,
 } from "../../scripts/local-registry/index.mjs";
-import { type BuiltImage, buildDockerfile, startImage } from "../support/dockerfile-runner.js";
+import {
+  type BuiltImage,
+  buildDockerfile,
+  type RunningImage,
+  runImage,
+  stopImage,
+} from "../support/dockerfile-runner.js";
 import { freePort } from "../support/server.js";
 import { userShell } from "../support/user-shell.js";
 
@@ -52,47 +58,20 @@ const sh: ReturnType<typeof userShell>["sh"] = (...args) => shell.sh(...args);
 const ok: ReturnType<typeof userShell>["ok"] = (...args) => shell.ok(...args);
 
 /** The image's CMD (as `docker run -p <port>:<port> -e PORT=<port> -e HOST=127.0.0.1`), until it listens. */
-async function run(
-  image: BuiltImage,
-  port: number,
-): Promise<{ child: ChildProcess; log: () => string }> {
-  const child = startImage(image, {
-    PORT: String(port),
-    // The test's network is 127.0.0.1 only; the test is the TLS proxy in front.
-    HOST: "127.0.0.1",
-    TRUSTED_PROXIES: "127.0.0.1",
-  });
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no listening line in 2 minutes:\n${output}`)),
-      2 * MINUTES,
-    );
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/listening on http:\/\/127\.0\.0\.1:\d+/.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the image's CMD exited (${code}):\n${output}`));
-    });
-  });
-  return { child, log: () => output };
+function run(image: BuiltImage, port: number): Promise<RunningImage> {
+  return runImage(
+    image,
+    {
+      PORT: String(port),
+      // The test's network is 127.0.0.1 only; the test is the TLS proxy in front.
+      HOST: "127.0.0.1",
+      TRUSTED_PROXIES: "127.0.0.1",
+    },
+    2 * MINUTES,
+  );
 }
 
-async function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
-  const exited = new Promise<number | null>((resolve) =>
-    child.once("exit", (code) => resolve(code)),
-  );
-  child.kill("SIGTERM");
-  return exited;
-}
+const stop = stopImage;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "wisent-dockerfile-"));

@@ -18,7 +18,7 @@
  * Needs the build (`npm run build`), PostgreSQL on 127.0.0.1:5432, and root (to copy files to
  * another owner and run as it).
  */
-import { type ChildProcess, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
@@ -31,7 +31,12 @@ import {
   startLocalRegistry,
 } from "../../scripts/local-registry/index.mjs";
 import { BrowserClient } from "../support/browser-client.js";
-import { type BuiltImage, buildDockerfile, startImage } from "../support/dockerfile-runner.js";
+import {
+  type BuiltImage,
+  buildDockerfile,
+  runImage,
+  stopImage,
+} from "../support/dockerfile-runner.js";
 import { freePort } from "../support/server.js";
 import { userShell } from "../support/user-shell.js";
 
@@ -54,42 +59,8 @@ function psql(sql: string): void {
 }
 
 /** The image's CMD (`docker run -e ...`), until it listens; what it printed stays readable. */
-async function run(
-  image: BuiltImage,
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; log: () => string }> {
-  const child = startImage(image, env);
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no listening line in 2 minutes:\n${output}`)),
-      2 * MINUTES,
-    );
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/listening on http:\/\/127\.0\.0\.1:\d+/.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the image's CMD exited (${code}):\n${output}`));
-    });
-  });
-  return { child, log: () => output };
-}
-
-async function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
-  const exited = new Promise<number | null>((resolve) =>
-    child.once("exit", (code) => resolve(code)),
-  );
-  child.kill("SIGTERM");
-  return exited;
-}
+const run = (image: BuiltImage, env: Record<string, string>) => runImage(image, env, 2 * MINUTES);
+const stop = stopImage;
 
 /** Signs a new reader up through the sign-up form; the client then holds the session. */
 async function signUp(browser: BrowserClient, email: string): Promise<void> {

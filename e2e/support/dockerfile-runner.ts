@@ -413,3 +413,53 @@ export function startImage(
     ...(image.user ? { uid: image.user.uid, gid: image.user.gid } : {}),
   });
 }
+
+/** An image's CMD running: its process and everything it printed so far. */
+export interface RunningImage {
+  readonly child: ChildProcess;
+  log(): string;
+}
+
+/**
+ * {@link startImage}, resolved once the server prints its `listening on` line; rejects with what
+ * it printed when the CMD exits first or prints no such line within `timeoutMs`.
+ * @example const { child, log } = await runImage(image, { PORT: "3000", HOST: "127.0.0.1" });
+ */
+export async function runImage(
+  image: BuiltImage,
+  env: Readonly<Record<string, string>>,
+  timeoutMs = 120_000,
+): Promise<RunningImage> {
+  const child = startImage(image, env);
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no listening line in ${timeoutMs / 1000} s:\n${output}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/listening on http:\/\/127\.0\.0\.1:\d+/.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the image's CMD exited (${code}):\n${output}`));
+    });
+  });
+  return { child, log: () => output };
+}
+
+/** Stops an image's CMD as `docker stop` does (SIGTERM); resolves with its exit code. */
+export async function stopImage(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => resolve(code)),
+  );
+  child.kill("SIGTERM");
+  return exited;
+}
