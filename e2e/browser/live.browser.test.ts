@@ -4,7 +4,8 @@
  * shows each change without being reloaded (a marker set on its window survives: Turbo
  * refetched the page, the browser did not load it again). Then the same under
  * `wisent start --workers 2`, where the write and the watching page's stream may be served by
- * different workers. Skipped only with WISENT_SKIP_BROWSER=1.
+ * different workers. With JavaScript off, the same pages and forms work without the stream.
+ * Skipped only with WISENT_SKIP_BROWSER=1.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -100,6 +101,29 @@ for (const workers of [undefined, 2]) {
       expect(await notReloaded(watcher)).toBe(true);
       await writer.context().close();
       await watcher.context().close();
+    });
+
+    it("works with JavaScript off: the forms and pages of a live resource, without its stream", async () => {
+      const context = await browser!.newContext({ javaScriptEnabled: false });
+      const page = await context.newPage();
+      const title = `No script ${workers ?? 1} ${Date.now()}`;
+      await page.goto(`${base}/widgets/new`);
+      await page.getByLabel("Title").fill(title);
+      await page.getByRole("button", { name: "Save" }).click();
+      await page.waitForURL(/\/widgets\/[0-9a-f-]{36}$/);
+      await page.getByRole("link", { name: "Edit" }).click();
+      await page.getByLabel("Title").fill(`${title} edited`);
+      await page.getByRole("button", { name: "Save" }).click();
+      await page.waitForSelector("text=Widget was successfully updated.");
+      await page.goto(`${base}/widgets`);
+      await page.waitForSelector(`td:has-text("${title} edited")`);
+      await page
+        .locator(`tr:has-text("${title} edited")`)
+        .getByRole("button", { name: "Destroy" })
+        .click();
+      await page.waitForURL(/\/widgets$/);
+      expect(await page.locator(`td:has-text("${title}")`).count()).toBe(0);
+      await context.close();
     });
   });
 }
