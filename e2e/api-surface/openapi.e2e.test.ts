@@ -47,9 +47,16 @@ async function wisent(cwd: string, args: string[], env: Record<string, string> =
 
 /** The JSON operations of the routes table: resource routes but New and Edit. */
 function jsonRoutes(routes: { method: string; path: string; handler: string }[]) {
-  return routes
-    .filter((r) => /Resource\.(List|Show|Create|Update|Destroy)$/.test(r.handler))
-    .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/\/$/, "")}`);
+  return (
+    routes
+      // The resources' operations, and the event stream of live resources (text/event-stream).
+      .filter(
+        (r) =>
+          /Resource\.(List|Show|Create|Update|Destroy)$/.test(r.handler) ||
+          r.handler === "liveStream",
+      )
+      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/\/$/, "")}`)
+  );
 }
 
 function documented(document: Json): string[] {

@@ -105,7 +105,11 @@ describe("what the database decides, in every format", () => {
     }
     const res = await json().delete(\`/authors/\${prolific.id}\`);
     expect(res.status).toBe(409);
-    expect(await res.json()).toEqual({ error: "Author has 11 books.", code: 409 });
+    expect(await res.json()).toEqual({
+      error: "Author has 11 books.",
+      code: 409,
+      error_code: "E_DEPENDENT_RECORDS",
+    });
     const doc = await xml().delete(\`/authors/\${prolific.id}\`);
     expect(doc.status).toBe(409);
     expect(await doc.text()).toContain("<error>Author has 11 books.</error>");
