@@ -1,4 +1,5 @@
 import type { Context, Handler } from "hono";
+import { BoundedMemo } from "../base/bounded-memo.js";
 import { LIVE_STREAM_KEY } from "../base/symbols.js";
 import { afterCommit } from "../data/transaction-hooks.js";
 import { takeWrites, type WrittenRecord } from "../data/written-records.js";
@@ -66,17 +67,21 @@ export function liveHandler(
   streams: LiveStreams,
 ): Handler {
   if (operation === "list" || operation === "show") {
+    // A stream's token and path per name (the secrets are read once): the HMAC and the path
+    // helper were about a tenth of a live JSON show (bench/load/ab-instructions.mjs).
+    const subscriptions = new BoundedMemo<string, { token: string; path?: string }>(1_000);
     return (c, next) => {
       const name = streamNameFor(c, spec);
       if (name !== undefined) {
-        const token = signStreamName(name, streams.secrets);
-        (c as Marked)[LIVE] = token;
+        const subscription = subscriptions.get(name, () => ({
+          token: signStreamName(name, streams.secrets),
+        }));
+        (c as Marked)[LIVE] = subscription.token;
         // Where an API client follows the changes (the typed client's `live()`).
-        setHeader(
-          c,
-          LIVE_STREAM_HEADER,
-          c.get("wisent").pathFor("liveStreamPath", { live_stream: token }),
-        );
+        subscription.path ??= c
+          .get("wisent")
+          .pathFor("liveStreamPath", { live_stream: subscription.token });
+        setHeader(c, LIVE_STREAM_HEADER, subscription.path);
       }
       return handler(c, next);
     };

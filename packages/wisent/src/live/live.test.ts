@@ -5,7 +5,9 @@ import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { App } from "../app/app.js";
+import { bringsRouteGuards } from "../app/route-guards.js";
 import { setCurrentUser } from "../auth/current-user.js";
+import { AUTH_ROUTE_GUARDS } from "../auth/route-guards.js";
 import { createClient } from "../client/create-client.js";
 import { type Database, openDatabase } from "../data/database.js";
 import { defineModel } from "../data/model.js";
@@ -84,11 +86,11 @@ class PostsResource extends ResourceBase<"post_id"> {
 class GadgetsResource extends WritesResource<"gadget_id"> {}
 
 /** A test's signed-in user: the `x-user` header (what authentication() would load). */
-const userFromHeader: MiddlewareHandler = async (c, next) => {
+const userFromHeader: MiddlewareHandler = bringsRouteGuards(async (c, next) => {
   const id = c.req.header("x-user");
   setCurrentUser(c, id ? { id } : undefined);
   await next();
-};
+}, AUTH_ROUTE_GUARDS);
 
 let db: Database;
 let app: App;
