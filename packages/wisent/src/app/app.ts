@@ -454,8 +454,13 @@ export class App extends Group<[], never> {
    * @throws Error from {@link App.checkRoutes} when a route can never match
    * @example const server = await app.listen({ port: 3000 }); console.log(server.url);
    */
-  async listen(options: ListenOptions = {}): Promise<RunningServer> {
+  listen(options: ListenOptions = {}): Promise<RunningServer> {
+    // Thrown at once, not as a rejection: an app whose routes cannot all match never starts.
     this.checkRoutes();
+    return this.#listen(options);
+  }
+
+  async #listen(options: ListenOptions): Promise<RunningServer> {
     if (this.#database && !this.#databaseOpened) {
       await this.#database.check();
       this.#databaseOpened = true;
