@@ -66,6 +66,29 @@ describe.each(DIALECTS)("migrations on %s", (dialect) => {
     expect(await migrateDown(t.db, MIGRATIONS)).toEqual([]);
   });
 
+  run(
+    "runs a pending migration named before the last one run (a teammate's, merged later), as Rails does",
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), "wisent-migrations-"));
+      const table = (name: string) =>
+        `export async function up(db) { await db.schema.createTable("${name}").addColumn("id", "integer").execute(); }\n` +
+        `export async function down(db) { await db.schema.dropTable("${name}").execute(); }\n`;
+      try {
+        await writeFile(join(dir, "20240402000000_create_later.mjs"), table("later"));
+        expect(await migrateUp(t.db, dir)).toEqual(["20240402000000_create_later"]);
+        await writeFile(join(dir, "20240401000000_create_earlier.mjs"), table("earlier"));
+        expect(await migrateUp(t.db, dir)).toEqual(["20240401000000_create_earlier"]);
+        expect(await tables()).toEqual(["earlier", "later"]);
+        // Down reverts in the order they ran, the last run first.
+        expect(await migrateDown(t.db, dir)).toEqual(["20240401000000_create_earlier"]);
+        expect(await migrateDown(t.db, dir)).toEqual(["20240402000000_create_later"]);
+        expect(await tables()).toEqual([]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
   run("names the migration that fails", async () => {
     const dir = await mkdtemp(join(tmpdir(), "wisent-migrations-"));
     try {

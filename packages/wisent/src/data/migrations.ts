@@ -156,6 +156,9 @@ async function migrator(db: Database | Kysely<AnyDB>, folder: string): Promise<M
     provider: new FolderMigrationProvider(folder, await recordedMigrations(db)),
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: "wisent_migration_lock",
+    // A pending migration named before the last one run (a branch merged later) runs, as in
+    // Rails; down reverts in the order they ran.
+    allowUnorderedMigrations: true,
   });
 }
 
@@ -210,7 +213,12 @@ export async function migrateDown(
     throw new Error(`invalid step ${step}: expected a whole number of at least 1`);
   }
   const m = await migrator(db, folder);
-  const applied = (await m.getMigrations()).filter((x) => x.executedAt !== undefined);
+  // In the order they ran (a migration merged later may sort before one run earlier).
+  const applied = (await m.getMigrations())
+    .filter((x) => x.executedAt !== undefined)
+    .sort(
+      (a, b) => a.executedAt!.getTime() - b.executedAt!.getTime() || (a.name < b.name ? -1 : 1),
+    );
   if (applied.length === 0) return [];
   const target = applied.length > step ? applied[applied.length - step - 1]!.name : NO_MIGRATIONS;
   return namesOrThrow(await m.migrateTo(target), "be reverted");
@@ -255,7 +263,12 @@ export async function revertMigration(
   name: string,
 ): Promise<boolean> {
   const m = await migrator(db, folder);
-  const applied = (await m.getMigrations()).filter((x) => x.executedAt !== undefined);
+  // In the order they ran (a migration merged later may sort before one run earlier).
+  const applied = (await m.getMigrations())
+    .filter((x) => x.executedAt !== undefined)
+    .sort(
+      (a, b) => a.executedAt!.getTime() - b.executedAt!.getTime() || (a.name < b.name ? -1 : 1),
+    );
   const index = applied.findIndex((x) => x.name === name);
   if (index === -1) return false;
   if (index === applied.length - 1) {
