@@ -93,6 +93,12 @@ describe.each(["sqlite", "postgres"] as const)("many processes on %s", (dialect)
           killedAt = n;
         }
       }
+      if (killedAt < 0) {
+        // A loaded machine: the workers had not started by the last create. Killed once they have.
+        await until(async () => (await performed()) > 50);
+        a.child.kill("SIGKILL");
+        killedAt = JOBS;
+      }
       expect(killedAt).toBeGreaterThan(0);
       const expected = Array.from({ length: JOBS }, (_, n) => n).filter((n) => n % 10 !== 9);
       await until(async () => {
