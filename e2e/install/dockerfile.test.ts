@@ -25,12 +25,8 @@ import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PNG } from "../../packages/wisent/src/storage/test-support/sample-files.js";
-import {
-  NPM,
-  packPackages,
-  REPO,
-  startLocalRegistry,
-} from "../../scripts/local-registry/index.mjs";
+import { NPM } from "../../scripts/local-registry/index.mjs";
+import { type LocalRegistry, registryOfThisCheckout } from "../support/checkout-registry.js";
 import {
   type BuiltImage,
   buildDockerfile,
@@ -47,10 +43,8 @@ const NPX = process.platform === "win32" ? "npx.cmd" : "npx";
 const NOBODY = { uid: 65534, gid: 65534 };
 const asRoot = process.platform === "linux" && userInfo().uid === 0;
 
-type Registry = Awaited<ReturnType<typeof startLocalRegistry>>;
-
 let root: string;
-let registry: Registry;
+let registry: LocalRegistry;
 let userEnv: Record<string, string | undefined>;
 /** The user's shell: the registry's npm settings, none of the test process's app settings. */
 let shell: ReturnType<typeof userShell>;
@@ -71,18 +65,12 @@ function run(image: BuiltImage, port: number): Promise<RunningImage> {
   );
 }
 
-const stop = stopImage;
-
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "wisent-dockerfile-"));
   if (!asRoot) return;
   // The image's user must pass through it to the image's files (mkdtemp makes it root's only).
   chmodSync(root, 0o755);
-  if (!existsSync(join(REPO, "packages/wisent/dist/cli/main.js"))) {
-    throw new Error("packages/wisent/dist is missing: run npm run build first");
-  }
-  registry = await startLocalRegistry(join(root, "registry"));
-  for (const tarball of packPackages(join(root, "packs"))) await registry.publish(tarball);
+  registry = await registryOfThisCheckout(root);
   userEnv = registry.env({});
   shell = userShell(userEnv);
 }, 5 * MINUTES);
@@ -183,7 +171,7 @@ describe.skipIf(!asRoot)(
         );
         expect(healthy).toBe(0);
       } finally {
-        expect(await stop(server.child)).toBe(0);
+        expect(await stopImage(server.child)).toBe(0);
       }
       const database = join(image.workdir, "db/production.sqlite");
       expect(statSync(database).uid).toBe(NOBODY.uid);
@@ -197,7 +185,7 @@ describe.skipIf(!asRoot)(
         expect(list).toHaveLength(1);
         expect(server.log()).toContain("nothing to migrate");
       } finally {
-        expect(await stop(server.child)).toBe(0);
+        expect(await stopImage(server.child)).toBe(0);
       }
       expect(readFileSync(join(image.workdir, "package.json"), "utf8")).toContain(
         '"database": "sqlite"',

@@ -24,13 +24,9 @@ import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  NPM,
-  packPackages,
-  REPO,
-  startLocalRegistry,
-} from "../../scripts/local-registry/index.mjs";
+import { NPM } from "../../scripts/local-registry/index.mjs";
 import { BrowserClient } from "../support/browser-client.js";
+import { type LocalRegistry, registryOfThisCheckout } from "../support/checkout-registry.js";
 import {
   type BuiltImage,
   buildDockerfile,
@@ -48,10 +44,8 @@ const NOBODY = { uid: 65534, gid: 65534 };
 const asRoot = process.platform === "linux" && userInfo().uid === 0;
 const PASSWORD = "correct horse battery staple";
 
-type Registry = Awaited<ReturnType<typeof startLocalRegistry>>;
-
 let root: string;
-let registry: Registry;
+let registry: LocalRegistry;
 let shell: ReturnType<typeof userShell>;
 
 function psql(sql: string): void {
@@ -60,7 +54,6 @@ function psql(sql: string): void {
 
 /** The image's CMD (`docker run -e ...`), until it listens; what it printed stays readable. */
 const run = (image: BuiltImage, env: Record<string, string>) => runImage(image, env, 2 * MINUTES);
-const stop = stopImage;
 
 /** Signs a new reader up through the sign-up form; the client then holds the session. */
 async function signUp(browser: BrowserClient, email: string): Promise<void> {
@@ -78,11 +71,7 @@ beforeAll(async () => {
   if (!asRoot) return;
   // The image's user must pass through it to the image's files (mkdtemp makes it root's only).
   chmodSync(root, 0o755);
-  if (!existsSync(join(REPO, "packages/wisent/dist/cli/main.js"))) {
-    throw new Error("packages/wisent/dist is missing: run npm run build first");
-  }
-  registry = await startLocalRegistry(join(root, "registry"));
-  for (const tarball of packPackages(join(root, "packs"))) await registry.publish(tarball);
+  registry = await registryOfThisCheckout(root);
   shell = userShell(registry.env({}));
 }, 5 * MINUTES);
 
@@ -242,7 +231,7 @@ describe.skipIf(!asRoot)(
         expect((await other.page(book)).status).toBe(404);
         expect((await other.page(author)).status).toBe(404);
       } finally {
-        expect(await stop(server.child)).toBe(0);
+        expect(await stopImage(server.child)).toBe(0);
       }
     });
   },

@@ -15,12 +15,8 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  NPM,
-  packPackages,
-  REPO,
-  startLocalRegistry,
-} from "../../scripts/local-registry/index.mjs";
+import { NPM } from "../../scripts/local-registry/index.mjs";
+import { type LocalRegistry, registryOfThisCheckout } from "../support/checkout-registry.js";
 import { type ServerProcess, startServerProcess } from "../support/server.js";
 import { userShell } from "../support/user-shell.js";
 
@@ -28,11 +24,9 @@ const MINUTES = 60_000;
 const NPX = process.platform === "win32" ? "npx.cmd" : "npx";
 const PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres";
 
-type Registry = Awaited<ReturnType<typeof startLocalRegistry>>;
-
 let root: string;
 let apps: string;
-let registry: Registry;
+let registry: LocalRegistry;
 /** The user's shell: the registry's npm settings, none of the test process's app settings. */
 let shell: ReturnType<typeof userShell>;
 const sh: ReturnType<typeof userShell>["sh"] = (...args) => shell.sh(...args);
@@ -62,11 +56,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "wisent-registry-"));
   apps = join(root, "apps");
   mkdirSync(apps);
-  if (!existsSync(join(REPO, "packages/wisent/dist/cli/main.js"))) {
-    throw new Error("packages/wisent/dist is missing: run npm run build first");
-  }
-  registry = await startLocalRegistry(join(root, "registry"));
-  for (const tarball of packPackages(join(root, "packs"))) await registry.publish(tarball);
+  registry = await registryOfThisCheckout(root);
   shell = userShell(registry.env({}));
 }, 5 * MINUTES);
 
