@@ -44,17 +44,14 @@ export async function ensureBuild(cwd: string): Promise<EnsuredBuild> {
 
 /** One line saying what was built and why. */
 export function describeBuild(built: Exclude<EnsuredBuild["built"], false>): string {
-  const why =
-    built.reason.state === "stale"
-      ? `${built.reason.changed} changed since the last build`
-      : "there was no build";
-  return `dist/ (${why}) in ${(built.result.ms / 1000).toFixed(2)} s`;
+  return `dist/ (${reasonOf(built.reason)}) in ${(built.result.ms / 1000).toFixed(2)} s`;
 }
 
+/** Why a build is wanted: `src/app.ts changed since the last build`, `there was no build`. */
 function reasonOf(state: BuildState): string {
   return state.state === "stale"
     ? `${state.changed} changed since the last build`
-    : "there is no build";
+    : "there was no build";
 }
 
 async function lock(cwd: string, why: string): Promise<() => void> {
