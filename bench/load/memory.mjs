@@ -15,22 +15,34 @@
  * used after a full collection (the retained heap). With MEMORY_SNAPSHOTS=1 the probe also
  * writes a heap snapshot at the end of the warm-up and at the end of the run, and the bench prints
  * which constructors grew between them (lib/heap-diff.mjs). MEMORY_APPS=web,api and
- * MEMORY_WORKERS=1,2 narrow a run; MEMORY_NODE_ARGS gives the servers Node flags, and the
+ * MEMORY_WORKERS=1,2 narrow a run; the servers run with the NODE_OPTIONS of the shop's Dockerfile
+ * unless MEMORY_NODE_ARGS gives other Node flags ("" for none), and the
  * servers inherit the bench's environment (MALLOC_ARENA_MAX=2, say).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { apiApp } from "./lib/apps.mjs";
+import { apiApp, SHOP } from "./lib/apps.mjs";
 import { heapDiff } from "./lib/heap-diff.mjs";
 import { makeWidgets, seedWidgets } from "./lib/seed.mjs";
 import { residentMiB } from "./lib/servers.mjs";
 import { runWrk, writeMixScript } from "./lib/wrk.mjs";
 import { BEHIND_PROXY, startVariant, variantEnv, variantNamed } from "./throughput.mjs";
 
-/** MEMORY_NODE_ARGS: Node flags for the servers, to try a remedy (`--max-semi-space-size=8`). */
-const NODE_ARGS = (process.env.MEMORY_NODE_ARGS ?? "").split(" ").filter(Boolean);
+/**
+ * The servers' Node flags: as production runs them, the NODE_OPTIONS of the shop's generated
+ * Dockerfile (V8's young generation capped); MEMORY_NODE_ARGS replaces them ("" for Node's
+ * defaults, to see what the cap saves).
+ */
+const NODE_ARGS = (process.env.MEMORY_NODE_ARGS ?? dockerfileNodeOptions(SHOP))
+  .split(" ")
+  .filter(Boolean);
+
+/** The NODE_OPTIONS the app's Dockerfile sets, or "" when it sets none. */
+function dockerfileNodeOptions(app) {
+  return /NODE_OPTIONS=(\S+)/.exec(readFileSync(join(app, "Dockerfile"), "utf8"))?.[1] ?? "";
+}
 const PROBE = fileURLToPath(new URL("./lib/memory-probe.mjs", import.meta.url));
 const MiB = 1024 * 1024;
 const HTML_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";

@@ -124,6 +124,12 @@ describe.skipIf(!postgres)("`wisent start --workers 2` on PostgreSQL", () => {
     // Two worker processes of the one supervisor, sharing the port.
     expect(workers[0]).not.toBe(workers[1]);
     for (const pid of workers) expect(parentOf(pid)).toBe(server.pid);
+    // Each worker runs with V8's young generation capped (its memory levels off under load).
+    for (const pid of workers) {
+      expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toContain(
+        "--max-semi-space-size=8",
+      );
+    }
 
     const replies = (
       await Promise.all(Array.from({ length: CLIENTS }, (_, n) => client(url, n, PER_CLIENT)))

@@ -25,6 +25,7 @@ const VARS = {
   database: "sqlite",
   dockerDatabase: "VOLUME /app/db",
   dockerRun: "docker run -p 3000:3000 shop",
+  nodeOptions: "--max-semi-space-size=8",
   wisentDependency: "^0.1.0",
   honoDependency: "^4.13.19",
   zodDependency: "^4.3.6",

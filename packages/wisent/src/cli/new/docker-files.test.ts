@@ -88,7 +88,9 @@ describe.each(CASES)("wisent new --%s --db %s", (kind, db) => {
     const final = lines.slice(lines.indexOf("FROM base"));
     expect(final).toContain("COPY --from=build --chown=node:node /app /app");
     expect(final).toContain("USER node");
-    expect(final).toContain("ENV GO_ENV=production NODE_ENV=production HOST=0.0.0.0 PORT=3000");
+    expect(final).toContain(
+      "ENV GO_ENV=production NODE_ENV=production HOST=0.0.0.0 PORT=3000 NODE_OPTIONS=--max-semi-space-size=8",
+    );
     // Create the database when missing and migrate it (locked against other replicas), then serve.
     expect(final.at(-1)).toBe(
       'CMD ["sh", "-c", "node_modules/.bin/wisent db prepare && exec node_modules/.bin/wisent start"]',

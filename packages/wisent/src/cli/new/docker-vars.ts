@@ -5,6 +5,8 @@
  * @module
  */
 
+import { YOUNG_GENERATION_FLAG } from "../start/young-generation.js";
+
 /** What `wisent new` was asked, as far as the Dockerfile cares. */
 export interface DockerAppKind {
   readonly packageName: string;
@@ -19,11 +21,16 @@ const SERVER_URLS = {
 } as const;
 
 /**
- * The `it.dockerDatabase` and `it.dockerRun` values of `Dockerfile.eta`.
+ * The `it.dockerDatabase`, `it.dockerRun` and `it.nodeOptions` values of `Dockerfile.eta`.
  * @example dockerVars({ packageName: "shop", api: false, db: "sqlite" }).dockerRun
  * // "docker run -p 3000:3000 -v shop-db:/app/db -v shop-storage:/app/storage -e SESSION_SECRET=<64 hex characters> shop"
  */
-export function dockerVars(app: DockerAppKind): { dockerDatabase: string; dockerRun: string } {
+export function dockerVars(app: DockerAppKind): {
+  dockerDatabase: string;
+  dockerRun: string;
+  nodeOptions: string;
+} {
+  const nodeOptions = YOUNG_GENERATION_FLAG;
   const secret = app.api ? "" : " -e SESSION_SECRET=<64 hex characters>";
   const storage = `-v ${app.packageName}-storage:/app/storage`;
   if (app.db === "sqlite") {
@@ -34,6 +41,7 @@ export function dockerVars(app: DockerAppKind): { dockerDatabase: string; docker
         "VOLUME /app/db",
       ].join("\n"),
       dockerRun: `docker run -p 3000:3000 -v ${app.packageName}-db:/app/db ${storage}${secret} ${app.packageName}`,
+      nodeOptions,
     };
   }
   const url = SERVER_URLS[app.db];
@@ -41,5 +49,6 @@ export function dockerVars(app: DockerAppKind): { dockerDatabase: string; docker
     dockerDatabase:
       "# The database is on its own server: DATABASE_URL, given to docker run (see above).",
     dockerRun: `docker run -p 3000:3000 ${storage} -e DATABASE_URL=${url}${secret} ${app.packageName}`,
+    nodeOptions,
   };
 }

@@ -4,6 +4,7 @@ import { announceStartupNotices } from "../../app/startup-notices.js";
 import { currentEnv } from "../../config/settings.js";
 import { relayLiveBroadcasts } from "../../live/cluster-transport.js";
 import type { Output } from "../output.js";
+import { workerExecArgv } from "./young-generation.js";
 
 /**
  * Runs `count` worker processes of the app's server sharing one port (node:cluster). A worker
@@ -17,6 +18,7 @@ export function superviseWorkers(count: number, out: Output): Promise<number> {
   cluster.setupPrimary({
     exec: fileURLToPath(new URL("./worker.js", import.meta.url)),
     args: [],
+    execArgv: workerExecArgv(),
     silent: false,
   });
   const listening = new Set<Worker>();
