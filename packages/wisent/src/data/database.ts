@@ -123,12 +123,13 @@ export class Database<DB = AnyDB> {
    * Begins the transaction of one request (the `transaction` middleware's): `write` says the
    * request may change data. On SQLite it holds the one connection until it ends, and its BEGIN
    * waits for the first statement (IMMEDIATE when writing). On PostgreSQL under READ COMMITTED
-   * (its default), a reading request's reads run on a pooled connection without BEGIN or
-   * COMMIT, and its first query that may write begins the transaction there (see
-   * `PooledRequestTransaction`). Otherwise it is Kysely's controlled transaction on a
-   * pooled connection: for writing requests, for PostgreSQL under another isolation level, and
-   * on MySQL/MariaDB, whose default REPEATABLE READ gives a transaction one snapshot from its
-   * first read on, which reads outside a transaction would not share.
+   * (its default), a request's reads run on a pooled connection without BEGIN or COMMIT until
+   * its first query that may write, which begins the transaction there (see
+   * `PooledRequestTransaction`): a reading request sends neither, a create sends BEGIN, INSERT,
+   * COMMIT. Otherwise it is Kysely's controlled transaction on a pooled connection: for
+   * PostgreSQL under another isolation level, and on MySQL/MariaDB, whose default REPEATABLE
+   * READ gives a transaction one snapshot from its first read on, which reads outside a
+   * transaction would not share.
    *
    * @param intent - `{ write: true }` when the request may change data
    * @returns the transaction's handle: `trx` to query with, `commit()` and `rollback()`
@@ -142,7 +143,7 @@ export class Database<DB = AnyDB> {
   beginRequest(intent: TransactionIntent): Promise<TransactionHandle<DB>> {
     if (this.#sqlite) return sqliteRequestTransaction(this.kysely, this.#sqlite, intent);
     const postgres = this.#postgres;
-    if (intent.write || !postgres) return kyselyTransaction(this.kysely);
+    if (!postgres) return kyselyTransaction(this.kysely);
     const alone = this.#readsAlone ?? this.#readIsolation();
     return typeof alone === "boolean"
       ? this.#reading(postgres, alone)
@@ -151,8 +152,8 @@ export class Database<DB = AnyDB> {
 
   /**
    * {@link beginRequest} without waiting, where it can begin at once (SQLite's connection is
-   * free; a reading request on PostgreSQL under READ COMMITTED, which takes its connection at
-   * its first query); else undefined. Saves the request a promise and a turn of the microtask
+   * free; PostgreSQL under READ COMMITTED, where a request takes its connection at its first
+   * query); else undefined. Saves the request a promise and a turn of the microtask
    * queue.
    * @param intent - `{ write: true }` when the request may change data
    * @returns the transaction's handle, or undefined when it must be awaited (`beginRequest`)
@@ -160,7 +161,7 @@ export class Database<DB = AnyDB> {
   beginRequestNow(intent: TransactionIntent): TransactionHandle<DB> | undefined {
     if (this.#sqlite) return sqliteRequestTransactionNow(this.kysely, this.#sqlite, intent);
     const postgres = this.#postgres;
-    if (intent.write || !postgres || this.#readsAlone !== true) return undefined;
+    if (!postgres || this.#readsAlone !== true) return undefined;
     return new PooledRequestTransaction(this.kysely, postgres, postgres.driver);
   }
 

@@ -23,7 +23,7 @@ import {
   migratedTestDatabase,
   type TestDatabase,
 } from "./test-support/test-databases.js";
-import { Widget } from "./test-support/widget.js";
+import { Part, Widget } from "./test-support/widget.js";
 import { TRANSACTION_FINISHED } from "./transaction-handle.js";
 import { uuidv7 } from "./uuid.js";
 
@@ -81,6 +81,16 @@ const insert = (title: string) =>
   sql`insert into widgets (id, title, created_at, updated_at)
     values (${uuidv7()}, ${title}, now(), now())`;
 
+/** A part of a widget that does not exist: the model lets it through, the foreign key refuses it. */
+const orphanPart = (trx: Transaction<AnyDB>) =>
+  Part.create(trx, {
+    widget_id: "0190f5a2-7b1c-7cde-8f00-1234567890ab",
+    name: "Orphan",
+    in_stock: true,
+    price: "1.00",
+    made_on: "2026-01-01",
+  });
+
 const titles = async (db: Database) =>
   (await Widget.all(db.kysely)).map((widget) => widget.title).sort();
 
@@ -134,11 +144,9 @@ describe("reading requests on PostgreSQL under READ COMMITTED", () => {
     const request = sent.slice(0, sent.indexOf("rollback") + 1);
     expect(request.map((s) => s.split(" ")[0])).toEqual([
       "select",
+      // The first write begins the transaction; no savepoint (undoing it is a ROLLBACK).
       "begin",
-      // A model's write in a savepoint: a refused one leaves the transaction usable.
-      "savepoint",
       "insert",
-      "release",
       "select",
       "select", // Widget.all through another connection
       "select",
@@ -152,14 +160,60 @@ describe("reading requests on PostgreSQL under READ COMMITTED", () => {
     const tx = await t.db.beginRequest({ write: false });
     await Widget.create(tx.trx, { title: "Saved" });
     await tx.commit();
+    expect(sent.map((s) => s.split(" ")[0])).toEqual(["begin", "insert", "commit"]);
+    expect(await titles(t.db)).toEqual(["Saved", "Seeded"]);
+  });
+
+  run("put a second write in a savepoint: a refused one keeps the first", async () => {
+    const sent = recordStatements();
+    const tx = await t.db.beginRequest({ write: true });
+    await Widget.create(tx.trx, { title: "First" });
+    // The database refuses it (its foreign key); the model rethrows.
+    await expect(orphanPart(tx.trx)).rejects.toThrow();
+    await Widget.create(tx.trx, { title: "Third" });
+    await tx.commit();
     expect(sent.map((s) => s.split(" ")[0])).toEqual([
       "begin",
+      "insert",
+      "savepoint",
+      "insert",
+      "rollback", // to the savepoint
       "savepoint",
       "insert",
       "release",
       "commit",
     ]);
-    expect(await titles(t.db)).toEqual(["Saved", "Seeded"]);
+    expect(await titles(t.db)).toEqual(["First", "Seeded", "Third"]);
+  });
+
+  run(
+    "undo a refused first write by ending its transaction, and go on reading and writing",
+    async () => {
+      const sent = recordStatements();
+      const pool = countConnections();
+      const tx = await t.db.beginRequest({ write: true });
+      await expect(orphanPart(tx.trx)).rejects.toThrow();
+      // Usable: the read runs on its own again (no transaction is open), and a later write
+      // begins a new transaction, which commits.
+      expect(await inEarlierTransaction(tx.trx)).toBe(false);
+      expect((await Widget.all(tx.trx)).map((w) => w.title)).toEqual(["Seeded"]);
+      await Widget.create(tx.trx, { title: "After" });
+      await tx.commit();
+      expect(sent.slice(0, 3).map((s) => s.split(" ")[0])).toEqual(["begin", "insert", "rollback"]);
+      expect(sent.slice(-3).map((s) => s.split(" ")[0])).toEqual(["begin", "insert", "commit"]);
+      // One connection for the request, given back.
+      expect([pool.taken, pool.returned]).toEqual([1, 1]);
+      expect(await titles(t.db)).toEqual(["After", "Seeded"]);
+    },
+  );
+
+  run("after a refused first write, end the request with nothing to commit", async () => {
+    const sent = recordStatements();
+    const tx = await t.db.beginRequest({ write: true });
+    await expect(orphanPart(tx.trx)).rejects.toThrow();
+    await tx.commit();
+    expect(sent.map((s) => s.split(" ")[0])).toEqual(["begin", "insert", "rollback"]);
+    expect(await titles(t.db)).toEqual(["Seeded"]);
   });
 
   run("keep the order of queries made at once around the BEGIN", async () => {
@@ -267,14 +321,14 @@ describe("reading requests on PostgreSQL under READ COMMITTED", () => {
     await expect(tx.rollback()).rejects.toThrow(TRANSACTION_FINISHED);
   });
 
-  run("keep Kysely's controlled transaction for a request that may write", async () => {
+  run("run a writing request's reads before its first write on their own", async () => {
     const sent = recordStatements();
-    expect(t.db.beginRequestNow({ write: true })).toBeUndefined();
-    const tx = await t.db.beginRequest({ write: true });
-    expect(tx).not.toBeInstanceOf(PooledRequestTransaction);
-    await Widget.find(tx.trx, seeded);
-    await tx.commit();
-    expect(sent.map((s) => s.split(" ")[0])).toEqual(["begin", "select", "commit"]);
+    const tx = t.db.beginRequestNow({ write: true });
+    expect(tx).toBeInstanceOf(PooledRequestTransaction);
+    await Widget.find(tx!.trx, seeded);
+    await Widget.create(tx!.trx, { title: "Written" });
+    await tx!.commit();
+    expect(sent.map((s) => s.split(" ")[0])).toEqual(["select", "begin", "insert", "commit"]);
   });
 });
 

@@ -57,6 +57,22 @@ class ReadFirstConnection implements DatabaseConnection {
     yield* this.connection.streamQuery<R>(query, chunkSize);
   }
 
+  /** BEGIN has been sent: the connection holds a transaction (or a failed BEGIN). */
+  get begun(): boolean {
+    return this.#begin !== undefined;
+  }
+
+  /**
+   * Ends the transaction a failed first write began (ROLLBACK, when BEGIN was sent) and goes back
+   * to running reads on their own: the connection is as it was before the write.
+   */
+  async undoFirstWrite(): Promise<void> {
+    if (this.#begin === undefined) return;
+    await this.rollback();
+    this.#begin = undefined;
+    this.#open = false;
+  }
+
   /** COMMIT, when BEGIN was sent; fails with BEGIN's error when BEGIN failed. */
   async commit(): Promise<void> {
     if (this.#begin === undefined) return;
@@ -79,8 +95,24 @@ class ReadFirstConnection implements DatabaseConnection {
   }
 }
 
+/** Each pooled request transaction by its `trx`, for `inWriteSavepoint`. */
+const byTransaction = new WeakMap<object, FirstWriteRunner>();
+
+/** What `inWriteSavepoint` asks of a pooled request transaction. */
+export interface FirstWriteRunner {
+  runAsFirstWrite<T>(write: () => Promise<T>): Promise<T> | undefined;
+}
+
 /**
- * The transaction of a reading request (GET, HEAD) on a pooled server database: it takes a
+ * The {@link PooledRequestTransaction} whose `trx` `db` is, if it is one.
+ * @example pooledRequestTransactionOf(c.tx())?.runAsFirstWrite(() => insert())
+ */
+export function pooledRequestTransactionOf(db: object): FirstWriteRunner | undefined {
+  return byTransaction.get(db);
+}
+
+/**
+ * The transaction of a request on a pooled server database: it takes a
  * connection from the pool at its first query (none for a request that never queries), runs
  * the reads on it without BEGIN or COMMIT, and begins the transaction before its first query
  * that may write, which then holds every later query until commit or rollback. Commit sends
@@ -91,13 +123,18 @@ class ReadFirstConnection implements DatabaseConnection {
  * Reads outside a transaction are the same as reads inside one only under READ COMMITTED,
  * where each statement sees the latest commit: use it only there (see
  * {@link readCommittedByDefault}). A GET's point read then costs one round trip instead of
- * three (BEGIN, SELECT, COMMIT).
+ * three (BEGIN, SELECT, COMMIT), and the reads a writing request makes before its first write
+ * (an owner check, the record to update) hold no transaction open.
  */
-export class PooledRequestTransaction<DB> implements TransactionHandle<DB>, ConnectionProvider {
+export class PooledRequestTransaction<DB>
+  implements TransactionHandle<DB>, ConnectionProvider, FirstWriteRunner
+{
   readonly trx: Transaction<DB>;
   #connection: ReadFirstConnection | undefined;
   #acquiring: Promise<ReadFirstConnection> | undefined;
   #ended = false;
+  /** A write run by {@link runAsFirstWrite} is under way. */
+  #firstWrite = false;
 
   /**
    * `driver` is the one Kysely runs `kysely` on (the dialect's), already initialised: it was
@@ -114,6 +151,35 @@ export class PooledRequestTransaction<DB> implements TransactionHandle<DB>, Conn
       dialect,
       executor: kysely.getExecutor().withConnectionProvider(this),
     });
+    byTransaction.set(this.trx, this);
+  }
+
+  /**
+   * Runs a model's write that the transaction has not begun for yet (nothing that may write has
+   * been sent, no other write is under way): the write's first statement sends BEGIN, and when
+   * the write fails, ROLLBACK ends that transaction and the connection runs reads on their own
+   * again, as before the write. That is what a savepoint set right after BEGIN would undo, at
+   * two round trips fewer (SAVEPOINT and RELEASE): a create is BEGIN, INSERT, COMMIT.
+   * Undefined when the write needs a savepoint of its own (see `inWriteSavepoint`).
+   */
+  runAsFirstWrite<T>(write: () => Promise<T>): Promise<T> | undefined {
+    if (this.#ended || this.#firstWrite || this.#connection?.begun) return undefined;
+    if (this.#acquiring && !this.#connection) return undefined;
+    this.#firstWrite = true;
+    return write().then(
+      (result) => {
+        this.#firstWrite = false;
+        return result;
+      },
+      async (error: unknown) => {
+        try {
+          if (!this.#ended) await this.#connection?.undoFirstWrite();
+        } finally {
+          this.#firstWrite = false;
+        }
+        throw error;
+      },
+    );
   }
 
   /** Kysely's queries on `trx` get the request's connection, taken from the pool at the first. */

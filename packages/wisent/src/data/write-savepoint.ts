@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { dialectOf } from "./dialect-of.js";
+import { pooledRequestTransactionOf } from "./pooled-request-transaction.js";
 import type { Queryable } from "./queryable.js";
 
 let serial = 0;
@@ -8,11 +9,16 @@ let serial = 0;
  * Runs a model's write so that a failing statement leaves `db`'s transaction usable: on
  * PostgreSQL, which aborts a whole transaction at its first error ("current transaction is
  * aborted"), inside a savepoint that is rolled back when `write` throws (the error is rethrown,
- * for the caller to answer 422 or 409 and go on querying). SQLite and MariaDB undo only the failed
+ * for the caller to answer 422 or 409 and go on querying); a request's first write, which begins
+ * the request's transaction, is undone by ending that transaction instead (two round trips
+ * fewer). SQLite and MariaDB undo only the failed
  * statement, and outside a transaction there is nothing to keep: `write` runs as it is.
  */
 export async function inWriteSavepoint<T>(db: Queryable, write: () => Promise<T>): Promise<T> {
   if (!db.isTransaction || dialectOf(db) !== "postgres") return write();
+  // A request's first write needs no savepoint: undoing it is ending the transaction it began.
+  const first = pooledRequestTransactionOf(db)?.runAsFirstWrite(write);
+  if (first) return first;
   // A name per write: a savepoint made while another is open (a write inside a write's hook)
   // would otherwise hide it.
   const name = sql.id(`wisent_write_${++serial}`);
