@@ -6,6 +6,7 @@
  * longer names.
  */
 import type { Context } from "hono";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { App } from "../app/app.js";
@@ -80,6 +81,21 @@ function imagesApp(t: TestDatabase, dialect: string): App {
     const replaced = await Image.update(tx, image, { file: input.file as never });
     const back = await Image.update(tx, replaced, { file: image.file as StoredAttachment });
     return c.json(back);
+  });
+  // A handler that destroys the record inside a savepoint it then rolls back: the request's
+  // transaction commits with the row, and its file, still there.
+  app.delete("/images/:id/undone", async (c: Context) => {
+    const tx = await c.tx();
+    const image = await Image.find(tx, c.req.param("id") ?? "");
+    await sql`savepoint undone_destroy`.execute(tx);
+    await Image.destroy(tx, image);
+    await sql`rollback to savepoint undone_destroy`.execute(tx);
+    return c.json(await Image.find(tx, image.id));
+  });
+  app.delete("/images/:id", async (c: Context) => {
+    const tx = await c.tx();
+    await Image.destroy(tx, await Image.find(tx, c.req.param("id") ?? ""));
+    return c.body(null, 204);
   });
   return app;
 }
@@ -175,6 +191,27 @@ describe.each(["sqlite", "postgres"] as const)("replaced files on %s", (dialect)
       const row = await Image.find(t.db.kysely, image.id);
       expect(row.file.url).toBe(image.file.url);
       expect(await storage.exists(row.file.key)).toBe(true);
+    },
+    30_000,
+  );
+
+  it.skipIf(!available[dialect])(
+    "keeps the file of a destroy the committed row undid (a rolled-back savepoint), deletes it after a destroy that holds",
+    async () => {
+      const image = await created();
+      const undone = await app.fetch(
+        new Request(`http://localhost/images/${image.id}/undone`, { method: "DELETE" }),
+      );
+      expect(undone.status, await undone.clone().text()).toBe(200);
+      const row = await Image.find(t.db.kysely, image.id);
+      expect(row.file.url).toBe(image.file.url);
+      expect(await storage.exists(row.file.key)).toBe(true);
+      // A destroy that commits deletes the file.
+      const destroyed = await app.fetch(
+        new Request(`http://localhost/images/${image.id}`, { method: "DELETE" }),
+      );
+      expect(destroyed.status).toBe(204);
+      expect(await storage.exists(row.file.key)).toBe(false);
     },
     30_000,
   );

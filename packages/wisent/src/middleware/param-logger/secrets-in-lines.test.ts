@@ -3,13 +3,13 @@
  * link in the path (a path parameter the filter covers: its segment, in `msg` and `path`, also
  * in an error's line), and the temporary file an upload was written to.
  */
-import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { App } from "../../app/app.js";
 import "../../http/bind.js";
 import type { LineSink } from "../../http/log-types.js";
 import { jsonLogger } from "../../http/logger.js";
 import { PNG } from "../../storage/test-support/sample-files.js";
+import { temporaryUploadFolder } from "../../storage/upload-scope.js";
 import { paramLogger } from "./param-logger.js";
 
 const TOKEN = "MDE5MGY1YTItN2IxYy03Y2RlLThmMDA.mabc123.c2lnbmF0dXJlLW9mLXRoZS1yZXNldC10b2tlbg";
@@ -93,8 +93,8 @@ describe("request lines in production", () => {
       );
       expect(res.status).toBe(201);
       const text = lines.join("");
-      expect(text).not.toContain("wisent-upload-");
-      expect(text).not.toContain(tmpdir());
+      // The folder uploads are written to (tmp/uploads/<pid> of the app), not only "/tmp".
+      expect(text).not.toContain(temporaryUploadFolder());
       expect(JSON.parse(lines[0]!).form).toEqual({
         caption: "Cat",
         file: { name: "cat.png", type: "image/png", size: PNG.length },
