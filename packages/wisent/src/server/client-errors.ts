@@ -35,16 +35,24 @@ const STATUS_TEXT: Record<number, string> = {
   431: "Request Header Fields Too Large",
 };
 
-/** A complete plain-text HTTP/1.1 answer that closes the connection. */
-export function closingAnswer(status: number, message: string): string {
+/**
+ * A complete plain-text HTTP/1.1 answer that closes the connection; to a HEAD request without
+ * its body (a client reads none, and would take the body for the next answer).
+ */
+export function closingAnswer(status: number, message: string, head = false): string {
   const body = `${message}\n`;
   return (
     `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? ""}\r\n` +
     "Content-Type: text/plain; charset=utf-8\r\n" +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n" +
-    body
+    (head ? "" : body)
   );
+}
+
+/** The refused request began as a HEAD request (its method is in what Node read). */
+function isHead(raw: Buffer | undefined): boolean {
+  return raw !== undefined && raw.subarray(0, 5).toString("latin1") === "HEAD ";
 }
 
 /**
@@ -62,7 +70,8 @@ export function answerClientError(error: Error, socket: Socket): void {
     return;
   }
   const { status, message } = clientErrorAnswer(error);
-  lingeringClose(socket, closingAnswer(status, message));
+  const raw = (error as { rawPacket?: Buffer }).rawPacket;
+  lingeringClose(socket, closingAnswer(status, message, isHead(raw)));
 }
 
 /** The server's `connect` listener: this is not a proxy, CONNECT is answered 400. */
