@@ -57,7 +57,7 @@ describe.each([
       repository: { url: "git+https://github.com/wisent-framework/wisent.git" },
       homepage: expect.stringMatching(/^https:\/\/github\.com\/wisent-framework\/wisent/),
       bugs: { url: "https://github.com/wisent-framework/wisent/issues" },
-      engines: { node: ">=22.3" },
+      engines: { node: "^22.12.0 || >=24" },
     });
     expect(readFileSync(join(dir, "LICENSE"), "utf8")).toContain("The Wisent authors");
   });

@@ -331,7 +331,7 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
     const env = Object.fromEntries(
       instruction(/^ENV (.*)$/m)
         .split(" ")
-        .map((pair) => pair.split("=") as [string, string]),
+        .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
     );
     const cmd = JSON.parse(instruction(/^CMD (\[.*\])$/m)) as string[];
     const probe = JSON.parse(instruction(/^HEALTHCHECK .* CMD (\[.*\])$/m)) as string[];
@@ -341,6 +341,7 @@ describe("wisent new shop --dev (web)", { timeout: SLOW }, () => {
       NODE_ENV: "production",
       HOST: "0.0.0.0",
       PORT: "3000",
+      NODE_OPTIONS: "--max-semi-space-size=8",
     });
     expect(probe.slice(0, 2)).toEqual(["node", "-e"]);
     const healthcheck = (port: string) =>

@@ -33,7 +33,7 @@ const VARS = {
   vitestVersion: "^4.1.12",
   biomeVersion: "2.6.8",
   typesNodeVersion: "^22.0.0",
-  nodeEngines: ">=22.3",
+  nodeEngines: "^22.12.0 || >=24",
 };
 
 function listFiles(root: string, dir = root): string[] {

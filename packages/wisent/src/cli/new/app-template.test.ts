@@ -18,6 +18,7 @@ const VARS = {
   database: "sqlite",
   dockerDatabase: "VOLUME /app/db",
   dockerRun: "docker run shop",
+  nodeOptions: "--max-semi-space-size=8",
   wisentDependency: "^0.1.0",
   honoDependency: "^4",
   zodDependency: "^4",
@@ -25,7 +26,7 @@ const VARS = {
   vitestVersion: "^4",
   biomeVersion: "2",
   typesNodeVersion: "^20",
-  nodeEngines: ">=22.3",
+  nodeEngines: "^22.12.0 || >=24",
 };
 
 /** A planned text file's contents ("" when missing). */
