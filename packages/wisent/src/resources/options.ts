@@ -2,6 +2,8 @@
  * The options of `app.resource(...)` and `app.singleton(...)`, and what they mean for types: which
  * handlers the resource must have. The routes themselves come from `mapping.ts`.
  */
+
+import type { LiveRowOptions } from "../live/live-rows.js";
 import type { Operation, RouteVerb, SingletonOperation } from "./mapping.js";
 import type { ResourcePolicy } from "./policy.js";
 import type { DeclaredHandler } from "./resource.js";
@@ -87,11 +89,17 @@ export type ResourceOptions = SharedOptions &
      * resource's stream is per owner, and a resource that needs a sign-in to read needs one to
      * subscribe. Broadcasts reach other processes as `LIVE_URL` says (docs/guides/live-pages.md).
      *
+     * A record page follows its own record: its update refreshes it, its destroy sends it to
+     * the list. On a resource that is not owned, `live: { row }` sends the list pages the
+     * rendered row instead of a refresh (`append` on Create, `replace` on Update, `remove` on
+     * Destroy; Rails' `broadcasts`), see {@link LiveRowOptions}.
+     *
      * @example
      * app.resource("/widgets", new WidgetsResource(), { live: true });
      * // templates/widgets/index.tsx: <LiveUpdates /> (from "wisent/jsx")
+     * app.resource("/widgets", new WidgetsResource(), { live: { row: Row } }); // targeted rows
      */
-    readonly live?: boolean;
+    readonly live?: boolean | LiveRowOptions;
     /**
      * On a nested resource: List, Create and New stay nested (`/widgets/{widget_id}/images`),
      * the routes on one record move out of the parent (`/images/{image_id}`, `imagePath`), so a
