@@ -1,33 +1,10 @@
 import type { Context } from "hono";
 import type { WrittenRecord } from "../data/written-records.js";
 import { type Page, pageOf, withPage } from "../http/page.js";
-import type { Child } from "../jsx/html.js";
 import { h } from "../jsx/jsx-runtime.js";
 import { renderToString } from "../jsx/render.js";
+import type { LiveRowOptions } from "../resources/options.js";
 import { type LiveEvent, turboStreamAction } from "./live-event.js";
-
-/**
- * Targeted live rows, as a resource declares them (`live: { row: WidgetRow }`): the list's
- * stream gets the rendered row itself instead of a refresh, like Rails' `broadcasts`.
- *
- * @example
- * // src/templates/widgets/index.tsx: <tbody id="widgets">{widgets.map((w) => <Row record={w} />)}</tbody>
- * app.resource("/widgets", new WidgetsResource(), { live: { row: Row } });
- */
-export interface LiveRowOptions {
-  /**
-   * Renders one record's row (Rails' `_widget` partial); its outermost element's id is
-   * `domId(Model, record)` (`widget_12`), the target of `replace` and `remove`. Rendered in the
-   * writing request, without its CSRF token (Wisent's live script gives the forms in an
-   * inserted row the reader's own, from the page's `csrf-token` meta tag).
-   */
-  // biome-ignore lint/suspicious/noExplicitAny: any record type; the template types its own
-  readonly row: (props: { record: any }) => Child;
-  /** The id of the element a created record's row is added to (default: the resource's stem, `widgets`). */
-  readonly target?: string;
-  /** `append` (the default) adds a created record's row last, `prepend` first (Rails' `inserts_by`). */
-  readonly insertsBy?: "append" | "prepend";
-}
 
 /** A resource's live rows, resolved: the row, its model's name, where created rows go. */
 export interface LiveRows {

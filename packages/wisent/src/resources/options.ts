@@ -3,10 +3,33 @@
  * handlers the resource must have. The routes themselves come from `mapping.ts`.
  */
 
-import type { LiveRowOptions } from "../live/live-rows.js";
+import type { Child } from "../jsx/html.js";
 import type { Operation, RouteVerb, SingletonOperation } from "./mapping.js";
 import type { ResourcePolicy } from "./policy.js";
 import type { DeclaredHandler } from "./resource.js";
+
+/**
+ * Targeted live rows, as a resource declares them (`live: { row: WidgetRow }`): the list's
+ * stream gets the rendered row itself instead of a refresh, like Rails' `broadcasts`.
+ *
+ * @example
+ * // src/templates/widgets/index.tsx: <tbody id="widgets">{widgets.map((w) => <Row record={w} />)}</tbody>
+ * app.resource("/widgets", new WidgetsResource(), { live: { row: Row } });
+ */
+export interface LiveRowOptions {
+  /**
+   * Renders one record's row (Rails' `_widget` partial); its outermost element's id is
+   * `domId(Model, record)` (`widget_12`), the target of `replace` and `remove`. Rendered in the
+   * writing request, without its CSRF token (Wisent's live script gives the forms in an
+   * inserted row the reader's own, from the page's `csrf-token` meta tag).
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: any record type; the template types its own
+  readonly row: (props: { record: any }) => Child;
+  /** The id of the element a created record's row is added to (default: the resource's stem, `widgets`). */
+  readonly target?: string;
+  /** `append` (the default) adds a created record's row last, `prepend` first (Rails' `inserts_by`). */
+  readonly insertsBy?: "append" | "prepend";
+}
 
 /** Declared routes: action name (a lower-case method of the resource) -> HTTP method. */
 export type DeclaredRoutes = Readonly<Record<string, RouteVerb>>;
