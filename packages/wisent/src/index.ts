@@ -64,6 +64,7 @@ export {
 export type {
   DeclaredRoutes,
   HandlersFor,
+  LiveRowOptions,
   ResourceOptions,
   SingletonOptions,
 } from "./resources/options.js";

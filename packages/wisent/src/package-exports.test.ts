@@ -245,6 +245,7 @@ const SUBPATHS: Record<string, string[]> = {
     "FlashMessages",
     "LiveUpdates",
     "Paginator",
+    "domId",
     "escapeHtml",
     "layout",
     "pageOf",

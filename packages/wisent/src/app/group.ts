@@ -369,7 +369,14 @@ export class Group<
       paramKey,
       { ownedBy: opts.ownedBy, policy: opts.policy },
       opts.live
-        ? liveWiring(this.core, stem, opts, resource.model, (...route) => this.#add(...route))
+        ? liveWiring(
+            this.core,
+            stem,
+            opts,
+            resource.model,
+            (...route) => this.#add(...route),
+            paramKey,
+          )
         : undefined,
     );
     const member = joinPaths(memberRoot, `{${paramKey}}`);

@@ -1,8 +1,10 @@
 import type { Handler, MiddlewareHandler } from "hono";
+import { WisentError } from "../base/wisent-error.js";
 import { liveMaxConnections, liveTransportSetting } from "../config/settings.js";
 import { watchWrites } from "../data/written-records.js";
-import { liveHandler } from "../live/live-resource.js";
+import { type LiveResourceSpec, liveHandler } from "../live/live-resource.js";
 import { LIVE_STREAM_PARAM, liveRouteHandler } from "../live/live-route.js";
+import type { LiveRows } from "../live/live-rows.js";
 import { liveStreamsOf } from "../live/live-streams.js";
 import { liveTransportFor } from "../live/transports.js";
 import {
@@ -42,6 +44,7 @@ export function liveWiring(
   options: ResourceOptions,
   model: unknown,
   addRoute: AddRoute,
+  paramKey?: string,
 ): LiveWiring {
   const { streams, made } = liveStreamsOf(
     core,
@@ -68,10 +71,14 @@ export function liveWiring(
   }
   const authenticate = options.authenticate;
   const table = (model as { table?: unknown } | undefined)?.table;
+  const modelName = (model as { name?: unknown } | undefined)?.name;
   if (typeof table === "string") watchWrites(table);
-  const spec = {
+  const spec: LiveResourceSpec = {
     stem,
     table: typeof table === "string" ? table : undefined,
+    paramKey,
+    human: typeof modelName === "string" ? modelName.replace(/_/g, " ") : undefined,
+    rows: liveRows(stem, options, modelName),
     ownedBy: options.ownedBy,
     signInToRead:
       options.ownedBy !== undefined ||
@@ -81,4 +88,32 @@ export function liveWiring(
   };
   streams.resources.set(stem, spec);
   return { wrap: (handler, operation) => liveHandler(handler, operation, spec, streams) };
+}
+
+/** A resource's targeted rows (`live: { row }`), checked: a model, and a list every reader shares. */
+function liveRows(
+  stem: string,
+  options: ResourceOptions,
+  modelName: unknown,
+): LiveRows | undefined {
+  const live = options.live;
+  if (typeof live !== "object") return undefined;
+  if (options.ownedBy !== undefined) {
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
+      `${stem}: live: { row } sends every reader the same rows; an owned resource's lists differ by owner, use live: true (each page refreshes itself)`,
+    );
+  }
+  if (typeof modelName !== "string") {
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
+      `${stem}: live: { row } needs the resource's model (its writes are the rows sent)`,
+    );
+  }
+  return {
+    row: live.row,
+    modelName,
+    target: live.target ?? stem,
+    insertsBy: live.insertsBy ?? "append",
+  };
 }

@@ -31,4 +31,5 @@ export { type AppPaths, usePaths } from "../http/use-paths.js";
 export { escapeHtml } from "../jsx/escape.js";
 export { type Child, type FC, type Html, rawHtml } from "../jsx/html.js";
 export { renderToString } from "../jsx/render.js";
+export { domId } from "../live/live-rows.js";
 export { LiveUpdates } from "../live/live-updates.js";

@@ -1,10 +1,16 @@
 import { currentEnv } from "../config/settings.js";
 
-/** A broadcast this process made: the stream, and `refresh`, `created`, `updated` or `destroyed`. */
+/**
+ * A broadcast this process made: the stream, and `refresh`, `created`, `updated`, `destroyed`,
+ * a row's `append`, `prepend`, `replace` or `remove`, or `visit`.
+ */
 export interface Broadcast {
   readonly stream: string;
   readonly action: string;
-  /** The event's data: the record's JSON (`created`, `updated`), `{"id"}` (`destroyed`). */
+  /**
+   * The event's data: the record's JSON (`created`, `updated`), `{"id"}` (`destroyed`), the
+   * Turbo Stream element (the others but `refresh`).
+   */
   readonly data?: string;
 }
 

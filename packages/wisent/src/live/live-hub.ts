@@ -1,10 +1,12 @@
 import { noteBroadcast } from "./broadcast-log.js";
 import { type LiveEvent, turboRefresh } from "./live-event.js";
 import { type LiveTransport, memoryTransport } from "./live-transport.js";
+import { type NumberedEvent, ReplayLog } from "./replay-log.js";
 
 /** A subscriber: one open event stream. */
 export interface LiveSubscriber {
-  send(event: LiveEvent): void;
+  /** Sends `event`; `id` is its place in this process's events (see {@link LiveHub.missed}). */
+  send(event: LiveEvent, id?: string): void;
   /** Ends the stream (shutdown): the client reconnects elsewhere. */
   close(): void;
 }
@@ -14,6 +16,8 @@ export interface LiveHubOptions {
   readonly transport?: LiveTransport;
   /** Refreshes of one stream within this many ms are sent as one (default 100). */
   readonly debounceMs?: number;
+  /** The events kept for clients that reconnect, every stream together (default 500). */
+  readonly replayEvents?: number;
 }
 
 /** A refresh waiting for its debounce: the request id kept only while every change shares it. */
@@ -32,12 +36,28 @@ export class LiveHub {
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   readonly #transport: LiveTransport;
   readonly #debounceMs: number;
+  readonly #log: ReplayLog;
   #started: Promise<void> | undefined;
   #closed = false;
 
   constructor(options: LiveHubOptions = {}) {
     this.#transport = options.transport ?? memoryTransport();
     this.#debounceMs = options.debounceMs ?? 100;
+    this.#log = new ReplayLog(options.replayEvents);
+  }
+
+  /** The id of the latest event this process delivered: where a stream opened now starts. */
+  get position(): string {
+    return this.#log.position;
+  }
+
+  /**
+   * The events of `stream` a client missed since the event `lastEventId` (what its
+   * EventSource sent back on reconnecting), oldest first; undefined when this process cannot
+   * tell (another process's id, or events after it already forgotten).
+   */
+  missed(stream: string, lastEventId: string): NumberedEvent[] | undefined {
+    return this.#log.since(stream, lastEventId);
   }
 
   /** Starts the transport (once); broadcasts wait for it. */
@@ -81,7 +101,9 @@ export class LiveHub {
   /** Sends `event` to every subscriber of `stream` in every process. */
   async publish(stream: string, event: LiveEvent): Promise<void> {
     if (this.#closed) return;
-    if (event.event) noteBroadcast({ stream, action: event.event, data: event.data });
+    // A refresh is noted when asked for (see refresh); a Turbo Stream action by its name.
+    const action = event.event ?? /^<turbo-stream action="(\w+)"/.exec(event.data)?.[1];
+    if (action && action !== "refresh") noteBroadcast({ stream, action, data: event.data });
     await this.start();
     await this.#transport.publish(stream, event);
   }
@@ -110,11 +132,15 @@ export class LiveHub {
     timer.unref?.();
   }
 
-  /** Hands an event that reached this process to the stream's subscribers here. */
+  /**
+   * Hands an event that reached this process to the stream's subscribers here, and keeps it
+   * for the clients of the stream that reconnect (their stream may have been between them).
+   */
   deliver(stream: string, event: LiveEvent): void {
+    const id = this.#log.add(stream, event);
     const set = this.#streams.get(stream);
     if (!set) return;
-    for (const subscriber of [...set]) subscriber.send(event);
+    for (const subscriber of [...set]) subscriber.send(event, id);
   }
 
   /** Ends every stream (the server is shutting down) and stops the transport. */

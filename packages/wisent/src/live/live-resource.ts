@@ -4,8 +4,9 @@ import { LIVE_STREAM_KEY } from "../base/symbols.js";
 import { afterCommit } from "../data/transaction-hooks.js";
 import { takeWrites, type WrittenRecord } from "../data/written-records.js";
 import { setHeader } from "../kernel/response-headers.js";
-import type { LiveEvent } from "./live-event.js";
+import { type LiveEvent, turboVisit } from "./live-event.js";
 import type { LiveHub } from "./live-hub.js";
+import { type LiveRows, rowEvent } from "./live-rows.js";
 import { type StreamSecrets, signStreamName } from "./stream-token.js";
 
 /** What a live resource's streams need: its name and who may read it. */
@@ -18,6 +19,12 @@ export interface LiveResourceSpec {
   readonly signInToRead: boolean;
   /** The model's table: its writes in a request become `created`/`updated`/`destroyed` events. */
   readonly table?: string | undefined;
+  /** The path parameter of one record (`widget_id`): a record page's stream is its own. */
+  readonly paramKey?: string | undefined;
+  /** What a record is called in the notice of a destroyed record's page (`widget`). */
+  readonly human?: string | undefined;
+  /** Targeted rows (`live: { row }`): the list stream gets `append`/`replace`/`remove`. */
+  readonly rows?: LiveRows | undefined;
 }
 
 /** The streams of an app: its hub, its secret and its live resources by stream stem. */
@@ -49,6 +56,31 @@ export function streamNameFor(c: Context, spec: LiveResourceSpec): string | unde
   return user ? `${spec.stem}:${user.id}` : undefined;
 }
 
+/**
+ * A record page's stream: the list's stream and the record's id (`widgets/12`,
+ * `notes:<user id>/12`), so that its record's update refreshes it and its destroy sends it to
+ * the list, and the other records' changes leave it alone.
+ */
+export function recordStreamName(list: string, id: string): string {
+  return `${list}/${id}`;
+}
+
+/** The record id of a request on one record, when the resource has one. */
+function recordId(c: Context, spec: LiveResourceSpec): string | undefined {
+  return spec.paramKey === undefined ? undefined : c.req.param(spec.paramKey);
+}
+
+/** Where the page of a destroyed record goes: its list (the root when it cannot be named). */
+function listPath(c: Context, spec: LiveResourceSpec): string {
+  const params: Record<string, string> = { ...c.req.param() };
+  if (spec.paramKey !== undefined) delete params[spec.paramKey];
+  try {
+    return c.get("wisent").pathFor(`${spec.stem}Path`, params);
+  } catch {
+    return "/";
+  }
+}
+
 /** The signed token of the live stream the current page subscribes to, if it has one. */
 export function liveStreamToken(c: Context): string | undefined {
   return (c as Marked)[LIVE];
@@ -71,7 +103,9 @@ export function liveHandler(
     // helper were about a tenth of a live JSON show (bench/load/ab-instructions.mjs).
     const subscriptions = new BoundedMemo<string, { token: string; path?: string }>(1_000);
     return (c, next) => {
-      const name = streamNameFor(c, spec);
+      const list = streamNameFor(c, spec);
+      const id = operation === "show" ? recordId(c, spec) : undefined;
+      const name = list !== undefined && id !== undefined ? recordStreamName(list, id) : list;
       if (name !== undefined) {
         const subscription = subscriptions.get(name, () => ({
           token: signStreamName(name, streams.secrets),
@@ -92,20 +126,63 @@ export function liveHandler(
     const name = streamNameFor(c, spec);
     if (name === undefined) return answer;
     const requestId = turboRequestId(c);
+    const id = operation === "create" ? undefined : recordId(c, spec);
+    const record = id === undefined ? undefined : recordStreamName(name, id);
     const scope = c.get("tx");
     if (scope?.begun) {
       const trx = await scope.get();
       const writes = spec.table === undefined ? [] : takeWrites(trx, spec.table);
+      // Rendered now, in the writing request (its paths, its language), sent after the commit.
+      const rows = spec.rows && writes.length > 0 ? rowEvents(c, spec.rows, writes) : undefined;
+      const visit = operation === "destroy" ? destroyedVisit(c, spec) : undefined;
       await afterCommit(trx, async () => {
-        streams.hub.refresh(name, requestId);
-        for (const write of writes) await streams.hub.publish(name, recordEvent(write));
+        if (rows) for (const event of rows) await streams.hub.publish(name, event);
+        else streams.hub.refresh(name, requestId);
+        if (record !== undefined) {
+          if (visit) await streams.hub.publish(record, visit);
+          else streams.hub.refresh(record, requestId);
+        }
+        for (const write of writes) {
+          const event = recordEvent(write);
+          await streams.hub.publish(name, event);
+          if (record !== undefined && write.record.id === id) {
+            await streams.hub.publish(record, event);
+          }
+        }
       });
     } else if (((answer as { status?: number } | undefined)?.status ?? 200) < 400) {
       // A write outside the request's transaction (none was begun) has committed already.
       streams.hub.refresh(name, requestId);
+      if (record !== undefined) {
+        if (operation === "destroy") await streams.hub.publish(record, destroyedVisit(c, spec));
+        else streams.hub.refresh(record, requestId);
+      }
     }
     return answer;
   };
+}
+
+/** What the open page of a destroyed record is told: go to the list, saying why. */
+function destroyedVisit(c: Context, spec: LiveResourceSpec): LiveEvent {
+  return turboVisit(
+    listPath(c, spec),
+    `The ${spec.human ?? "record"} you were viewing was deleted.`,
+  );
+}
+
+/** The targeted actions of a request's writes; undefined when a row cannot be sent (a refresh is). */
+function rowEvents(
+  c: Context,
+  rows: LiveRows,
+  writes: readonly WrittenRecord[],
+): LiveEvent[] | undefined {
+  const events: LiveEvent[] = [];
+  for (const write of writes) {
+    const event = rowEvent(c, rows, write);
+    if (event === undefined) return undefined;
+    events.push(event);
+  }
+  return events;
 }
 
 /** Beyond this, an event carries the record's id only (PostgreSQL's NOTIFY takes < 8000 bytes). */

@@ -24,15 +24,18 @@ export function liveRouteHandler(streams: LiveStreams, options: LiveRouteOptions
   return async function liveStream(c: Context) {
     const name = verifyStreamToken(c.req.param(LIVE_STREAM_PARAM) ?? "", streams.secrets);
     if (name === undefined) throw new HttpError(403, "live_stream: not a stream this app signed");
-    const colon = name.indexOf(":");
-    const stem = colon === -1 ? name : name.slice(0, colon);
+    // A record page's stream is its list's and the record's id (`notes:<user id>/12`).
+    const slash = name.indexOf("/");
+    const list = slash === -1 ? name : name.slice(0, slash);
+    const colon = list.indexOf(":");
+    const stem = colon === -1 ? list : list.slice(0, colon);
     const spec = streams.resources.get(stem);
     if (!spec) throw new HttpError(404, `live_stream: no live resource ${stem}`);
     const user = c.currentUser();
     if ((spec.signInToRead || spec.ownedBy !== undefined) && !user) {
       throw new HttpError(401, "live_stream: sign in to follow this stream");
     }
-    if (spec.ownedBy !== undefined && name !== `${stem}:${user?.id}`) {
+    if (spec.ownedBy !== undefined && list !== `${stem}:${user?.id}`) {
       throw new HttpError(403, "live_stream: this stream is another user's");
     }
     if (streams.hub.subscriberCount >= maxConnections) {
@@ -44,7 +47,7 @@ export function liveRouteHandler(streams: LiveStreams, options: LiveRouteOptions
     await streams.hub.start();
     return sseResponse(streams.hub, name, {
       ...options,
-      reconnected: c.req.header("last-event-id") !== undefined,
+      lastEventId: c.req.header("last-event-id"),
     });
   };
 }

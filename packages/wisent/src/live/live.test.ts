@@ -12,12 +12,14 @@ import { createClient } from "../client/create-client.js";
 import { type Database, openDatabase } from "../data/database.js";
 import { defineModel } from "../data/model.js";
 import { ADMIN_URLS, availableDialects } from "../data/test-support/test-databases.js";
+import { h } from "../jsx/jsx-runtime.js";
 import { transaction } from "../middleware/transaction/transaction.js";
 import type { ResourceOptions } from "../resources/options.js";
 import { ResourceBase } from "../resources/resource.js";
 import type { RunningServer } from "../server/listen.js";
 import { LiveHub } from "./live-hub.js";
 import { liveStreamToken } from "./live-resource.js";
+import { domId } from "./live-rows.js";
 import { existingLiveStreams } from "./live-streams.js";
 import { signStreamName } from "./stream-token.js";
 
@@ -84,6 +86,34 @@ class PostsResource extends ResourceBase<"post_id"> {
   }
 }
 class GadgetsResource extends WritesResource<"gadget_id"> {}
+const Lamp = defineModel({ table: "lamps", schema: z.object({ title: z.string().min(1) }) });
+/** Lamps' rows are sent themselves (`live: { row }`): a row with the lamp's dom id. */
+const LampRow = (props: { record: { id: string; title: string } }) =>
+  h("tr", { id: domId(Lamp, props.record) }, h("td", {}, props.record.title));
+class LampsResource extends ResourceBase<"lamp_id"> {
+  override readonly model = Lamp;
+  list(c: Context) {
+    return c.json({ token: liveStreamToken(c) ?? null });
+  }
+  show(c: Context) {
+    return c.json({ token: liveStreamToken(c) ?? null });
+  }
+  async create(c: Context) {
+    const saved = await Lamp.tryCreate(await c.tx(), { title: c.req.query("title") ?? "" });
+    return saved.ok ? c.json(saved.data, 201) : c.json(saved.errors.toJSON(), 422);
+  }
+  async update(c: Context) {
+    const tx = await c.tx();
+    const lamp = await Lamp.find(tx, c.req.param("lamp_id") ?? "");
+    const saved = await Lamp.tryUpdate(tx, lamp, { title: c.req.query("title") ?? "" });
+    return saved.ok ? c.json(saved.data) : c.json(saved.errors.toJSON(), 422);
+  }
+  async destroy(c: Context) {
+    const tx = await c.tx();
+    await Lamp.destroy(tx, await Lamp.find(tx, c.req.param("lamp_id") ?? ""));
+    return c.body(null, 204);
+  }
+}
 
 /** A test's signed-in user: the `x-user` header (what authentication() would load). */
 const userFromHeader: MiddlewareHandler = bringsRouteGuards(async (c, next) => {
@@ -113,6 +143,7 @@ function makeApp(name = "live"): App {
     only: ["list", "create"],
   } as ResourceOptions);
   made.resource("/gadgets", new GadgetsResource());
+  made.resource("/lamps", new LampsResource(), { live: { row: LampRow } });
   postsGroup = declarePosts(made);
   return made;
 }
@@ -127,6 +158,8 @@ function hub() {
 interface OpenStream {
   readonly status: number;
   next(): Promise<string>;
+  /** The last `id:` read. */
+  lastId(): string | undefined;
   ended: Promise<void>;
   drop(): void;
 }
@@ -136,6 +169,7 @@ async function openStream(path: string, headers: Record<string, string> = {}): P
   const res = await fetch(`${server.url}${path}`, { headers, signal: abort.signal });
   const events: string[] = [];
   const waiting: ((event: string) => void)[] = [];
+  let lastId: string | undefined;
   let ended: Promise<void> = Promise.resolve();
   if (res.status === 200 && res.body) {
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -151,6 +185,7 @@ async function openStream(path: string, headers: Record<string, string> = {}): P
             const block = buffer.slice(0, at);
             buffer = buffer.slice(at + 2);
             const named = /^event: (.*)$/m.exec(block)?.[1];
+            lastId = /^id: (.*)$/m.exec(block)?.[1] ?? lastId;
             const data = block
               .split("\n")
               .filter((line) => line.startsWith("data: "))
@@ -180,6 +215,7 @@ async function openStream(path: string, headers: Record<string, string> = {}): P
         ? Promise.resolve(first)
         : new Promise((resolve) => waiting.push(resolve));
     },
+    lastId: () => lastId,
     ended,
     drop: () => abort.abort(),
   };
@@ -206,9 +242,11 @@ beforeAll(async () => {
   process.env.SESSION_SECRET = SECRET;
   db = await openDatabase("sqlite::memory:");
   await sql`create table items (id integer primary key, title text not null)`.execute(db.kysely);
-  await sql`create table posts (id text primary key, title text not null, created_at text, updated_at text)`.execute(
-    db.kysely,
-  );
+  for (const table of ["posts", "lamps"]) {
+    await sql`create table ${sql.table(table)} (id text primary key, title text not null, created_at text, updated_at text)`.execute(
+      db.kysely,
+    );
+  }
   app = makeApp();
   server = await app.listen({ port: 0, host: "127.0.0.1", handleSignals: false });
 });
@@ -241,7 +279,7 @@ describe("live resources", () => {
   });
 
   it("broadcasts nothing for a request that rolls back: a 422 and a thrown handler", async () => {
-    const stream = await openStream(`/live/${await tokenOf("/items/1")}`);
+    const stream = await openStream(`/live/${await tokenOf("/items")}`);
     expect((await post("/items?title=", { "x-turbo-request-id": "bad-422" })).status).toBe(422);
     expect((await post("/items?title=boom", { "x-turbo-request-id": "bad-500" })).status).toBe(500);
     expect((await post("/items?title=good", { "x-turbo-request-id": "good" })).status).toBe(201);
@@ -317,7 +355,105 @@ describe("live resources", () => {
     expect(JSON.stringify(stream.responses)).toContain("text/event-stream");
   });
 
-  it("refreshes a page whose stream reconnects (Last-Event-ID): missed changes are not replayed", async () => {
+  it("gives a record page its own stream: refreshed by its record's update, sent to the list by its destroy", async () => {
+    const list = await openStream(`/live/${await tokenOf("/items")}`);
+    await post("/items?title=page-one", { "x-turbo-request-id": "setup" });
+    await post("/items?title=page-two", { "x-turbo-request-id": "setup" });
+    expect(await list.next()).toContain('request-id="setup"');
+    const idOf = async (title: string) =>
+      (await sql<{ id: number }>`select id from items where title = ${title}`.execute(db.kysely))
+        .rows[0]!.id;
+    const [one, two] = [await idOf("page-one"), await idOf("page-two")];
+    const record = await openStream(`/live/${await tokenOf(`/items/${one}`)}`);
+    expect((await post(`/items/${two}`, { "x-turbo-request-id": "other" }, "PUT")).status).toBe(
+      200,
+    );
+    expect(await list.next()).toContain('request-id="other"');
+    expect((await post(`/items/${one}`, { "x-turbo-request-id": "mine" }, "PUT")).status).toBe(200);
+    expect(await list.next()).toContain('request-id="mine"');
+    // The other record's update refreshed the list only: this is the record page's first event.
+    expect(await record.next()).toBe(
+      '<turbo-stream action="refresh" request-id="mine"></turbo-stream>',
+    );
+    expect((await post(`/items/${one}`, {}, "DELETE")).status).toBe(204);
+    expect(await record.next()).toBe(
+      '<turbo-stream action="visit" location="/items" notice="The record you were viewing was deleted."></turbo-stream>',
+    );
+    expect(await list.next()).toBe('<turbo-stream action="refresh"></turbo-stream>');
+    record.drop();
+    list.drop();
+  });
+
+  it("names a record page's stream after the model when it has one (the notice of its destroy)", async () => {
+    const created = (await (await post("/posts?title=named")).json()) as { id: string };
+    // What an API client follows: the path its Show answer names.
+    const shown = await fetch(`${server.url}/posts/${created.id}`);
+    const record = await openStream(shown.headers.get("x-live-stream") ?? "");
+    expect((await post(`/posts/${created.id}`, {}, "DELETE")).status).toBe(204);
+    const events = [await record.next(), await record.next()];
+    expect(events).toContain(
+      '<turbo-stream action="visit" location="/posts" notice="The post you were viewing was deleted."></turbo-stream>',
+    );
+    expect(events).toContain(`destroyed {"id":"${created.id}"}`);
+    record.drop();
+  });
+
+  it("sends the list the row itself with live: { row }: append, replace, remove, and no refresh", async () => {
+    const list = await openStream(`/live/${await tokenOf("/lamps")}`);
+    const turbo = async () => {
+      for (;;) {
+        const event = await list.next();
+        if (event.startsWith("<turbo-stream")) return event;
+      }
+    };
+    const created = await post("/lamps?title=Desk%20%3Cb%3E");
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    expect(await turbo()).toBe(
+      `<turbo-stream action="append" target="lamps"><template><tr id="lamp_${id}"><td>Desk &lt;b&gt;</td></tr></template></turbo-stream>`,
+    );
+    expect((await post(`/lamps/${id}?title=Floor`, {}, "PUT")).status).toBe(200);
+    expect(await turbo()).toBe(
+      `<turbo-stream action="replace" target="lamp_${id}"><template><tr id="lamp_${id}"><td>Floor</td></tr></template></turbo-stream>`,
+    );
+    expect((await post(`/lamps/${id}`, {}, "DELETE")).status).toBe(204);
+    expect(await turbo()).toBe(`<turbo-stream action="remove" target="lamp_${id}"></turbo-stream>`);
+    // A refused create sends nothing; a row is never followed by a refresh of the list.
+    expect((await post("/lamps?title=")).status).toBe(422);
+    expect((await post("/lamps?title=Last")).status).toBe(201);
+    expect(await turbo()).toContain('action="append"');
+    list.drop();
+  });
+
+  it("refuses live: { row } on an owned resource, whose lists differ by owner", () => {
+    const owned = new App({ name: "live_owned_rows", env: "test" });
+    expect(() =>
+      owned.resource("/lamps", new LampsResource(), {
+        live: { row: LampRow },
+        ownedBy: "user_id",
+      } as ResourceOptions),
+    ).toThrow("an owned resource's lists differ by owner");
+  });
+
+  it("replays to a reconnecting stream (Last-Event-ID) the changes it missed", async () => {
+    const first = await openStream(`/live/${await tokenOf("/items")}`);
+    await post("/items?title=seen", { "x-turbo-request-id": "seen" });
+    expect(await first.next()).toContain('request-id="seen"');
+    const lastId = first.lastId();
+    first.drop();
+    await eventually(() => hub().subscriberCount === 0);
+    await post("/items?title=missed", { "x-turbo-request-id": "missed" });
+    await eventually(() => first.lastId() === lastId && hub().position !== lastId);
+    const again = await openStream(`/live/${await tokenOf("/items")}`, {
+      "last-event-id": lastId!,
+    });
+    expect(await again.next()).toBe(
+      '<turbo-stream action="refresh" request-id="missed"></turbo-stream>',
+    );
+    again.drop();
+  });
+
+  it("refreshes a page whose stream reconnects with an id this process cannot replay from", async () => {
     const stream = await openStream(`/live/${await tokenOf("/items")}`, {
       "last-event-id": "open",
     });

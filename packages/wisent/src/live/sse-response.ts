@@ -8,10 +8,11 @@ export interface SseOptions {
   /** Events queued for a client that does not read before it is dropped (default 64). */
   readonly maxQueued?: number;
   /**
-   * The client is reconnecting (it sent `Last-Event-ID`): what changed while it was away cannot
-   * be replayed, so it gets a Turbo refresh at once (its page fetches itself again).
+   * The `Last-Event-ID` of a reconnecting client: the events of the stream it missed are sent
+   * first when this process still has them; otherwise a Turbo refresh (its page fetches itself
+   * again; an API client lists again).
    */
-  readonly reconnected?: boolean;
+  readonly lastEventId?: string | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -47,7 +48,7 @@ export function sseResponse(hub: LiveHub, stream: string, options: SseOptions = 
         controller.enqueue(encoder.encode(text));
       };
       const subscriber: LiveSubscriber = {
-        send: (event) => write(formatSse(event)),
+        send: (event, id) => write(formatSse(event, id)),
         close: () => {
           if (!open) return;
           end?.();
@@ -56,9 +57,20 @@ export function sseResponse(hub: LiveHub, stream: string, options: SseOptions = 
       };
       unsubscribe = hub.subscribe(stream, subscriber);
       // retry: how long EventSource waits before reconnecting. The id (with no data, so no event)
-      // makes a reconnecting EventSource send Last-Event-ID; the block sends the headers now.
-      write("retry: 2000\nid: open\n\n");
-      if (options.reconnected) write(formatSse(turboRefresh(undefined)));
+      // is where the stream starts: a client that reconnects before any event sends it back as
+      // Last-Event-ID. The block sends the headers now.
+      if (options.lastEventId === undefined) {
+        write(`retry: 2000\nid: ${hub.position}\n\n`);
+      } else {
+        const missed = hub.missed(stream, options.lastEventId);
+        if (missed === undefined) {
+          write(`retry: 2000\nid: ${hub.position}\n\n`);
+          write(formatSse(turboRefresh(undefined)));
+        } else {
+          write("retry: 2000\n\n");
+          for (const { id, event } of missed) write(formatSse(event, id));
+        }
+      }
       heartbeat = setInterval(() => write(": heartbeat\n\n"), heartbeatMs);
       heartbeat.unref?.();
     },

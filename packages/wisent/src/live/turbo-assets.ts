@@ -10,9 +10,54 @@ export const TURBO_SCRIPT_PATH = "/live/turbo.js";
 /**
  * The page's live script: Turbo with Drive off, so the app's links and forms work as before and
  * Turbo only answers the `<turbo-stream-source>` of a live page (a refresh is still a Turbo
- * visit of the page). An app that wants Turbo Drive loads Turbo itself.
+ * visit of the page). An app that wants Turbo Drive loads Turbo itself. Besides:
+ * - the `visit` stream action: a record page whose record was destroyed goes to the list, and
+ *   the list shows why (kept in sessionStorage across the load), unless the page is leaving by
+ *   a form already (its own Destroy);
+ * - rows sent to every reader (`live: { row }`) carry no CSRF token: their forms get the
+ *   reader's own, from the page's `csrf-token` meta tag, before Turbo inserts them.
  */
-const LIVE_SCRIPT = `import { session } from "./turbo.js";\nsession.drive = false;\n`;
+const LIVE_SCRIPT = `import { StreamActions, session } from "./turbo.js";
+session.drive = false;
+const NOTICE = "wisent-live-notice";
+let leaving = false;
+addEventListener("submit", (event) => {
+  if (!event.defaultPrevented) leaving = true;
+});
+StreamActions.visit = function () {
+  if (leaving) return;
+  const notice = this.getAttribute("notice");
+  if (notice) sessionStorage.setItem(NOTICE, notice);
+  location.assign(this.getAttribute("location") || "/");
+};
+addEventListener("turbo:before-stream-render", (event) => {
+  const param = document.querySelector('meta[name="csrf-param"]')?.content;
+  const token = document.querySelector('meta[name="csrf-token"]')?.content;
+  const content = event.target.templateElement?.content;
+  if (!param || !token || !content) return;
+  for (const form of content.querySelectorAll("form")) {
+    if (form.method.toLowerCase() === "get" || form.elements.namedItem(param)) continue;
+    const field = document.createElement("input");
+    field.type = "hidden";
+    field.name = param;
+    field.value = token;
+    form.prepend(field);
+  }
+});
+const notice = sessionStorage.getItem(NOTICE);
+if (notice) {
+  sessionStorage.removeItem(NOTICE);
+  const alert = document.createElement("div");
+  alert.className = "alert alert-info";
+  alert.setAttribute("role", "alert");
+  alert.dataset.flash = "info";
+  alert.textContent = notice;
+  const flash = document.createElement("div");
+  flash.className = "flash";
+  flash.append(alert);
+  (document.querySelector("main") || document.body).prepend(flash);
+}
+`;
 
 const TURBO_FILE = "@hotwired/turbo/dist/turbo.es2017-esm.js";
 

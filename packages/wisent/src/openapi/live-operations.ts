@@ -42,7 +42,7 @@ export function addLiveOperations(paths: Paths, records: readonly RouteRecord[])
       operationId: "liveStream",
       summary: "The changes of a live resource, as Server-Sent Events",
       description:
-        "Open the path a live resource's List or Show answer names in X-Live-Stream. Events: `created` and `updated` (data: the record's JSON, as Show answers it), `destroyed` (data: `{\"id\": ...}`), and unnamed Turbo Stream refreshes for pages. A comment line every 15 s keeps the stream open.",
+        "Open the path a live resource's List or Show answer names in X-Live-Stream. Events: `created` and `updated` (data: the record's JSON, as Show answers it), `destroyed` (data: `{\"id\": ...}`), and unnamed Turbo Stream messages for pages (a refresh, a row's append, replace or remove, a destroyed record's visit). Each event has an id: a client that reconnects with it as Last-Event-ID gets the events it missed while the process still has them, otherwise an unnamed refresh (list again). A comment line every 15 s keeps the stream open.",
       parameters: [
         {
           name: "live_stream",

@@ -2,9 +2,34 @@
  * The options of `app.resource(...)` and `app.singleton(...)`, and what they mean for types: which
  * handlers the resource must have. The routes themselves come from `mapping.ts`.
  */
+
+import type { Child } from "../jsx/html.js";
 import type { Operation, RouteVerb, SingletonOperation } from "./mapping.js";
 import type { ResourcePolicy } from "./policy.js";
 import type { DeclaredHandler } from "./resource.js";
+
+/**
+ * Targeted live rows, as a resource declares them (`live: { row: WidgetRow }`): the list's
+ * stream gets the rendered row itself instead of a refresh, like Rails' `broadcasts`.
+ *
+ * @example
+ * // src/templates/widgets/index.tsx: <tbody id="widgets">{widgets.map((w) => <Row record={w} />)}</tbody>
+ * app.resource("/widgets", new WidgetsResource(), { live: { row: Row } });
+ */
+export interface LiveRowOptions {
+  /**
+   * Renders one record's row (Rails' `_widget` partial); its outermost element's id is
+   * `domId(Model, record)` (`widget_12`), the target of `replace` and `remove`. Rendered in the
+   * writing request, without its CSRF token (Wisent's live script gives the forms in an
+   * inserted row the reader's own, from the page's `csrf-token` meta tag).
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: any record type; the template types its own
+  readonly row: (props: { record: any }) => Child;
+  /** The id of the element a created record's row is added to (default: the resource's stem, `widgets`). */
+  readonly target?: string;
+  /** `append` (the default) adds a created record's row last, `prepend` first (Rails' `inserts_by`). */
+  readonly insertsBy?: "append" | "prepend";
+}
 
 /** Declared routes: action name (a lower-case method of the resource) -> HTTP method. */
 export type DeclaredRoutes = Readonly<Record<string, RouteVerb>>;
@@ -87,11 +112,17 @@ export type ResourceOptions = SharedOptions &
      * resource's stream is per owner, and a resource that needs a sign-in to read needs one to
      * subscribe. Broadcasts reach other processes as `LIVE_URL` says (docs/guides/live-pages.md).
      *
+     * A record page follows its own record: its update refreshes it, its destroy sends it to
+     * the list. On a resource that is not owned, `live: { row }` sends the list pages the
+     * rendered row instead of a refresh (`append` on Create, `replace` on Update, `remove` on
+     * Destroy; Rails' `broadcasts`), see {@link LiveRowOptions}.
+     *
      * @example
      * app.resource("/widgets", new WidgetsResource(), { live: true });
      * // templates/widgets/index.tsx: <LiveUpdates /> (from "wisent/jsx")
+     * app.resource("/widgets", new WidgetsResource(), { live: { row: Row } }); // targeted rows
      */
-    readonly live?: boolean;
+    readonly live?: boolean | LiveRowOptions;
     /**
      * On a nested resource: List, Create and New stay nested (`/widgets/{widget_id}/images`),
      * the routes on one record move out of the parent (`/images/{image_id}`, `imagePath`), so a

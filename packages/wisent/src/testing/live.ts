@@ -8,9 +8,12 @@ import { type Broadcast, broadcastsHere, forgetBroadcasts } from "../live/broadc
 
 export type { Broadcast } from "../live/broadcast-log.js";
 
-/** Whether `broadcast` went to `stream`: its name (`notes:<user id>`), or its resource's (`notes`). */
+/**
+ * Whether `broadcast` went to `stream`: its name (`notes:<user id>`, a record page's
+ * `widgets/12`), or its resource's (`notes`, `widgets`).
+ */
 function onStream(broadcast: Broadcast, stream: string): boolean {
-  return broadcast.stream === stream || broadcast.stream.split(":")[0] === stream;
+  return broadcast.stream === stream || broadcast.stream.split(/[:/]/)[0] === stream;
 }
 
 /**
@@ -26,8 +29,9 @@ export function broadcasts(): readonly Broadcast[] {
  * Fails unless `action` was broadcast to `stream` (a stream's name, or its resource's:
  * `widgets`); returns the last such broadcast. The message lists what was broadcast.
  *
- * @param stream - `widgets`, or one owner's `notes:<user id>`
- * @param action - `refresh`, `created`, `updated` or `destroyed`
+ * @param stream - `widgets`, one owner's `notes:<user id>`, or a record page's `widgets/12`
+ * @param action - `refresh`, `created`, `updated` or `destroyed`; with `live: { row }`,
+ *   `append`, `prepend`, `replace` or `remove`; `visit` (a destroyed record's page goes to the list)
  * @returns the broadcast (its `data`: the record's JSON)
  * @throws Error when none matches
  * @example

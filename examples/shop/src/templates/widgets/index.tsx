@@ -1,12 +1,13 @@
 import {
   ButtonTo,
+  domId,
   LiveUpdates,
   Paginator,
   type PaginatorProps,
   usePage,
   usePaths,
 } from "wisent/jsx";
-import type { Widget } from "../../models/widget.js";
+import { Widget } from "../../models/widget.js";
 
 /** Props of the widget list. */
 export interface IndexProps {
@@ -35,27 +36,40 @@ export function Index(props: IndexProps) {
               <th class="actions">Actions</th>
             </tr>
           </thead>
-          <tbody>
+          <tbody id="widgets">
             {widgets.map((widget) => (
-              <tr>
-                <td>{widget.title}</td>
-                <td class="actions">
-                  <a href={paths.widgetPath({ widget_id: widget.id })}>View</a>{" "}
-                  <a href={paths.editWidgetPath({ widget_id: widget.id })}>Edit</a>{" "}
-                  <ButtonTo
-                    action={paths.widgetPath({ widget_id: widget.id })}
-                    method="DELETE"
-                    confirm="Are you sure?"
-                  >
-                    Destroy
-                  </ButtonTo>
-                </td>
-              </tr>
+              <Row record={widget} />
             ))}
           </tbody>
         </table>
       </div>
       <Paginator paginator={paginator} url={usePage().c.req.url} />
     </>
+  );
+}
+
+/**
+ * One widget's row. Its id (`domId`: `widget_<id>`) is what live pages target: with
+ * `live: { row: Row }` on the resource, the list pages get this row appended, replaced and
+ * removed instead of refreshing (docs/guides/live-pages.md).
+ */
+export function Row(props: { record: Widget }) {
+  const { record: widget } = props;
+  const paths = usePaths();
+  return (
+    <tr id={domId(Widget, widget)}>
+      <td>{widget.title}</td>
+      <td class="actions">
+        <a href={paths.widgetPath({ widget_id: widget.id })}>View</a>{" "}
+        <a href={paths.editWidgetPath({ widget_id: widget.id })}>Edit</a>{" "}
+        <ButtonTo
+          action={paths.widgetPath({ widget_id: widget.id })}
+          method="DELETE"
+          confirm="Are you sure?"
+        >
+          Destroy
+        </ButtonTo>
+      </td>
+    </tr>
   );
 }
