@@ -2,8 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { WisentError } from "../../base/wisent-error.js";
-import { envValue } from "../../config/env.js";
-import { currentEnv } from "../../config/settings.js";
+import { currentEnv, sessionSecretsSetting } from "../../config/settings.js";
 
 /** One sealing password with a stable id, so a cookie sealed with an old secret stays readable. */
 export interface SessionPassword {
@@ -91,7 +90,7 @@ export function resolveSessionPasswords(options: ResolveSecretsOptions = {}): Se
   const env = options.env ?? currentEnv();
   const given =
     options.secret === undefined
-      ? (envValue("SESSION_SECRET") ?? "").split(",")
+      ? sessionSecretsSetting()
       : typeof options.secret === "string"
         ? options.secret.split(",")
         : [...options.secret];
