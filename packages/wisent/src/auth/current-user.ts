@@ -1,6 +1,8 @@
 import type { Context } from "hono";
 import { AUTHENTICATION_RAN_KEY, CURRENT_USER_KEY } from "../base/symbols.js";
+import { WisentError } from "../base/wisent-error.js";
 import type { Register } from "../http/redirect.js";
+import type { Session } from "../middleware/session/session.js";
 
 /**
  * The signed-in user's type: the app's `User` once it registers it, else a record with an id.
@@ -96,13 +98,13 @@ export interface AuthenticationOptions {
  *
  * @param c - the request's context (with `session()` in the app)
  * @param user - the user to sign in (sets `c.currentUser()` for the rest of the request)
- * @throws TypeError when the app does not use `session()`
+ * @throws WisentError `E_APP_MISCONFIGURED` when the app does not use `session()`
  * @example
  * signIn(c, user);
  * return c.redirectTo(303, returnPath ?? "rootPath");
  */
 export function signIn(c: Context, user: CurrentUser & { readonly id: string }): void {
-  const session = c.get("session");
+  const session = sessionOf(c, "signIn");
   session.renew(["locale"]);
   session.set(USER_ID_SESSION_KEY, user.id);
   session.set(SIGNED_IN_AT_SESSION_KEY, Math.floor(Date.now() / 1000));
@@ -116,12 +118,21 @@ export function signIn(c: Context, user: CurrentUser & { readonly id: string }):
  * To end the user's other sessions too (copies of this cookie included), raise their session
  * generation: the generated sign-out and password reset do (`endSessions` in `src/models/user.ts`).
  * @param c - the request's context (with `session()` in the app)
- * @throws TypeError when the app does not use `session()`
+ * @throws WisentError `E_APP_MISCONFIGURED` when the app does not use `session()`
  * @example
  * signOut(c);
  * return c.redirectTo(303, "rootPath");
  */
 export function signOut(c: Context): void {
-  c.get("session").renew(["locale"]);
+  sessionOf(c, "signOut").renew(["locale"]);
   setCurrentUser(c, undefined);
+}
+
+function sessionOf(c: Context, helper: string): Session {
+  const session = c.get("session") as Session | undefined;
+  if (session) return session;
+  throw new WisentError(
+    "E_APP_MISCONFIGURED",
+    `${helper}(c): the app does not use session(): add app.use(session()) before the routes that sign in and out`,
+  );
 }

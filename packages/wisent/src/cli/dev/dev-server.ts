@@ -83,10 +83,9 @@ export async function runDevServer(options: DevServerOptions): Promise<number> {
     }
     const now = state;
     if (now.kind === "ready") return forward(req, res, now.port);
-    const failure =
-      now.kind === "failed"
-        ? now.failure
-        : describeStartFailure(new Error("the app is still starting"), io.cwd);
+    // A value described on the dev server's page, never thrown.
+    const starting = () => describeStartFailure(new Error("the app is still starting"), io.cwd);
+    const failure = now.kind === "failed" ? now.failure : starting();
     await sendFailure(req, res, failure);
   };
 
@@ -155,6 +154,7 @@ export async function runDevServer(options: DevServerOptions): Promise<number> {
       current = undefined;
       if (state.kind === "failed") return;
       const why = signal ? `signal ${signal}` : `exit code ${code}`;
+      // A value described on the dev server's page, never thrown.
       const failure = describeStartFailure(new Error(`the app stopped (${why})`), io.cwd);
       setState({
         kind: "failed",

@@ -49,7 +49,12 @@ export function developmentSecret(
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
   const made = readSecretFile(file);
-  if (!made) throw new Error(`could not read the development session secret in ${file}`);
+  if (!made) {
+    throw new WisentError(
+      "E_CONFIG_INVALID",
+      `could not read the development session secret in ${file}: make the file readable, or set SESSION_SECRET`,
+    );
+  }
   return made;
 }
 
