@@ -1,6 +1,8 @@
 import type { Context } from "hono";
+import type { Transaction } from "kysely";
 import { AUTHENTICATION_RAN_KEY, CURRENT_USER_KEY } from "../base/symbols.js";
 import { WisentError } from "../base/wisent-error.js";
+import type { AnyDB } from "../data/any-db.js";
 import type { Register } from "../http/redirect.js";
 import type { Session } from "../middleware/session/session.js";
 
@@ -79,12 +81,24 @@ export function sessionGeneration(user: unknown): number | undefined {
 /** Options of {@link authentication}. */
 export interface AuthenticationOptions {
   /**
-   * Finds the user of a session's user id; undefined when the account is gone.
+   * Finds the user of a session's user id in `db`, undefined when the account is gone. `db` is a
+   * short reading transaction of its own, before the request's: loading the user never begins
+   * the request's transaction (on SQLite, a POST would hold the write lock from then on, through
+   * slow work such as hashing a password). Give `find` or `load`.
+   * @param db - the app's database, read outside the request's transaction
+   * @param id - the user id the session holds
+   * @returns the user, or undefined (the session is then signed out)
+   * @example find: (db, id) => User.query(db).where("id", "=", id).executeTakeFirst()
+   */
+  find?(db: Transaction<AnyDB>, id: string): Promise<CurrentUser | undefined>;
+  /**
+   * Finds the user of a session's user id however the app likes (not in the database, a cache):
+   * run as given, with the request's context. Give `find` or `load`.
    * @param c - the request's context
    * @param id - the user id the session holds
    * @returns the user, or undefined (the session is then signed out)
    */
-  load(c: Context, id: string): Promise<CurrentUser | undefined> | CurrentUser | undefined;
+  load?(c: Context, id: string): Promise<CurrentUser | undefined> | CurrentUser | undefined;
   /** Seconds a session stays signed in after sign-in, however active; default 2 weeks. */
   readonly lifetime?: number;
   /** Seconds without a request after which a session is signed out; default none. */
