@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -8,6 +9,20 @@ const PACKAGE = join(ROOT, "packages/wisent");
 const SRC = join(PACKAGE, "src");
 const MAP = readFileSync(join(ROOT, "ARCHITECTURE.md"), "utf8");
 const CONTRIBUTING = readFileSync(join(ROOT, "CONTRIBUTING.md"), "utf8");
+const { LAYERS } = createRequire(import.meta.url)("./layers.cjs") as {
+  LAYERS: [name: string, folders: string[]][];
+};
+
+/** The "Layers" table's rows: each layer's name and the folders under src/ it names. */
+function drawnLayers(): [string, string[]][] {
+  const section = MAP.split("\n## Layers")[1]!.split("\n## ")[0]!;
+  return [...section.matchAll(/^\| ([a-z-]+) \| ([^|]+) \|/gm)]
+    .filter((row) => row[1] !== "layer")
+    .map((row) => [
+      row[1]!,
+      [...row[2]!.matchAll(/`src\/([a-z-]+)\/`/g)].map((folder) => folder[1]!),
+    ]);
+}
 
 /** Folders of src/ a map entry is owed: all but tests' own (test-support/, fixtures/, below). */
 function srcFolders(dir = SRC): string[] {
@@ -32,6 +47,10 @@ describe("ARCHITECTURE.md", () => {
     const written = new Set(writtenPaths());
     const unmapped = srcFolders().filter((folder) => !written.has(folder));
     expect(unmapped).toEqual([]);
+  });
+
+  it("draws the layers of scripts/architecture/layers.cjs, in their order, with their folders", () => {
+    expect(drawnLayers()).toEqual(LAYERS);
   });
 
   it("names only paths that exist", () => {

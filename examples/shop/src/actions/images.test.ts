@@ -120,6 +120,32 @@ describe("ImagesResource (nested under widgets)", () => {
     expect((await json.get(`/widgets/${widgetId}/images/${b.id}`)).status).toBe(404);
   });
 
+  it("a widget with images is not destroyed: back to it with the reason (HTML), 409 naming them (JSON, XML)", async () => {
+    const { browser, json, xml } = clients(app);
+    const kept = (
+      (await (await json.post("/widgets", { json: { title: "Tripod" } })).json()) as { id: string }
+    ).id;
+    await createImage("Leg", kept);
+    const res = await browser.post(`/widgets/${kept}`, { form: { _method: "DELETE" } });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe(`/widgets/${kept}`);
+    expect(await (await browser.get(`/widgets/${kept}`)).text()).toContain("Widget has 1 image.");
+    const refused = await json.delete(`/widgets/${kept}`);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({
+      error: "Widget has 1 image.",
+      code: 409,
+      error_code: "E_DEPENDENT_RECORDS",
+    });
+    const inXml = await xml.delete(`/widgets/${kept}`);
+    expect(inXml.status).toBe(409);
+    const body = await inXml.text();
+    expect(body).toContain('<response code="409">');
+    expect(body).toContain("<error>Widget has 1 image.</error>");
+    expect(body).toContain("<error_code>E_DEPENDENT_RECORDS</error_code>");
+    expect((await json.get(`/widgets/${kept}`)).status).toBe(200);
+  });
+
   it("every operation in XML, scoped to the widget", async () => {
     const { xml } = clients(app);
     const send = (body: string) => ({ body, headers: { "content-type": "application/xml" } });

@@ -1,10 +1,4 @@
-import {
-  DependentRecordsError,
-  HttpError,
-  negotiateFormat,
-  Resource,
-  type ResourceContext,
-} from "wisent";
+import { DependentRecordsError, HttpError, Resource, type ResourceContext } from "wisent";
 import { paginate, paginationHeaders, type Queryable } from "wisent/db";
 import { Image } from "../models/image.js";
 import { Widget } from "../models/widget.js";
@@ -128,11 +122,12 @@ export class ImagesResource extends Resource<"image_id"> {
     try {
       image = await Image.destroy(tx, found);
     } catch (error) {
-      // JSON and XML: the 409 naming them; HTML: back to its page, the reason in a flash.
-      if (!(error instanceof DependentRecordsError) || negotiateFormat(c) !== "html") throw error;
+      if (!(error instanceof DependentRecordsError)) throw error;
+      // HTML: back to its page, the reason in a flash; JSON and XML: the 409 naming them.
       return c.respond(409, {
         redirect: ["widgetImagePath", { widget_id: widget.id, image_id: found.id }],
         flash: { danger: error.message },
+        error,
       });
     }
     return c.respond(200, {

@@ -1,4 +1,4 @@
-import { DependentRecordsError, negotiateFormat, Resource, type ResourceContext } from "wisent";
+import { DependentRecordsError, Resource, type ResourceContext } from "wisent";
 import { paginationHeaders } from "wisent/db";
 import { Widget } from "../models/widget.js";
 import { Edit } from "../templates/widgets/edit.js";
@@ -110,11 +110,12 @@ export class WidgetsResource extends Resource<"widget_id"> {
     try {
       widget = await Widget.destroy(tx, found);
     } catch (error) {
-      // JSON and XML: the 409 naming them; HTML: back to its page, the reason in a flash.
-      if (!(error instanceof DependentRecordsError) || negotiateFormat(c) !== "html") throw error;
+      if (!(error instanceof DependentRecordsError)) throw error;
+      // HTML: back to its page, the reason in a flash; JSON and XML: the 409 naming them.
       return c.respond(409, {
         redirect: ["widgetPath", { widget_id: found.id }],
         flash: { danger: error.message },
+        error,
       });
     }
     return c.respond(200, {

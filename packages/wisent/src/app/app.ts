@@ -305,7 +305,7 @@ export class App extends Group<[], never> {
    * another owned resource's records checks their owner (`references: { project_id: { table:
    * "projects", ownedBy: "user_id" } }`). `listen()` and the first request answered by `fetch`
    * call it, so such an app does not start.
-   * @throws Error naming every route that can never match (an earlier route with the same method
+   * @throws WisentError `E_APP_MISCONFIGURED` naming every route that can never match (an earlier route with the same method
    *   takes all its requests), both routes' declaration places and the fix, or every unchecked
    *   owned reference
    */
@@ -404,7 +404,7 @@ export class App extends Group<[], never> {
    * @param env - Hono's environment bindings (on Node, the adapter's incoming request)
    * @param executionCtx - Hono's execution context, for runtimes that have one
    * @returns the response
-   * @throws Error from {@link App.checkRoutes} when a route can never match (checked on the first
+   * @throws WisentError `E_APP_MISCONFIGURED` from {@link App.checkRoutes} when a route can never match (checked on the first
    *   request, and again after routes are added)
    * @example const res = await app.fetch(new Request("http://localhost/widgets.json"));
    */
@@ -451,7 +451,7 @@ export class App extends Group<[], never> {
    * @throws WisentError `E_CONFIG_INVALID` when `PORT` is not a whole number from 0 to 65535
    * @throws WisentError `E_DATABASE_UNAVAILABLE` when the app's {@link AppOptions.database} does
    *   not answer, naming it (masked)
-   * @throws Error from {@link App.checkRoutes} when a route can never match
+   * @throws WisentError `E_APP_MISCONFIGURED` from {@link App.checkRoutes} when a route can never match
    * @example const server = await app.listen({ port: 3000 }); console.log(server.url);
    */
   listen(options: ListenOptions = {}): Promise<RunningServer> {

@@ -306,7 +306,7 @@ export class Group<
    *   `authenticate` other than true), a route needs a handler method the resource lacks, the
    *   resource's path parameter cannot be named, `ownedBy` or a policy needs the resource's
    *   `model` and it has none, or a route name is taken by a route with another path
-   * @throws TypeError when `only`/`except` is no array, or `member`/`collection` no object
+   * @throws WisentError `E_APP_MISCONFIGURED` when `only`/`except` is no array, or `member`/`collection` no object
    * @example
    * const widgets = app.resource("/widgets", new WidgetsResource());
    * widgets.resource("/images", new ImagesResource()); // /widgets/{widget_id}/images

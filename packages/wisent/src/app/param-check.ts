@@ -1,4 +1,5 @@
 import type { Handler } from "hono";
+import { WisentError } from "../base/wisent-error.js";
 import { didYouMean } from "../naming/did-you-mean.js";
 
 /** The path parameter names of a route in Hono's syntax: `/posts/:post_id` -> `["post_id"]`. */
@@ -33,7 +34,7 @@ export function checkingParams(handler: Handler, honoPath: string): Handler {
       configurable: true,
       value: (name?: string) => {
         if (name !== undefined && !known.includes(name)) {
-          throw new Error(unknownParamMessage(name, known));
+          throw new WisentError("E_APP_MISCONFIGURED", unknownParamMessage(name, known));
         }
         return param(name);
       },

@@ -25,7 +25,7 @@ export class RouteBuilder {
    * @param name - the name, camelized, with `Path` appended unless present
    * @returns the route, for chaining
    * @throws WisentError `E_APP_MISCONFIGURED` when a route with another path has that name
-   * @throws TypeError when the name is empty or has no letters or digits
+   * @throws WisentError `E_INVALID_ARGUMENT` when the name is empty or has no letters or digits
    */
   name(name: string): this {
     this.core.registry.rename(this.record, pathName(name));

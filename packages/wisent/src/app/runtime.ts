@@ -19,7 +19,7 @@ export interface WisentRuntime {
    * @param params - its path parameters; others become the query string
    * @returns the path
    * @throws WisentError `E_APP_MISCONFIGURED` when no route has that name
-   * @throws Error naming the route and the parameter when one is missing or does not match
+   * @throws WisentError `E_APP_MISCONFIGURED` naming the route and the parameter when one is missing or does not match
    */
   pathFor(name: string, params?: Record<string, unknown>): string;
   /**

@@ -1,6 +1,9 @@
-import { envValue } from "../config/env.js";
 import type { EnvironmentVariableName } from "../config/environment-variables.js";
-import { unknownEnvironmentNotice } from "../config/settings.js";
+import {
+  noticesShownSetting,
+  recordNoticesShown,
+  unknownEnvironmentNotice,
+} from "../config/settings.js";
 import { sharedLogger } from "../http/logger.js";
 
 /**
@@ -30,14 +33,14 @@ export function announceStartupNotices(
   env: NodeJS.ProcessEnv = process.env,
   print: (notice: string) => void = (msg) => sharedLogger().warn({ msg }),
 ): void {
-  const shown = new Set((envValue(NOTICES_SHOWN, env) ?? "").split(",").filter(Boolean));
+  const shown = new Set(noticesShownSetting(env));
   for (const notice of startupNotices(envName)) {
     const key = noticeKey(notice);
     if (shown.has(key)) continue;
     shown.add(key);
     print(notice);
   }
-  if (shown.size > 0) env[NOTICES_SHOWN] = [...shown].join(",");
+  recordNoticesShown([...shown], env);
 }
 
 /** A short, comma-free key for a notice (its text would make a long variable). */

@@ -4,7 +4,7 @@ import { resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import type { MiddlewareHandler } from "hono";
 import { HttpError } from "../base/http-error.js";
-import { envValue } from "../config/env.js";
+import { assetsMaxAgeSetting } from "../config/settings.js";
 import { pathFormatOf } from "../http/path-format.js";
 import { contentTypeFor } from "./mime-types.js";
 
@@ -29,7 +29,7 @@ export function staticFiles(
   options: StaticFilesOptions = {},
 ): MiddlewareHandler {
   const root = resolve(dir);
-  const maxAge = options.maxAge ?? (Number(envValue("ASSETS_MAX_AGE")) || 31_536_000);
+  const maxAge = options.maxAge ?? assetsMaxAgeSetting();
   const index = options.index ?? "index.html";
   const strip = prefix === "/" ? 0 : prefix.length;
   return async (c, next) => {

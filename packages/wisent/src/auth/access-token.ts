@@ -1,12 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
+import type { Transaction } from "kysely";
 import { bringsRouteGuards } from "../app/route-guards.js";
 import { HttpError } from "../base/http-error.js";
 import { ACCESS_TOKEN_DIGEST_KEY, BEARER_TOKENS_KEY } from "../base/symbols.js";
+import type { AnyDB } from "../data/any-db.js";
 import { usesBearerTokens } from "./bearer-mark.js";
 import { type CurrentUser, setCurrentUser } from "./current-user.js";
 import { AUTH_ROUTE_GUARDS } from "./route-guards.js";
 import { testSignInRequest, testSignInUnknownUser, testSignInUserId } from "./test-sign-in.js";
+import { userLoader } from "./user-loader.js";
 
 /**
  * A new access token: `token` is shown to the client once, only `digest` (its SHA-256, hex) is
@@ -64,12 +67,24 @@ export function currentTokenDigest(c: Context): string | undefined {
 /** Options of {@link tokenAuthentication}. */
 export interface TokenAuthenticationOptions {
   /**
-   * Finds the user of a token digest; undefined when no live token has it.
+   * Finds the user of a token digest in `db`, undefined when no live token has it. `db` is a
+   * short reading transaction of its own, before the request's: loading the user never begins
+   * the request's transaction (on SQLite, a POST would hold the write lock from then on). Give
+   * `find` or `load`.
+   * @param db - the app's database, read outside the request's transaction
+   * @param digest - the SHA-256 (hex) of the request's bearer token
+   * @returns the user, or undefined (the request is anonymous)
+   * @example find: (db, digest) => userOfToken(db, digest)
+   */
+  find?(db: Transaction<AnyDB>, digest: string): Promise<CurrentUser | undefined>;
+  /**
+   * Finds the user of a token digest however the app likes, run as given with the request's
+   * context. Give `find` or `load`.
    * @param c - the request's context
    * @param digest - the SHA-256 (hex) of the request's bearer token
    * @returns the user, or undefined (the request is anonymous)
    */
-  load(c: Context, digest: string): Promise<CurrentUser | undefined> | CurrentUser | undefined;
+  load?(c: Context, digest: string): Promise<CurrentUser | undefined> | CurrentUser | undefined;
   /**
    * Stores a new token for the user with this id and answers it (undefined when there is no such
    * user). The app's token action can use it too; `wisent/testing`'s `signIn(client, user)` needs
@@ -86,18 +101,20 @@ export interface TokenAuthenticationOptions {
  * counterpart of `authentication()`): the token's SHA-256 is what `load` looks up. With
  * `GO_ENV=test` it also answers `wisent/testing`'s `signIn(client, user)` with a token from `issue`.
  *
- * @param options - `load` finds the user of a token's digest; `issue` makes a token for a user
+ * @param options - `find` (or `load`) finds the user of a token's digest; `issue` makes a token for a user
  *   id (used by the app's token action and by the test sign-in)
  * @returns the middleware; it sets `c.currentUser()`
+ * @throws WisentError `E_APP_MISCONFIGURED` unless exactly one of `find` and `load` is given
  * @throws HttpError 501 (`E_HTTP`), from the middleware, when a test sign-in asks for a token and
  *   there is no `issue`
  * @example
  * app.use(tokenAuthentication({
- *   load: async (c, digest) => userOfToken(await c.tx(), digest),
+ *   find: (db, digest) => userOfToken(db, digest),
  *   issue: async (c, userId) => issueToken(await c.tx(), userId),
  * }));
  */
 export function tokenAuthentication(options: TokenAuthenticationOptions): MiddlewareHandler {
+  const load = userLoader(options, "tokenAuthentication");
   // It brings authentication's route guards: the App maps owned and secured resources with them.
   return bringsRouteGuards(async (c, next) => {
     const test = testSignInRequest(c);
@@ -106,7 +123,7 @@ export function tokenAuthentication(options: TokenAuthenticationOptions): Middle
     let user: CurrentUser | undefined;
     if (token !== undefined) {
       const digest = accessTokenDigest(token);
-      user = await options.load(c, digest);
+      user = await load(c, digest);
       if (user !== undefined) (c as Marked)[DIGEST] = digest;
     }
     (c as Marked)[BEARER] = true;

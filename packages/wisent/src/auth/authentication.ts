@@ -16,6 +16,7 @@ import {
 } from "./current-user.js";
 import { AUTH_ROUTE_GUARDS } from "./route-guards.js";
 import { testSignInRequest, testSignInUnknownUser, testSignInUserId } from "./test-sign-in.js";
+import { type UserLoad, userLoader } from "./user-loader.js";
 
 /**
  * Loads the signed-in user from the session (the id {@link signIn} stored) for `c.currentUser()`.
@@ -27,21 +28,24 @@ import { testSignInRequest, testSignInUnknownUser, testSignInUserId } from "./te
  * `signIn(client, user)` and `signOut(client)`, through {@link signIn} and {@link signOut}
  * themselves.
  *
- * @param options - `load` finds the user of a session's user id; the session's `lifetime` and
+ * @param options - `find` finds the user of a session's user id in the database, outside the
+ *   request's transaction (or `load`, run as given); the session's `lifetime` and
  *   `idleTimeout` in seconds
  * @returns the middleware; it sets `c.currentUser()`
- * @throws WisentError `E_APP_MISCONFIGURED`, from the middleware, when `session()` is not before it
+ * @throws WisentError `E_APP_MISCONFIGURED` unless exactly one of `find` and `load` is given;
+ *   from the middleware, when `session()` is not before it (or `transaction()`, with `find`)
  * @throws HttpError 404 (`E_HTTP`), from the middleware, when a test sign-in names a user
  *   `load` does not find
  * @example
  * app.use(authentication({
- *   // Its own short read: the request's transaction is not begun by loading the user.
- *   load: (c, id) => readBeforeTransaction(c, (db) => User.query(db).where("id", "=", id).executeTakeFirst()),
+ *   // A short read of its own: loading the user does not begin the request's transaction.
+ *   find: (db, id) => User.query(db).where("id", "=", id).executeTakeFirst(),
  *   lifetime: 7 * 24 * 3600,
  *   idleTimeout: 2 * 3600,
  * }));
  */
 export function authentication(options: AuthenticationOptions): MiddlewareHandler {
+  const load = userLoader(options, "authentication");
   const lifetime = options.lifetime ?? SESSION_LIFETIME_SECONDS;
   const idle = options.idleTimeout;
   // It brings authentication's route guards: the App maps owned and secured resources with them.
@@ -54,7 +58,7 @@ export function authentication(options: AuthenticationOptions): MiddlewareHandle
       );
     }
     const test = testSignInRequest(c);
-    if (test !== undefined) return testSessionSignIn(c, test, options);
+    if (test !== undefined) return testSessionSignIn(c, test, load);
     const id = session.get<string>(USER_ID_SESSION_KEY);
     let user: CurrentUser | undefined;
     if (typeof id === "string") {
@@ -65,7 +69,7 @@ export function authentication(options: AuthenticationOptions): MiddlewareHandle
         typeof signedInAt === "number" &&
         seconds - signedInAt < lifetime &&
         (idle === undefined || (typeof seenAt === "number" && seconds - seenAt < idle));
-      user = live ? await options.load(c, id) : undefined;
+      user = live ? await load(c, id) : undefined;
       if (user !== undefined) {
         const generation = sessionGeneration(user);
         const signedInUnder = session.get<number>(SESSION_GENERATION_SESSION_KEY);
@@ -90,14 +94,14 @@ export function authentication(options: AuthenticationOptions): MiddlewareHandle
 async function testSessionSignIn(
   c: Context,
   test: "in" | "out",
-  options: AuthenticationOptions,
+  load: UserLoad,
 ): Promise<Response> {
   if (test === "out") {
     signOut(c);
     return c.json({ signedIn: null });
   }
   const id = testSignInUserId(c);
-  const user = await options.load(c, id);
+  const user = await load(c, id);
   if (user === undefined) throw testSignInUnknownUser(id);
   signIn(c, user as CurrentUser & { readonly id: string });
   return c.json({ signedIn: id });

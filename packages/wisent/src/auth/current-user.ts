@@ -1,6 +1,10 @@
 import type { Context } from "hono";
+import type { Transaction } from "kysely";
 import { AUTHENTICATION_RAN_KEY, CURRENT_USER_KEY } from "../base/symbols.js";
+import { WisentError } from "../base/wisent-error.js";
+import type { AnyDB } from "../data/any-db.js";
 import type { Register } from "../http/redirect.js";
+import type { Session } from "../middleware/session/session.js";
 
 /**
  * The signed-in user's type: the app's `User` once it registers it, else a record with an id.
@@ -77,12 +81,24 @@ export function sessionGeneration(user: unknown): number | undefined {
 /** Options of {@link authentication}. */
 export interface AuthenticationOptions {
   /**
-   * Finds the user of a session's user id; undefined when the account is gone.
+   * Finds the user of a session's user id in `db`, undefined when the account is gone. `db` is a
+   * short reading transaction of its own, before the request's: loading the user never begins
+   * the request's transaction (on SQLite, a POST would hold the write lock from then on, through
+   * slow work such as hashing a password). Give `find` or `load`.
+   * @param db - the app's database, read outside the request's transaction
+   * @param id - the user id the session holds
+   * @returns the user, or undefined (the session is then signed out)
+   * @example find: (db, id) => User.query(db).where("id", "=", id).executeTakeFirst()
+   */
+  find?(db: Transaction<AnyDB>, id: string): Promise<CurrentUser | undefined>;
+  /**
+   * Finds the user of a session's user id however the app likes (not in the database, a cache):
+   * run as given, with the request's context. Give `find` or `load`.
    * @param c - the request's context
    * @param id - the user id the session holds
    * @returns the user, or undefined (the session is then signed out)
    */
-  load(c: Context, id: string): Promise<CurrentUser | undefined> | CurrentUser | undefined;
+  load?(c: Context, id: string): Promise<CurrentUser | undefined> | CurrentUser | undefined;
   /** Seconds a session stays signed in after sign-in, however active; default 2 weeks. */
   readonly lifetime?: number;
   /** Seconds without a request after which a session is signed out; default none. */
@@ -96,13 +112,13 @@ export interface AuthenticationOptions {
  *
  * @param c - the request's context (with `session()` in the app)
  * @param user - the user to sign in (sets `c.currentUser()` for the rest of the request)
- * @throws TypeError when the app does not use `session()`
+ * @throws WisentError `E_APP_MISCONFIGURED` when the app does not use `session()`
  * @example
  * signIn(c, user);
  * return c.redirectTo(303, returnPath ?? "rootPath");
  */
 export function signIn(c: Context, user: CurrentUser & { readonly id: string }): void {
-  const session = c.get("session");
+  const session = sessionOf(c, "signIn");
   session.renew(["locale"]);
   session.set(USER_ID_SESSION_KEY, user.id);
   session.set(SIGNED_IN_AT_SESSION_KEY, Math.floor(Date.now() / 1000));
@@ -116,12 +132,21 @@ export function signIn(c: Context, user: CurrentUser & { readonly id: string }):
  * To end the user's other sessions too (copies of this cookie included), raise their session
  * generation: the generated sign-out and password reset do (`endSessions` in `src/models/user.ts`).
  * @param c - the request's context (with `session()` in the app)
- * @throws TypeError when the app does not use `session()`
+ * @throws WisentError `E_APP_MISCONFIGURED` when the app does not use `session()`
  * @example
  * signOut(c);
  * return c.redirectTo(303, "rootPath");
  */
 export function signOut(c: Context): void {
-  c.get("session").renew(["locale"]);
+  sessionOf(c, "signOut").renew(["locale"]);
   setCurrentUser(c, undefined);
+}
+
+function sessionOf(c: Context, helper: string): Session {
+  const session = c.get("session") as Session | undefined;
+  if (session) return session;
+  throw new WisentError(
+    "E_APP_MISCONFIGURED",
+    `${helper}(c): the app does not use session(): add app.use(session()) before the routes that sign in and out`,
+  );
 }

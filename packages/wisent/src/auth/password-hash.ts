@@ -1,6 +1,5 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from "node:crypto";
-import { envValue } from "../config/env.js";
-import { currentEnv } from "../config/settings.js";
+import { currentEnv, threadPoolSizeSetting } from "../config/settings.js";
 
 /**
  * Password hashing with scrypt from `node:crypto`.
@@ -60,10 +59,7 @@ const PREFIX = "$scrypt$";
  * at once would take every thread (and 512 MiB) and leave file reads, DNS and other crypto
  * waiting. Further hashes wait their turn here, holding nothing.
  */
-export const CONCURRENT_HASHES = Math.max(
-  1,
-  Math.floor((Number(envValue("UV_THREADPOOL_SIZE")) || 4) / 2),
-);
+export const CONCURRENT_HASHES = Math.max(1, Math.floor(threadPoolSizeSetting() / 2));
 
 /**
  * A turn-taker: the function it makes runs `work` once fewer than `max` others run.

@@ -125,8 +125,63 @@ export const ERROR_CODES = {
   },
   E_APP_MISCONFIGURED: {
     meaning:
-      "The app's own code declares something Wisent cannot serve (a route name used twice, middleware in the wrong order, a missing option).",
-    fix: "Read the message: it names the declaration to change in the app's code.",
+      "The app's own code declares or does something Wisent cannot serve (a route name used twice, a route that can never match, middleware in the wrong order, a missing option, a handler that returns no Response or calls `next()` twice, a path parameter the route does not have).",
+    fix: "Read the message: it names the declaration or the call to change in the app's code.",
+  },
+  E_APP_FILE_INVALID: {
+    meaning:
+      "A file Wisent keeps in the app (`.wisent/generated.json`, the generators' record) cannot be read.",
+    fix: "Fix the file as the message says, or delete it (the generators write it again).",
+  },
+  E_INVALID_ARGUMENT: {
+    meaning:
+      "A function of Wisent's API was called with an argument it does not accept (the message names the function and the argument, and what it accepts).",
+    fix: "Pass what the message says; the API reference lists each function's parameters.",
+  },
+  E_JSX_INVALID: {
+    meaning:
+      "A `wisent/jsx` template asked for markup Wisent does not render: a Promise (components render synchronously), an invalid tag name, a function as an attribute value, `dangerouslySetInnerHTML`.",
+    fix: "Load data in the action and pass it as props; write `rawHtml(trusted)` for trusted markup; drop the attribute the message names.",
+  },
+  E_SESSION_TOO_LARGE: {
+    meaning:
+      "The session would not fit in its cookie (browsers keep at most 4096 bytes of name, value and attributes).",
+    fix: "Keep ids in the session, not records or lists; pending flash messages are dropped first.",
+  },
+  E_TRANSACTION_FINISHED: {
+    meaning:
+      "A query used the request's transaction (`c.var.db`, `c.tx()`) after the request had answered: it was committed or rolled back already.",
+    fix: "Await the work inside the handler, or enqueue a job (`c.enqueue(...)`) for work that outlives the request.",
+  },
+  E_DATABASE_CLOSED: {
+    meaning:
+      "A query ran on a database that had been closed (`db.close()`, or the app shutting down).",
+    fix: "Close the database last (the App closes its own on shutdown); open another with `database()` in a script that needs one after.",
+  },
+  E_LIVE_EVENT_TOO_LARGE: {
+    meaning:
+      "A live broadcast is larger than PostgreSQL's NOTIFY carries (its payload stays under 8000 bytes), with `LIVE_URL` set to a `postgres://` URL.",
+    fix: "Broadcast less (the live event carries the record's JSON: keep large fields out of it), or use Redis (`LIVE_URL=redis://...`).",
+  },
+  E_CLIENT_REQUEST: {
+    meaning:
+      "The typed client (`wisent/client`) could not make a call: the app's OpenAPI document could not be read or has no such operation, or a live stream was refused.",
+    fix: "Check the base URL and that the app serves its document (`app.openapi(...)`), or pass `createClient({ document })`; regenerate the client after changing the app's routes.",
+  },
+  E_BUILD: {
+    meaning:
+      "`wisent start` found `dist/` older than the sources and cannot build it here: the folder is not writable, or another build holds its lock.",
+    fix: "Run `wisent build` where the app is built (the Dockerfile's build stage does); remove `.wisent/build.lock` if no build runs.",
+  },
+  E_TEST_ASSERTION: {
+    meaning:
+      "An assertion of `wisent/testing` did not hold (`assertSent`, `assertEnqueued`, `assertBroadcast`, ...): the message says what was expected and what happened.",
+    fix: "Read the message: it lists what was sent, enqueued or broadcast instead.",
+  },
+  E_TEST_SETUP: {
+    meaning:
+      "A helper of `wisent/testing` could not do its work: the test database could not be prepared, the app refused a test sign-in, no app declared its jobs, a response to follow is not a redirect.",
+    fix: "Read the message: it names what the helper needs (an import of the app, an option, `GO_ENV=test`).",
   },
   E_JOB_PAYLOAD_INVALID: {
     meaning:

@@ -21,6 +21,7 @@ export function packageRoot(): string {
       root = dir;
       return dir;
     }
+    // Internal: the package always has its package.json; only a broken install reaches this.
     if (dirname(dir) === dir) throw new Error("cannot find the wisent package's package.json");
   }
 }

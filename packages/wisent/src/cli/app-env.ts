@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { isWisentError, WisentError } from "../base/wisent-error.js";
-import type { Env } from "../config/env.js";
+import { type Env, exportEnvironment } from "../config/env.js";
 import { currentEnv, databaseUrlSetting, listenHost, listenPort } from "../config/settings.js";
 import { appEnvironment } from "../data/app-database-url.js";
 import { UsageError } from "./args.js";
@@ -41,11 +41,7 @@ export function exportAppEnv(
   io: Pick<CliIO, "cwd" | "env">,
   options: { env?: Env; override?: boolean } = {},
 ): void {
-  for (const [key, value] of Object.entries(options.env ?? appEnv(io))) {
-    if (value !== undefined && (options.override || process.env[key] === undefined)) {
-      process.env[key] = value;
-    }
-  }
+  exportEnvironment(options.env ?? appEnv(io), options);
 }
 
 /** The environment's name in `env` (`GO_ENV`, else `NODE_ENV`, else `development`). */

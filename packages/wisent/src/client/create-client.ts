@@ -1,3 +1,4 @@
+import { WisentError } from "../base/wisent-error.js";
 import { liveChanges } from "./live-changes.js";
 import type { Client, LiveChange, PageCursors, Pagination } from "./types.js";
 
@@ -64,7 +65,7 @@ function fillPath(
   const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = rest[name];
     if (value === undefined || value === null || value === "") {
-      throw new TypeError(`${what}: missing path parameter "${name}"`);
+      throw new WisentError("E_INVALID_ARGUMENT", `${what}: missing path parameter "${name}"`);
     }
     delete rest[name];
     return encodeURIComponent(String(value));
@@ -119,10 +120,9 @@ function cursorsOf(response: Response): PageCursors {
  *   in-process `fetch`), default `headers`, a bearer `token`, the OpenAPI `document` or its path
  * @returns the client; the OpenAPI document is read on the first call (and again after a
  *   failed read)
- * @throws Error (the call rejects) when the OpenAPI document cannot be read, or of `fetch` when
- *   the app cannot be reached
- * @throws TypeError (the call rejects) for an operation the document does not list, or a
- *   missing path parameter
+ * @throws WisentError `E_CLIENT_REQUEST` (the call rejects) when the OpenAPI document cannot be
+ *   read or does not list the operation; Error of `fetch` when the app cannot be reached
+ * @throws WisentError `E_INVALID_ARGUMENT` (the call rejects) for a missing path parameter
  * @example
  * import { createClient } from "wisent/client";
  * const api = createClient<typeof import("./app.js")>("http://127.0.0.1:3000");
@@ -153,7 +153,8 @@ export function createClient<M>(target: string | ClientOptions): Client<M> {
           response.status === 404
             ? ` (in production the app serves it only with app.openapi("${options.openapiPath ?? "/openapi.json"}", { production: true }); or pass createClient({ document }), the output of \`wisent openapi\`)`
             : "";
-        throw new Error(
+        throw new WisentError(
+          "E_CLIENT_REQUEST",
           `could not read the app's OpenAPI document: GET ${url} answered ${response.status}${hint}`,
         );
       }
@@ -168,7 +169,11 @@ export function createClient<M>(target: string | ClientOptions): Client<M> {
 
   const call = async (stem: string, action: string, args: unknown[]) => {
     const route = (await loadOperations()).get(`${stem}.${action}`);
-    if (!route) throw new TypeError(`no operation ${stem}.${action} in the app's OpenAPI document`);
+    if (!route)
+      throw new WisentError(
+        "E_CLIENT_REQUEST",
+        `no operation ${stem}.${action} in the app's OpenAPI document: regenerate the client, or check the app serves that route`,
+      );
     const what = `${stem}.${action}`;
     // A read (list, a GET action) takes its path parameters and query in one object; a write
     // its path parameters (when the path has any), then the body.
@@ -233,7 +238,8 @@ export function createClient<M>(target: string | ClientOptions): Client<M> {
     const listed = (await call(stem, "list", args)) as { ok: boolean; response: Response };
     const path = listed.response.headers.get("x-live-stream");
     if (!listed.ok || !path) {
-      throw new Error(
+      throw new WisentError(
+        "E_CLIENT_REQUEST",
         listed.ok
           ? `${stem}.live(): the resource is not live (declare it with live: true)`
           : `${stem}.live(): the list answered ${listed.response.status}`,
@@ -243,7 +249,10 @@ export function createClient<M>(target: string | ClientOptions): Client<M> {
       new Request(`${base}${path}`, { headers: { accept: "text/event-stream", ...headers } }),
     );
     if (!response.ok || !response.body) {
-      throw new Error(`${stem}.live(): the stream answered ${response.status}`);
+      throw new WisentError(
+        "E_CLIENT_REQUEST",
+        `${stem}.live(): the stream answered ${response.status}`,
+      );
     }
     yield* liveChanges(response.body);
   }

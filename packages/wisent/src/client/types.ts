@@ -179,7 +179,7 @@ export interface ResourceClient<S extends ResourceSpec> {
    * and destroy, until the loop stops (`break`) or the server ends the stream.
    * @param args - as for {@link ResourceClient.list} (the parent's path parameters when nested)
    * @returns the changes, in order
-   * @throws Error (the loop rejects) when the resource is not live or the stream is refused
+   * @throws WisentError `E_CLIENT_REQUEST` (the loop rejects) when the resource is not live or the stream is refused
    *   (401 signed out on a protected resource)
    * @example
    * for await (const change of api.widgets.live()) {

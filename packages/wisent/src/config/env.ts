@@ -23,6 +23,20 @@ export function setEnvValue(name: EnvironmentVariableName, value: string): void 
   process.env[name] = value;
 }
 
+/**
+ * Puts `vars` into this process's environment (which the app code a command imports and the
+ * processes it starts read): those not set already, or all of them with `override`.
+ *
+ * @example exportEnvironment({ DATABASE_URL: "sqlite:db/test.sqlite" }, { override: true });
+ */
+export function exportEnvironment(vars: Env, options: { override?: boolean } = {}): void {
+  for (const [key, value] of Object.entries(vars)) {
+    if (value !== undefined && (options.override || process.env[key] === undefined)) {
+      process.env[key] = value;
+    }
+  }
+}
+
 /** A variable whose value Wisent cannot use: the message names it, the value and what is accepted. */
 export class ConfigError extends WisentError {
   override name = "ConfigError";

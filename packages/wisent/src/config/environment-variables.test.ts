@@ -13,6 +13,13 @@ const DIRECT_READ =
   /(?:process\.env|\benv|\bvars|\bexported|\bdotEnv)(?:\.[A-Z][A-Z0-9_]+\b|\[[A-Z"][^\]]*\])(?!\s*=[^=])/;
 /(?:process\.env|\benv|\bvars|\bexported|\bdotEnv)(?:\.[A-Z][A-Z0-9_]+|\[)(?!\s*=[^=])/;
 
+/**
+ * A call of the readers of env.ts, or a look into `process.env` (`process.env.X`,
+ * `process.env[key]`, `process.env?.X`); handing `process.env` on whole (to a setting, or to a
+ * child process) is not one.
+ */
+const ENV_READER = /\b(?:envValue|integerSetting)\(|\bprocess\.env\s*(?:\?\.|\.|\[)/;
+
 describe("the environment variables", () => {
   it("are read by name only in src/config/ (everything else asks envValue or a setting)", () => {
     const offenders = ownSources()
@@ -21,6 +28,18 @@ describe("the environment variables", () => {
         readFileSync(join(SRC, file), "utf8")
           .split("\n")
           .filter((line) => !/^\s*(\*|\/\/)/.test(line) && DIRECT_READ.test(line))
+          .map((line) => `${file}: ${line.trim()}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it("are read through envValue only in src/config/: elsewhere a named setting of settings.ts", () => {
+    const offenders = ownSources()
+      .filter((file) => !file.startsWith("config/"))
+      .flatMap((file) =>
+        readFileSync(join(SRC, file), "utf8")
+          .split("\n")
+          .filter((line) => !/^\s*(\*|\/\/)/.test(line) && ENV_READER.test(line))
           .map((line) => `${file}: ${line.trim()}`),
       );
     expect(offenders).toEqual([]);

@@ -2,13 +2,21 @@ import { describe, expect, it, vi } from "vitest";
 import { App } from "../app/app.js";
 import { sharedLogger } from "../http/logger.js";
 import {
+  allowedHostsSetting,
+  assetsMaxAgeSetting,
+  awsRegionSetting,
+  colorSetting,
+  devServerUrlSetting,
   isProduction,
   isProductionLike,
   jobsUrlSetting,
   mailFromSetting,
+  noticesShownSetting,
   redisUrlSetting,
+  sessionSecretsSetting,
   smtpUrlSetting,
   storageUrlSetting,
+  threadPoolSizeSetting,
   unknownEnvironmentNotice,
 } from "./settings.js";
 
@@ -58,5 +66,38 @@ describe("the settings of services", () => {
     expect(storageUrlSetting(env)).toBeUndefined();
     expect(mailFromSetting(env)).toBe("no-reply@localhost");
     expect(mailFromSetting({ MAIL_FROM: "shop@example.com" })).toBe("shop@example.com");
+  });
+});
+
+describe("the settings read outside config/", () => {
+  it("split lists on commas, trimmed, empty entries dropped", () => {
+    expect(sessionSecretsSetting({ SESSION_SECRET: " new-secret , old-secret ," })).toEqual([
+      "new-secret",
+      "old-secret",
+    ]);
+    expect(allowedHostsSetting({})).toEqual([]);
+    expect(noticesShownSetting({ WISENT_NOTICES_SHOWN: "a1,b2" })).toEqual(["a1", "b2"]);
+  });
+
+  it("apply their fallbacks", () => {
+    expect(awsRegionSetting({ AWS_DEFAULT_REGION: "eu-west-1" })).toBe("eu-west-1");
+    expect(awsRegionSetting({ AWS_REGION: "eu-north-1", AWS_DEFAULT_REGION: "x" })).toBe(
+      "eu-north-1",
+    );
+    expect(awsRegionSetting({})).toBe("us-east-1");
+    expect(assetsMaxAgeSetting({ ASSETS_MAX_AGE: "soon" })).toBe(31_536_000);
+    expect(threadPoolSizeSetting({ UV_THREADPOOL_SIZE: "16" })).toBe(16);
+    expect(devServerUrlSetting({ WISENT_DEV_URL: "http://127.0.0.1:3000" })).toBeUndefined();
+    expect(
+      devServerUrlSetting({ WISENT_DEV_SUPERVISOR: "1", WISENT_DEV_URL: "http://127.0.0.1:3000" }),
+    ).toBe("http://127.0.0.1:3000");
+  });
+
+  it("say whether the environment asks for colour, or leave it to the terminal", () => {
+    expect(colorSetting({ FORCE_COLOR: "0", NO_COLOR: "" })).toBe(false);
+    expect(colorSetting({ FORCE_COLOR: "1", NO_COLOR: "1" })).toBe(true);
+    expect(colorSetting({ NO_COLOR: "1" })).toBe(false);
+    expect(colorSetting({ TERM: "dumb" })).toBe(false);
+    expect(colorSetting({ TERM: "xterm" })).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@
  * @module
  */
 import { type ColumnDataType, type Kysely, sql } from "kysely";
+import { WisentError } from "../base/wisent-error.js";
 import type { AnyDB } from "./any-db.js";
 import { type ColumnSpec, createColumnIndexes, indexName, TableBuilder } from "./create-table.js";
 import { dialectOf } from "./dialect-of.js";
@@ -18,7 +19,7 @@ import { dialectOf } from "./dialect-of.js";
  * @param db - the migration's database (Kysely, or the `Database`'s `kysely`)
  * @param table - the table to change
  * @param define - declares the columns on the table builder `t`
- * @throws Error when `define` declares no column, or of the database when it refuses a column
+ * @throws WisentError `E_MIGRATION` when `define` declares no column; Error of the database when it refuses a column
  *   (a NOT NULL column without a default on a table with rows)
  * @example
  * export async function up(db: Queryable) {
@@ -36,7 +37,8 @@ export async function addColumn(
   const dialect = dialectOf(db);
   const t = new TableBuilder(dialect);
   define(t);
-  if (t.columns.length === 0) throw new Error(`addColumn("${table}"): no columns declared`);
+  if (t.columns.length === 0)
+    throw new WisentError("E_MIGRATION", `addColumn("${table}"): no columns declared`);
   for (const c of t.columns) {
     await db.schema
       .alterTable(table)
@@ -120,7 +122,7 @@ export interface IndexOptions {
  * @param table - the table to index
  * @param columns - a column, or the columns in the index's order
  * @param options - `unique`, and a `name` other than {@link indexName}'s
- * @throws Error when no column is given
+ * @throws WisentError `E_MIGRATION` when no column is given
  * @example
  * await addIndex(db, "posts", "slug", { unique: true });
  * await addIndex(db, "posts", ["author_id", "created_at"]);
@@ -132,7 +134,7 @@ export async function addIndex(
   options: IndexOptions = {},
 ): Promise<void> {
   const list = [columns].flat();
-  if (list.length === 0) throw new Error(`addIndex("${table}"): no columns`);
+  if (list.length === 0) throw new WisentError("E_MIGRATION", `addIndex("${table}"): no columns`);
   let builder = db.schema
     .createIndex(options.name ?? indexName(table, list))
     .on(table)

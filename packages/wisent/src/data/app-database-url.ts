@@ -5,8 +5,13 @@
  */
 import { basename, dirname, extname } from "node:path";
 import { readDotEnv } from "../config/dot-env.js";
-import { envValue } from "../config/env.js";
-import { currentEnv, defaultDatabaseUrl, isProductionLike } from "../config/settings.js";
+import {
+  currentEnv,
+  defaultDatabaseUrl,
+  givenDatabaseUrl,
+  isProductionLike,
+  testDatabaseUrlSetting,
+} from "../config/settings.js";
 
 type Vars = Readonly<Record<string, string | undefined>>;
 
@@ -74,11 +79,11 @@ export function testDatabaseUrl(url: string): string {
  */
 export function appDatabaseUrl(exported: Vars, dotEnv: Vars = {}): string {
   const env = environmentOf({ ...dotEnv, ...definedOnly(exported) });
-  const exportedUrl = envValue("DATABASE_URL", exported);
+  const exportedUrl = givenDatabaseUrl(exported);
   if (exportedUrl) return exportedUrl;
-  const dotEnvUrl = envValue("DATABASE_URL", dotEnv);
+  const dotEnvUrl = givenDatabaseUrl(dotEnv);
   if (env === "test") {
-    const test = envValue("TEST_DATABASE_URL", exported) || envValue("TEST_DATABASE_URL", dotEnv);
+    const test = testDatabaseUrlSetting(exported) || testDatabaseUrlSetting(dotEnv);
     if (test) return test;
     return dotEnvUrl ? testDatabaseUrl(dotEnvUrl) : defaultDatabaseUrl(env);
   }
@@ -105,7 +110,7 @@ export function appEnvironment(cwd: string, exported: Vars): Record<string, stri
   for (const [key, value] of Object.entries(dotEnv)) {
     if (env[key] === undefined) env[key] = value;
   }
-  const given = envValue("DATABASE_URL", exported) || envValue("DATABASE_URL", dotEnv);
+  const given = givenDatabaseUrl(exported) || givenDatabaseUrl(dotEnv);
   const refusable = !given && isProductionLike(environmentOf(env));
   env.DATABASE_URL = refusable ? undefined : appDatabaseUrl(exported, dotEnv);
   return env;

@@ -1,4 +1,5 @@
 import { type ColumnDataType, type CreateTableBuilder, type Kysely, sql } from "kysely";
+import { WisentError } from "../base/wisent-error.js";
 import type { AnyDB } from "./any-db.js";
 import type { DialectName } from "./database-url.js";
 import { dialectOf } from "./dialect-of.js";
@@ -257,7 +258,7 @@ export class TableBuilder {
  * @param db - the migration's database (Kysely)
  * @param table - the new table's name
  * @param define - declares the columns on the table builder `t`
- * @throws Error when `define` declares no column, or of the database when it refuses the table
+ * @throws WisentError `E_MIGRATION` when `define` declares no column; Error of the database when it refuses the table
  *   (one that exists already)
  * @example
  * export async function up(db: Kysely<AnyDB>) {
@@ -276,7 +277,8 @@ export async function createTable(
 ): Promise<void> {
   const t = new TableBuilder(dialectOf(db));
   define(t);
-  if (t.columns.length === 0) throw new Error(`createTable("${table}"): no columns declared`);
+  if (t.columns.length === 0)
+    throw new WisentError("E_MIGRATION", `createTable("${table}"): no columns declared`);
   let builder: CreateTableBuilder<string, AnyDB> = db.schema.createTable(table);
   for (const c of t.columns) {
     builder = builder.addColumn(c.name, c.type as ColumnDataType, (col) => {

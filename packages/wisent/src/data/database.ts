@@ -16,8 +16,13 @@ import {
   NativeBinaryError,
   requireDependency,
 } from "../base/require-dependency.js";
-import { ConfigError, envValue, integerSetting } from "../config/env.js";
-import { currentEnv, fallbackDatabaseUrl } from "../config/settings.js";
+import { ConfigError } from "../config/env.js";
+import {
+  currentEnv,
+  fallbackDatabaseUrl,
+  givenDatabaseUrl,
+  poolSizeSetting,
+} from "../config/settings.js";
 import type { AnyDB } from "./any-db.js";
 import { DatabaseUnavailableError } from "./database-failure.js";
 import { describeCause } from "./database-unavailable.js";
@@ -265,9 +270,7 @@ export function database<DB = AnyDB>(
 
 function createDatabase<DB>(url: string | undefined, options: DatabaseOptions, lazy: boolean) {
   const resolved =
-    url ||
-    envValue("DATABASE_URL") ||
-    fallbackDatabaseUrl(options.env ?? currentEnv(), options.cwd);
+    url || givenDatabaseUrl() || fallbackDatabaseUrl(options.env ?? currentEnv(), options.cwd);
   const target = parseDatabaseUrl(resolved, options.cwd);
   const masked = maskDatabaseUrl(resolved);
   let dialect: KyselyDialect;
@@ -300,7 +303,7 @@ const loadMysql = () => requireDependency<typeof import("mysql2")>("mysql2");
 
 /** The pool size: the option, else `POOL_SIZE`, else 10; anything but 1-1000 is refused by name. */
 export function poolSizeOf(options: DatabaseOptions): number {
-  if (options.poolSize === undefined) return integerSetting("POOL_SIZE", 10, { min: 1, max: 1000 });
+  if (options.poolSize === undefined) return poolSizeSetting();
   const size = options.poolSize;
   if (!Number.isInteger(size) || size < 1 || size > 1000) {
     throw new ConfigError(`poolSize must be a whole number from 1 to 1000, got ${size}`);

@@ -1,4 +1,5 @@
 import { type Kysely, MysqlAdapter, PostgresAdapter, SqliteAdapter } from "kysely";
+import { WisentError } from "../base/wisent-error.js";
 import type { AnyDB } from "./any-db.js";
 import type { DialectName } from "./database-url.js";
 
@@ -13,7 +14,7 @@ const ADAPTER_NAMES: Readonly<Record<string, DialectName>> = {
  * read from its adapter so that migrations, which only receive a Kysely, can pick column types.
  * @param db - a Kysely instance or transaction
  * @returns `sqlite`, `postgres` or `mysql`
- * @throws Error for a Kysely whose adapter is none of the three
+ * @throws WisentError `E_INVALID_ARGUMENT` for a Kysely whose adapter is none of the three
  * @example if (dialectOf(db) === "postgres") await sql`create extension if not exists citext`.execute(db);
  */
 export function dialectOf(db: Kysely<AnyDB>): DialectName {
@@ -27,5 +28,8 @@ export function dialectOf(db: Kysely<AnyDB>): DialectName {
     const dialect = ADAPTER_NAMES[(proto.constructor as { name: string }).name];
     if (dialect) return dialect;
   }
-  throw new Error(`unsupported database adapter ${adapter.constructor.name}`);
+  throw new WisentError(
+    "E_INVALID_ARGUMENT",
+    `unsupported database adapter ${adapter.constructor.name}`,
+  );
 }

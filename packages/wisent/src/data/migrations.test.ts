@@ -109,7 +109,10 @@ describe("migration folders", () => {
   it("refuses a bad step and a missing folder", async () => {
     const t = await createTestDatabase("sqlite");
     try {
-      await expect(migrateDown(t.db, MIGRATIONS, { step: 0 })).rejects.toThrow(/invalid step 0/);
+      await expect(migrateDown(t.db, MIGRATIONS, { step: 0 })).rejects.toMatchObject({
+        code: "E_INVALID_ARGUMENT",
+        message: "migrateDown: step must be a whole number of at least 1, got 0",
+      });
       await expect(migrateUp(t.db, "/no/such/folder")).rejects.toThrow(
         /cannot read the migrations folder \/no\/such\/folder/,
       );

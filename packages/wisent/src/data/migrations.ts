@@ -37,7 +37,10 @@ export const MIGRATION_TABLE = "wisent_migration";
  */
 export function migrationFileName(name: string, at: Date = new Date(), extension = "ts"): string {
   if (!/^[a-z0-9_]+$/.test(name)) {
-    throw new Error(`invalid migration name "${name}": use lower-case letters, digits and _`);
+    throw new WisentError(
+      "E_MIGRATION",
+      `invalid migration name "${name}": use lower-case letters, digits and _`,
+    );
   }
   const stamp = at.toISOString().replace(/\D/g, "").slice(0, 14);
   return `${stamp}_${name}.${extension}`;
@@ -197,7 +200,7 @@ export async function migrateUp(db: Database | Kysely<AnyDB>, folder: string): P
  * @param folder - the migrations folder (`migrations`)
  * @param options - `step`: how many to revert (default 1)
  * @returns the names of the migrations reverted
- * @throws Error when `step` is not a whole number of at least 1
+ * @throws WisentError `E_INVALID_ARGUMENT` when `step` is not a whole number of at least 1
  * @throws WisentError `E_MIGRATION` naming the migration whose `down` failed, or whose file is
  *   gone
  * @example
@@ -210,7 +213,10 @@ export async function migrateDown(
 ): Promise<string[]> {
   const step = options.step ?? 1;
   if (!Number.isInteger(step) || step < 1) {
-    throw new Error(`invalid step ${step}: expected a whole number of at least 1`);
+    throw new WisentError(
+      "E_INVALID_ARGUMENT",
+      `migrateDown: step must be a whole number of at least 1, got ${step}`,
+    );
   }
   const m = await migrator(db, folder);
   // In the order they ran (a migration merged later may sort before one run earlier).

@@ -1,5 +1,5 @@
 import { WisentError } from "../base/wisent-error.js";
-import { integerSetting } from "../config/env.js";
+import { paginationCountLimitSetting, paginationMaxOffsetSetting } from "../config/settings.js";
 
 /** How lists count and how deep a `page` may go; see {@link configurePagination}. */
 export interface PaginationSettings {
@@ -17,10 +17,6 @@ export interface PaginationSettings {
   maxOffset: number;
 }
 
-const DEFAULTS: PaginationSettings = { countLimit: 10_000, maxOffset: 10_000 };
-
-const ROWS = { min: 0, max: Number.MAX_SAFE_INTEGER, unit: "rows" };
-
 let current: PaginationSettings | undefined;
 
 /**
@@ -31,8 +27,8 @@ let current: PaginationSettings | undefined;
  */
 export function paginationSettings(): PaginationSettings {
   current ??= {
-    countLimit: integerSetting("PAGINATION_COUNT_LIMIT", DEFAULTS.countLimit, ROWS),
-    maxOffset: integerSetting("PAGINATION_MAX_OFFSET", DEFAULTS.maxOffset, ROWS),
+    countLimit: paginationCountLimitSetting(),
+    maxOffset: paginationMaxOffsetSetting(),
   };
   return current;
 }

@@ -10,7 +10,7 @@ import {
   Transaction,
 } from "kysely";
 import { onlyReads } from "./read-only-query.js";
-import { TRANSACTION_FINISHED as FINISHED, type TransactionHandle } from "./transaction-handle.js";
+import { type TransactionHandle, transactionFinishedError } from "./transaction-handle.js";
 
 /**
  * Whether the server's transactions are READ COMMITTED unless told otherwise (PostgreSQL's
@@ -184,7 +184,7 @@ export class PooledRequestTransaction<DB>
 
   /** Kysely's queries on `trx` get the request's connection, taken from the pool at the first. */
   provideConnection<T>(consumer: (connection: DatabaseConnection) => Promise<T>): Promise<T> {
-    if (this.#ended) return Promise.reject(new Error(FINISHED));
+    if (this.#ended) return Promise.reject(transactionFinishedError());
     const held = this.#connection;
     return held ? consumer(held) : this.#acquire().then(consumer);
   }
@@ -232,7 +232,7 @@ export class PooledRequestTransaction<DB>
    * given one has it (and has sent what it sends first), or undefined when none was taken.
    */
   #end(): ReadFirstConnection | Promise<ReadFirstConnection | undefined> | undefined {
-    if (this.#ended) throw new Error(FINISHED);
+    if (this.#ended) throw transactionFinishedError();
     this.#ended = true;
     return this.#connection ?? this.#acquiring?.catch(() => undefined);
   }

@@ -5,6 +5,7 @@ import {
   type QueryResult,
   SelectQueryNode,
 } from "kysely";
+import { WisentError } from "../base/wisent-error.js";
 import { databaseFailure } from "./database-failure.js";
 import type { CachedSqliteDatabase, CachedSqliteStatement } from "./sqlite-statement-cache.js";
 
@@ -42,6 +43,7 @@ export class SqliteConnection implements DatabaseConnection {
    */
   begin(write: boolean): void {
     if (this.#state !== "none") {
+      // Internal: Kysely and the request transaction open one at a time; this guards that order.
       throw new Error("a transaction is already open on the SQLite connection");
     }
     this.#state = write ? "pending" : "reading";
@@ -118,7 +120,10 @@ export class SqliteConnection implements DatabaseConnection {
 
   async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     if (!SelectQueryNode.is(compiledQuery.query)) {
-      throw new Error("Sqlite driver only supports streaming of select queries");
+      throw new WisentError(
+        "E_INVALID_ARGUMENT",
+        "stream(): SQLite streams select queries only; execute() the others",
+      );
     }
     try {
       const statement = this.#statement(compiledQuery.sql);

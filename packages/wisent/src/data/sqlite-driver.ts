@@ -8,6 +8,7 @@ import {
   RawNode,
   type TransactionSettings,
 } from "kysely";
+import { WisentError } from "../base/wisent-error.js";
 import { ConnectionLock } from "./connection-lock.js";
 import { SqliteConnection } from "./sqlite-connection.js";
 import { cacheStatements } from "./sqlite-statement-cache.js";
@@ -38,7 +39,8 @@ export class WisentSqliteDriver implements Driver {
   /** The connection, opening the file on first use. */
   connection(): SqliteConnection {
     if (!this.#connection) {
-      if (this.#destroyed) throw new Error("the SQLite database has been closed");
+      if (this.#destroyed)
+        throw new WisentError("E_DATABASE_CLOSED", "the SQLite database has been closed");
       const raw = this.config.open();
       const size = this.config.statementCacheSize;
       this.#raw = raw;

@@ -4,9 +4,9 @@ import type { Queryable } from "./queryable.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
 import type { WisentSqliteDialect } from "./sqlite-dialect.js";
 import {
-  TRANSACTION_FINISHED as FINISHED,
   type TransactionHandle,
   type TransactionIntent,
+  transactionFinishedError,
 } from "./transaction-handle.js";
 
 /**
@@ -81,11 +81,11 @@ class SqliteRequestTransaction<DB>
 
   /** Kysely's queries on `trx` get the held connection while the transaction is open. */
   provideConnection<T>(consumer: (connection: DatabaseConnection) => Promise<T>): Promise<T> {
-    return this.#open ? consumer(this.connection) : Promise.reject(new Error(FINISHED));
+    return this.#open ? consumer(this.connection) : Promise.reject(transactionFinishedError());
   }
 
   rows<R>(sql: string, parameters: readonly unknown[], one?: boolean): R[] {
-    if (!this.#open) throw new Error(FINISHED);
+    if (!this.#open) throw transactionFinishedError();
     return this.connection.rows(sql, parameters, one) as R[];
   }
 
@@ -98,14 +98,14 @@ class SqliteRequestTransaction<DB>
   }
 
   commitNow(): void {
-    if (!this.#open) throw new Error(FINISHED);
+    if (!this.#open) throw transactionFinishedError();
     // A failed COMMIT keeps the transaction (and the lock) for the rollback that follows.
     this.connection.commit();
     this.#finish();
   }
 
   rollbackNow(): void {
-    if (!this.#open) throw new Error(FINISHED);
+    if (!this.#open) throw transactionFinishedError();
     try {
       this.connection.rollback();
     } finally {

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
+import { WisentError } from "../base/wisent-error.js";
 
 /**
  * A transaction begun for one request: the Kysely transaction handlers query through, and how
@@ -15,6 +16,14 @@ export interface TransactionHandle<DB> {
 
 /** The refusal of a query or an end after the request's transaction has ended. */
 export const TRANSACTION_FINISHED = "the request's transaction has already finished";
+
+/** The error of a query or an end after the request's transaction has ended. */
+export function transactionFinishedError(): WisentError {
+  return new WisentError(
+    "E_TRANSACTION_FINISHED",
+    `${TRANSACTION_FINISHED}: await the work inside the handler, or enqueue a job for work that outlives the request`,
+  );
+}
 
 /** What a request transaction is for: `write` when the request may change data (not GET/HEAD). */
 export interface TransactionIntent {

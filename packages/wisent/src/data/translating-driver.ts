@@ -111,6 +111,7 @@ export class TranslatingDriver implements Driver {
   /** A savepoint method of the driver (PostgreSQL's and MySQL's have all three). */
   #required(method: "savepoint" | "rollbackToSavepoint" | "releaseSavepoint") {
     const run = this.driver[method];
+    // Internal: PostgreSQL's and MySQL's drivers have all three; only they are translated.
     if (!run) throw new Error(`the database driver has no ${method}`);
     return run.bind(this.driver);
   }

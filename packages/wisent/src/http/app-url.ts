@@ -8,7 +8,8 @@ import type { Context } from "hono";
 import { BoundedMemo } from "../base/bounded-memo.js";
 import { urlStandardAcceptsHost } from "../base/url-host.js";
 import { WisentError } from "../base/wisent-error.js";
-import { type Env, envValue } from "../config/env.js";
+import type { Env } from "../config/env.js";
+import { appUrlSetting } from "../config/settings.js";
 import { forwardedScheme } from "./client-address.js";
 import { pathFormatOf } from "./path-format.js";
 import { requestHeader } from "./request-header.js";
@@ -29,7 +30,7 @@ let parsed: URL | undefined;
  * configuredAppUrl()?.origin; // "https://shop.example.com"
  */
 export function configuredAppUrl(env: Env = process.env): URL | undefined {
-  const value = envValue("APP_URL", env);
+  const value = appUrlSetting(env);
   if (value === undefined) return undefined;
   if (value === parsedFrom) return parsed;
   let url: URL;

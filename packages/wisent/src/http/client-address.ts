@@ -5,7 +5,7 @@ import ipaddr from "ipaddr.js";
 import { BoundedMemo } from "../base/bounded-memo.js";
 import { CLIENT_KEY } from "../base/symbols.js";
 import { WisentError } from "../base/wisent-error.js";
-import { envValue } from "../config/env.js";
+import { trustedProxiesSetting } from "../config/settings.js";
 import {
   forwardedHops,
   forwardedHostHeader,
@@ -18,7 +18,7 @@ import {
  * ranges separated by commas or spaces (`10.0.0.0/8, 192.168.1.7, fd00::/8`). Read on first
  * use and again whenever the variable changes; a malformed entry throws, naming it.
  */
-export function trustedProxies(value = envValue("TRUSTED_PROXIES")): BlockList | undefined {
+export function trustedProxies(value = trustedProxiesSetting()): BlockList | undefined {
   const text = value?.trim() ?? "";
   if (text === cached.text) return cached.list;
   const list = text === "" ? undefined : parseTrustedProxies(text);

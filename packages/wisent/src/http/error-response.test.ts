@@ -46,7 +46,7 @@ describe("errorResponse", () => {
     expect(body.trace).toContain("TypeError: boom");
   });
 
-  it("renders XML as <response code>", async () => {
+  it("renders XML as <response code> with the error's message and stable code", async () => {
     const res = await appThrowing(
       new HttpError(404, "path not found: GET /x/"),
       "production",
@@ -57,6 +57,7 @@ describe("errorResponse", () => {
     const text = await res.text();
     expect(text).toContain('<response code="404">');
     expect(text).toContain("<error>path not found: GET /x/</error>");
+    expect(text).toContain("<error_code>E_HTTP</error_code>");
     expect(text).not.toContain("<trace>");
   });
 

@@ -96,7 +96,8 @@ function traceOf(err: unknown): string {
  * `HTTPException`) keep their status, message and headers; any other `WisentError` answers the
  * status of its code's row in the error table (`ValidationErrors` and a taken unique value 422
  * with the field errors, a value the database refused 400, the database down 503 with
- * `Retry-After`); the JSON body's `code` is the HTTP status and `error_code` the stable code.
+ * `Retry-After`); the JSON body's `code` (XML's `code` attribute) is the HTTP status and `error_code` (XML's
+ * `<error_code>`) the stable code.
  * Anything else is a 500 whose details are logged with the request id and, outside
  * development, never shown. Development adds a 500's `trace` (JSON/XML) or stack (HTML); other
  * errors never carry one. In development a request no route matched gets a page listing the
@@ -177,7 +178,7 @@ export function errorResponse(err: unknown, c: Context): Response | Promise<Resp
     headers.set("Content-Type", "application/xml; charset=UTF-8");
     body = validation
       ? toXml(validation, "errors")
-      : xmlDocument({ response: { "@_code": status, error: message, trace } });
+      : xmlDocument({ response: { "@_code": status, error: message, error_code: code, trace } });
   } else {
     headers.set("Content-Type", "text/html; charset=UTF-8");
     const runtime = c.get("wisent");

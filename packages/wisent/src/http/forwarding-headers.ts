@@ -9,7 +9,8 @@
 
 import parseForwarded from "forwarded-parse";
 import type { Context } from "hono";
-import { ConfigError, envValue } from "../config/env.js";
+import { ConfigError } from "../config/env.js";
+import { trustedProxyHeaderSetting } from "../config/settings.js";
 import { requestHeader } from "./request-header.js";
 
 /** Which header the trusted proxies write: `x-forwarded` (the default) or `forwarded`. */
@@ -23,7 +24,7 @@ export type ProxyHeader = "x-forwarded" | "forwarded";
  * // TRUSTED_PROXY_HEADER=forwarded
  * proxyHeader(); // "forwarded"
  */
-export function proxyHeader(value = envValue("TRUSTED_PROXY_HEADER")): ProxyHeader {
+export function proxyHeader(value = trustedProxyHeaderSetting()): ProxyHeader {
   const normal = value?.toLowerCase() ?? "x-forwarded";
   if (normal === "x-forwarded" || normal === "forwarded") return normal;
   throw new ConfigError(

@@ -49,6 +49,7 @@ async function failure(options: HealthCheckOptions): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<Error>((resolve) => {
     timer = setTimeout(
+      // A value the health check reports in its body, never thrown.
       () => resolve(new Error(`the database did not answer within ${timeoutMs} ms`)),
       timeoutMs,
     );

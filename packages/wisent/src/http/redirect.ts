@@ -71,7 +71,7 @@ export function resolveLocation(
 
 /**
  * The redirect `c.redirectTo` and `c.respond`'s `redirect` answer with.
- * @throws TypeError when the status is not a redirect status
+ * @throws WisentError `E_APP_MISCONFIGURED` when the status is not a redirect status
  */
 export function redirectResponse(
   c: Context,

@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import { App } from "../app/app.js";
+import { HttpError } from "../base/http-error.js";
 // biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
 import { h } from "../jsx/jsx-runtime.js";
 import { flashMessages } from "../middleware/flash/flash.js";
@@ -40,6 +41,14 @@ function app(withFlash = true) {
     }),
   );
   a.put("/things/{thing_id}", (c) => c.respond(200, { redirect: "/things", json: thing }));
+  // A refusal a browser is sent back from (as the generated destroy does with a DependentRecordsError).
+  a.delete("/kept/{thing_id}", (c) =>
+    c.respond(409, {
+      redirect: ["thingPath", { thing_id: thing.id }],
+      flash: { danger: "Thing has 2 parts." },
+      error: new HttpError(409, "Thing has 2 parts.", { code: "E_DEPENDENT_RECORDS" }),
+    }),
+  );
   return a;
 }
 
@@ -115,5 +124,33 @@ describe("c.respond's redirect for HTML", () => {
     // @ts-expect-error a flash for a redirect that is not there
     const flashOnly: RespondOptions = { html: () => "page", flash: { info: "Hi." } };
     expect([page, redirect, both, flashOnly]).toHaveLength(4);
+  });
+});
+
+describe("c.respond's error for JSON and XML beside a redirect for HTML", () => {
+  it("sends a browser back with the flash", async () => {
+    const a = app();
+    const res = await request(a, "DELETE", "/kept/7", "text/html");
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/things/7");
+    const page = await request(a, "GET", "/things", "text/html", cookieOf(res));
+    expect(await page.text()).toContain('data-flash="danger">Thing has 2 parts.</div>');
+  });
+
+  it("answers JSON and XML as the error thrown would be, with its status and code", async () => {
+    const a = app();
+    const json = await request(a, "DELETE", "/kept/7", "application/json");
+    expect(json.status).toBe(409);
+    expect(await json.json()).toEqual({
+      error: "Thing has 2 parts.",
+      code: 409,
+      error_code: "E_DEPENDENT_RECORDS",
+    });
+    const xml = await request(a, "DELETE", "/kept/7", "application/xml");
+    expect(xml.status).toBe(409);
+    const text = await xml.text();
+    expect(text).toContain('<response code="409">');
+    expect(text).toContain("<error_code>E_DEPENDENT_RECORDS</error_code>");
+    expect(xml.headers.get("set-cookie")).toBeNull();
   });
 });

@@ -55,6 +55,15 @@ interface RespondCommon {
    * @example c.respond(201, { json: widget, location: ["widgetPath", { widget_id: widget.id }] })
    */
   location?: `/${string}` | readonly [name: RouteName, params?: Record<string, unknown>];
+  /**
+   * An error JSON and XML clients get instead of `json` and `xml`, answered as a thrown one is
+   * (its code's status, `{ error, code, error_code }`, XML's `<response code>`), while HTML gets
+   * the `redirect` and its flash: a refusal a browser is sent back from.
+   * @example
+   * // DependentRecordsError: HTML back to the widget's page, JSON and XML the 409 naming the rows
+   * c.respond(409, { redirect: ["widgetPath", { widget_id }], flash: { danger: error.message }, error })
+   */
+  error?: Error;
 }
 
 /**
@@ -121,12 +130,14 @@ declare module "hono" {
      *
      * @param status - the response's status (for a `redirect`: the JSON and XML answers' only)
      * @param options - one renderer per format offered (`html` or `redirect` with its `flash`,
-     *   `json`, `xml`), plus `headers`, `location` and the XML `root` (see {@link RespondOptions})
+     *   `json`, `xml`, or an `error` for both), plus `headers`, `location` and the XML `root`
+     *   (see {@link RespondOptions})
      * @returns the response, in the format the client accepts best among those offered
      * @throws HttpError 406 (`E_HTTP`) when the client accepts none of the formats offered
      * @throws WisentError `E_APP_MISCONFIGURED` when `location` or `redirect` names a route
      *   that does not exist
-     * @throws Error when a redirect's `flash` is given and the app does not use `flashMessages()`
+     * @throws WisentError `E_APP_MISCONFIGURED` when a redirect's `flash` is given and the app does not use `flashMessages()`
+     * @throws the `error` given, for a JSON or XML client (the App answers it)
      * @example
      * return c.respond(200, { html: () => <Show widget={widget} />, json: widget, xml: widget });
      * @example
@@ -184,8 +195,8 @@ const OFFERS: readonly (readonly Format[])[] = Array.from({ length: 8 }, (_, bit
 function offered(options: RespondOptions): readonly Format[] {
   return OFFERS[
     (options.html || options.redirect !== undefined ? 1 : 0) |
-      (options.json !== undefined ? 2 : 0) |
-      (options.xml !== undefined ? 4 : 0)
+      (options.json !== undefined || options.error !== undefined ? 2 : 0) |
+      (options.xml !== undefined || options.error !== undefined ? 4 : 0)
   ]!;
 }
 
@@ -271,6 +282,8 @@ function problemOf(status: number, json: unknown) {
 function respond(this: Context, status: StatusCode, given: RespondOptions) {
   // The best format this action answers among those the client accepts (406 when none is).
   const format = negotiateFormat(this, offered(given));
+  // Rendered by the App's error answer, as if the action had thrown it: the same body and status.
+  if (given.error !== undefined && format !== "html") throw given.error;
   // A redirect's own Location, not the created resource's `location`.
   if (format === "html" && given.redirect !== undefined) {
     return redirectWithFlash(this, given.redirect, given);

@@ -119,6 +119,7 @@ export class JobWorker {
     clearTimeout(timer);
     const unfinished = [...this.#running.values()];
     for (const run of unfinished) {
+      // An abort reason the job sees, not an error thrown to the app: a job that stops is retried.
       run.abort.abort(new Error("the worker is stopping: the job goes back to the queue"));
       this.#running.delete(run.row.id);
       await releaseJob(this.#options.db, run.row.id, run.token, Date.now()).catch((error) =>

@@ -128,6 +128,7 @@ export class RedisJobs {
         // One round trip (HEXISTS) through BullMQ's public API, as a PING would.
         queue.isPaused(),
         ANSWER_MS,
+        // The cause of the JobsUnavailableError (E_JOBS_UNAVAILABLE) thrown below.
         () => new Error(`Redis did not answer within ${ANSWER_MS} ms`),
       );
       this.#away = false;
@@ -146,6 +147,7 @@ export class RedisJobs {
       await within(
         this.add(input),
         ANSWER_MS,
+        // Logged below, never thrown: the request has committed.
         () => new Error(`Redis did not answer within ${ANSWER_MS} ms`),
       );
     } catch (error) {
@@ -293,6 +295,7 @@ export class RedisWorker {
     let released = 0;
     if (outcome === "timeout") {
       released = this.#busy;
+      // An abort reason the job sees, not an error thrown to the app.
       for (const abort of this.#aborts) abort.abort(new Error("the worker is stopping"));
       await Promise.all(this.#workers.map((w) => w.close(true)));
     }

@@ -1,3 +1,4 @@
+import { WisentError } from "../base/wisent-error.js";
 import { escapeHtml } from "./escape.js";
 import { Html } from "./html.js";
 
@@ -132,11 +133,17 @@ export function attributesOf(tag: string, props: Record<string, unknown>): strin
       out += ` ${name}="${value.value}"`;
     } else if (typeof value === "function") {
       if (!name.startsWith("on")) {
-        throw new Error(`<${tag} ${name}>: a function is not an attribute value`);
+        throw new WisentError(
+          "E_JSX_INVALID",
+          `<${tag} ${name}>: a function is not an attribute value`,
+        );
       }
       // Event handlers mean nothing in server-rendered markup.
     } else if (name === "dangerouslySetInnerHTML") {
-      throw new Error(`<${tag}>: dangerouslySetInnerHTML is not supported; use rawHtml(trusted)`);
+      throw new WisentError(
+        "E_JSX_INVALID",
+        `<${tag}>: dangerouslySetInnerHTML is not supported; use rawHtml(trusted)`,
+      );
     } else if (name === "style" && typeof value === "object") {
       out += ` style="${escapeHtml(styleText(value as Record<string, unknown>))}"`;
     } else {

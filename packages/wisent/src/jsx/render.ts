@@ -1,3 +1,4 @@
+import { WisentError } from "../base/wisent-error.js";
 import { attributesOf } from "./attributes.js";
 import { escapeHtml } from "./escape.js";
 import { type Child, Html } from "./html.js";
@@ -36,7 +37,8 @@ export function childrenText(child: unknown): string {
     return out;
   }
   if (child instanceof Promise) {
-    throw new Error(
+    throw new WisentError(
+      "E_JSX_INVALID",
       "a template rendered a Promise: wisent/jsx renders synchronously; load data in the action and pass it as props",
     );
   }
@@ -45,7 +47,8 @@ export function childrenText(child: unknown): string {
 
 /** A tag name that cannot end the tag early (a tag from data: `jsx(tagName, ...)`). */
 function checkTag(tag: string): void {
-  if (tag.length === 0 || INVALID_TAG.test(tag)) throw new Error(`invalid JSX tag name: ${tag}`);
+  if (tag.length === 0 || INVALID_TAG.test(tag))
+    throw new WisentError("E_JSX_INVALID", `invalid JSX tag name: ${tag}`);
 }
 
 /** One HTML element with its attributes (`children` among props is not one) and children. */
@@ -83,7 +86,8 @@ function tagOf(tag: string): Tag {
 export function componentHtml(result: unknown, component: { name: string }): Html {
   if (result instanceof Html) return result;
   if (result instanceof Promise) {
-    throw new Error(
+    throw new WisentError(
+      "E_JSX_INVALID",
       `<${component.name || "component"}> returned a Promise: wisent/jsx renders synchronously; load data in the action and pass it as props`,
     );
   }
@@ -94,7 +98,7 @@ export function componentHtml(result: unknown, component: { name: string }): Htm
  * Renders any child to its HTML text (what `c.respond` sends).
  * @param child - an element, a component's markup, text (escaped) or a list of them
  * @returns the HTML
- * @throws Error when a component returns a Promise (rendering is synchronous), or an element's
+ * @throws WisentError `E_JSX_INVALID` when a component returns a Promise (rendering is synchronous), or an element's
  *   tag name is not a valid one
  * @example renderToString(<p>{"<hi>"}</p>); // "<p>&lt;hi&gt;</p>"
  */

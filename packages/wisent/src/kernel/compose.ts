@@ -1,5 +1,6 @@
 import type { Context, ErrorHandler, Handler, MiddlewareHandler, Next } from "hono";
 import { DEFERRED_KEY, MIDDLEWARE_PHASES_KEY, SETTLED_ROUTE_KEY } from "../base/symbols.js";
+import { WisentError } from "../base/wisent-error.js";
 import { applyResponseHeaders, editResponseHeaders } from "./response-headers.js";
 
 /**
@@ -195,7 +196,12 @@ class RouteRun {
 
   /** Runs layer `i` and everything below it; a promise only when something below is async. */
   dispatch(i: number): Pending {
-    if (i <= this.#index) throw new Error("next() called multiple times");
+    if (i <= this.#index) {
+      throw new WisentError(
+        "E_APP_MISCONFIGURED",
+        `a middleware of ${this.#c.req.method} ${this.#c.req.routePath} called next() twice: await it once`,
+      );
+    }
     this.#index = i;
     const layer = this.#route.layers[i];
     if (layer === undefined) {
@@ -424,7 +430,8 @@ function checkResult(res: unknown, c: Context, isHandler: boolean): void {
         : typeof res === "object"
           ? "an object"
           : `a ${typeof res}`;
-  throw new TypeError(
+  throw new WisentError(
+    "E_APP_MISCONFIGURED",
     `${isHandler ? "the handler" : "a middleware"} of ${c.req.method} ${c.req.routePath} returned ${what} instead of a Response`,
   );
 }

@@ -62,7 +62,8 @@ export function installContextExtensions(extensions: readonly ContextExtension[]
 }
 
 function collision(name: string, owner: string): Error {
-  return new Error(
+  return new WisentError(
+    "E_APP_MISCONFIGURED",
     `Wisent cannot add c.${name}() to Hono's Context: Context.prototype.${name} is already defined by ${owner}. ` +
       `Remove the library or code that defines it, or keep one copy of Wisent and Hono in the app (npm ls hono).`,
   );

@@ -47,6 +47,7 @@ export async function loadNodeAdapter(): Promise<void> {
 export function nodeResponseWriter(
   hostname: string,
 ): (res: Response, incoming: IncomingMessage, outgoing: ServerResponse) => void {
+  // Internal: the App loads the adapter before it serves; no app calls this.
   if (adapter === undefined) throw new Error("nodeResponseWriter: call loadNodeAdapter() first");
   let handing: Response | undefined;
   const handOver = () => handing ?? new Response(null, { status: 500 });

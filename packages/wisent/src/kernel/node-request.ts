@@ -70,6 +70,7 @@ function bodyOf(req: LazyRequest): BodyInit {
  */
 function readBody(req: LazyRequest): Promise<Buffer> {
   if (req[BUFFER] !== undefined) {
+    // A TypeError with fetch's own words: code written for Request (and Hono) expects exactly it.
     return Promise.reject(new TypeError("Body is unusable: Body has already been read"));
   }
   const real = req[REAL];
@@ -85,6 +86,7 @@ function readBody(req: LazyRequest): Promise<Buffer> {
     incoming.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     incoming.once("error", reject);
     incoming.once("close", () => {
+      // The client left: nobody is there to answer, and the request ends without a response.
       if (!incoming.complete) reject(new Error("the client closed the connection mid-body"));
     });
   });

@@ -1,5 +1,6 @@
 import type pgModule from "pg";
 import { requireDependency } from "../base/require-dependency.js";
+import { WisentError } from "../base/wisent-error.js";
 import type { LiveEvent } from "./live-event.js";
 import type { Deliver, LiveTransport } from "./live-transport.js";
 
@@ -66,7 +67,8 @@ export function postgresTransport(url: string, channel: string): LiveTransport {
     async publish(stream, event) {
       const payload = JSON.stringify({ s: stream, e: event });
       if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
-        throw new Error(
+        throw new WisentError(
+          "E_LIVE_EVENT_TOO_LARGE",
           `live: an event of ${Buffer.byteLength(payload)} bytes is too large for NOTIFY`,
         );
       }

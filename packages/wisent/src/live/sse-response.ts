@@ -42,6 +42,7 @@ export function sseResponse(hub: LiveHub, stream: string, options: SseOptions = 
         // A client that stopped reading: drop it rather than buffer without bound.
         if ((controller.desiredSize ?? 0) < -maxQueued) {
           end?.();
+          // Ends that client's stream: nothing of the app's code sees it.
           controller.error(new Error("live: client too slow, dropped"));
           return;
         }

@@ -19,6 +19,7 @@ function mac(secret: string, name: string): Buffer {
  */
 export function signStreamName(name: string, secrets: StreamSecrets): string {
   const secret = secrets()[0];
+  // Internal: the App hands over its session secrets, which are never empty (resolveSessionPasswords).
   if (secret === undefined) throw new Error("no secret to sign live stream names with");
   return `${Buffer.from(name).toString("base64url")}.${mac(secret, name).toString("base64url")}`;
 }

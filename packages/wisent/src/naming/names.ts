@@ -1,3 +1,4 @@
+import { WisentError } from "../base/wisent-error.js";
 import { indefiniteArticle } from "./article.js";
 import { camelize, pascalize, titleize, underscore } from "./casing.js";
 import { pluralize, singularize } from "./inflection.js";
@@ -73,7 +74,7 @@ export interface Names {
  */
 export function names(input: string): Names {
   const problem = validateResourceName(input);
-  if (problem !== undefined) throw new Error(problem);
+  if (problem !== undefined) throw new WisentError("E_INVALID_ARGUMENT", problem);
 
   const parts = input.split("/").map(underscore);
   const namespace = parts.slice(0, -1);

@@ -1,3 +1,4 @@
+import { WisentError } from "../base/wisent-error.js";
 import { underscore } from "./casing.js";
 import { singularize } from "./inflection.js";
 
@@ -13,7 +14,8 @@ const ID_SUFFIX = "_id";
  */
 export function paramKeyFromClassName(className: string): string {
   if (typeof className !== "string") {
-    throw new TypeError(
+    throw new WisentError(
+      "E_INVALID_ARGUMENT",
       `paramKeyFromClassName: className must be a string, got ${typeof className}`,
     );
   }

@@ -1,3 +1,4 @@
+import { WisentError } from "../base/wisent-error.js";
 import { camelize } from "./casing.js";
 import { isUncountable, singularize } from "./inflection.js";
 
@@ -29,7 +30,10 @@ const PATH_SUFFIX = "Path";
  */
 export function routeNameForPath(path: string, options: RouteNameOptions = {}): string {
   if (typeof path !== "string") {
-    throw new TypeError(`routeNameForPath: path must be a string, got ${typeof path}`);
+    throw new WisentError(
+      "E_INVALID_ARGUMENT",
+      `routeNameForPath: path must be a string, got ${typeof path}`,
+    );
   }
   const name = nameRoute(path, options.collection === true);
   return pathName(options.action ? camelize(`${options.action}_${name}`) : name);
@@ -71,11 +75,17 @@ function nameRoute(path: string, collection: boolean): string {
  */
 export function pathName(name: string): string {
   if (typeof name !== "string" || name.trim() === "") {
-    throw new TypeError(`pathName: name must be a non-empty string, got ${JSON.stringify(name)}`);
+    throw new WisentError(
+      "E_INVALID_ARGUMENT",
+      `pathName: name must be a non-empty string, got ${JSON.stringify(name)}`,
+    );
   }
   const camel = camelize(name);
   if (camel === "") {
-    throw new TypeError(`pathName: name ${JSON.stringify(name)} has no letters or digits`);
+    throw new WisentError(
+      "E_INVALID_ARGUMENT",
+      `pathName: name ${JSON.stringify(name)} has no letters or digits`,
+    );
   }
   return camel.endsWith(PATH_SUFFIX) ? camel : camel + PATH_SUFFIX;
 }

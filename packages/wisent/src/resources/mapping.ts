@@ -81,7 +81,8 @@ export function keptOperations(
     ["except", except],
   ] as const) {
     if (list === undefined) continue;
-    if (!Array.isArray(list)) throw new TypeError(`resource option ${option} must be an array`);
+    if (!Array.isArray(list))
+      throw new WisentError("E_APP_MISCONFIGURED", `resource option ${option} must be an array`);
     for (const op of list) {
       if (!all.includes(op)) {
         throw new WisentError(
@@ -124,7 +125,10 @@ export function declaredRoutes(
 ): [string, ResourceRoute["method"]][] {
   if (routes === undefined) return [];
   if (routes === null || typeof routes !== "object" || Array.isArray(routes)) {
-    throw new TypeError(`resource option ${kind} must be an object like { publish: "post" }`);
+    throw new WisentError(
+      "E_APP_MISCONFIGURED",
+      `resource option ${kind} must be an object like { publish: "post" }`,
+    );
   }
   return Object.entries(routes).map(([action, verb]) => {
     if (!ACTION_NAME.test(action)) {

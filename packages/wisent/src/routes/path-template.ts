@@ -64,7 +64,7 @@ function splitSegments(path: string): string[] {
  */
 export function parsePathTemplate(path: string): PathTemplate {
   if (typeof path !== "string")
-    throw new TypeError(`route path must be a string, got ${typeof path}`);
+    throw new WisentError("E_INVALID_ARGUMENT", `route path must be a string, got ${typeof path}`);
   const template = joinPaths(path);
   const params: PathParam[] = [];
   const honoSegments: string[] = [];

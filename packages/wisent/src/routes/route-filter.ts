@@ -1,3 +1,4 @@
+import { WisentError } from "../base/wisent-error.js";
 import type { RouteInfo } from "./route-info.js";
 
 /** Which routes `wisent routes` prints: each given field must match (all of them). */
@@ -21,7 +22,7 @@ export function valueMatcher(option: string, value: string): (text: string) => b
     try {
       compiled = new RegExp(regex[1]!, regex[2]);
     } catch (error) {
-      throw new Error(`--${option}: ${(error as Error).message}`);
+      throw new WisentError("E_USAGE", `--${option}: ${(error as Error).message}`);
     }
     return (text) => compiled.test(text);
   }

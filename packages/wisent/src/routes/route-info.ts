@@ -1,4 +1,5 @@
-import { type Env, envValue } from "../config/env.js";
+import type { Env } from "../config/env.js";
+import { hostSetting, portSetting } from "../config/settings.js";
 
 /**
  * One row of the routes table, as `app.routes()` returns it (registration order = match order).
@@ -28,7 +29,7 @@ export interface RouteInfo {
  * @example defaultHost({ PORT: "8080" }) // "http://127.0.0.1:8080"
  */
 export function defaultHost(env: Env = process.env): string {
-  const host = envValue("HOST", env);
+  const host = hostSetting(env);
   if (host && /^https?:\/\//.test(host)) return host.replace(/\/+$/, "");
-  return `http://${host || "127.0.0.1"}:${envValue("PORT", env) || "3000"}`;
+  return `http://${host || "127.0.0.1"}:${portSetting(env) || "3000"}`;
 }

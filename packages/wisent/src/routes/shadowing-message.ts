@@ -1,3 +1,4 @@
+import { WisentError } from "../base/wisent-error.js";
 import type { CheckedRoute, ShadowedRoute } from "./shadowing.js";
 
 function describe(route: CheckedRoute): string {
@@ -42,7 +43,8 @@ export function formatShadowedRoute(shadowed: ShadowedRoute): string {
 /** The start-up error for shadowed routes: one line per route. */
 export function shadowedRoutesError(shadowed: readonly ShadowedRoute[]): Error {
   const lines = shadowed.map((s) => `- ${formatShadowedRoute(s)}`);
-  return new Error(
+  return new WisentError(
+    "E_APP_MISCONFIGURED",
     `${shadowed.length === 1 ? "a route" : `${shadowed.length} routes`} can never match:\n${lines.join("\n")}`,
   );
 }

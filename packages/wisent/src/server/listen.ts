@@ -1,7 +1,11 @@
 import type { Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
-import { envValue } from "../config/env.js";
-import { listenHost, listenPort } from "../config/settings.js";
+import {
+  devServerUrlSetting,
+  devSupervisedSetting,
+  listenHost,
+  listenPort,
+} from "../config/settings.js";
 import { loadNodeAdapter, type NodeFetch, nodeListener } from "../kernel/node-listener.js";
 import { removeLeftoverUploads } from "../storage/upload-scope.js";
 import { trackConnections } from "./connection-drain.js";
@@ -142,12 +146,12 @@ export async function listen(
  * requests on to this process's own port: the URL to print is the dev server's.
  */
 function supervisedUrl(): string | undefined {
-  return envValue("WISENT_DEV_SUPERVISOR") === "1" ? envValue("WISENT_DEV_URL") : undefined;
+  return devServerUrlSetting();
 }
 
 /** Tells `wisent dev` (over the IPC channel it opened) which port the app listens on. */
 function tellSupervisor(port: number): void {
-  if (envValue("WISENT_DEV_SUPERVISOR") === "1" && process.send) {
+  if (devSupervisedSetting() && process.send) {
     process.send({ wisent: "listening", port });
   }
 }

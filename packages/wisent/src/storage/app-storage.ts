@@ -16,6 +16,7 @@ export interface ListedObject {
   readonly lastModified: () => Promise<Date>;
 }
 
+import { WisentError } from "../base/wisent-error.js";
 import { StorageWriteError } from "./storage-write-error.js";
 
 /** What a stored file is, as the storage reports it. */
@@ -172,7 +173,12 @@ export class AppStorage {
 
   /** The path of `key` on the local disk (a local storage only). */
   path(key: string): string {
-    if (this.location.driver !== "fs") throw new Error("not a local storage");
+    if (this.location.driver !== "fs") {
+      throw new WisentError(
+        "E_INVALID_ARGUMENT",
+        `storage.path(${JSON.stringify(key)}): STORAGE_URL is a bucket, and path() names files of a local folder only: read the file with get()`,
+      );
+    }
     return join(this.location.root, this.#prefix + key);
   }
 }

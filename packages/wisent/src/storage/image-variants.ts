@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import type createSharp from "sharp";
 import type { Sharp } from "sharp";
 import { HttpError } from "../base/http-error.js";
+import { WisentError } from "../base/wisent-error.js";
 import type { AppStorage } from "./app-storage.js";
 import { optionalDependency } from "./optional-dependency.js";
 import { INLINE_IMAGES, variantKey } from "./stored-attachment.js";
@@ -38,18 +39,22 @@ const NAME = /^[a-z0-9_-]{1,50}$/;
  *
  * @param name - 1-50 of a-z, 0-9, `_` and `-` (it becomes part of storage keys and URLs)
  * @param options - `width` and `height` (1-10000), `fit` and WebP `quality`
- * @throws TypeError when the name or a side is out of range
+ * @throws WisentError `E_INVALID_ARGUMENT` when the name or a side is out of range
  * @example
  * imageVariant("card", { width: 640, height: 360, fit: "cover" });
  */
 export function imageVariant(name: string, options: ImageVariantOptions): void {
   if (!NAME.test(name)) {
-    throw new TypeError(`image variant name "${name}" must be 1-50 of a-z, 0-9, _ and -`);
+    throw new WisentError(
+      "E_INVALID_ARGUMENT",
+      `image variant name "${name}" must be 1-50 of a-z, 0-9, _ and -`,
+    );
   }
   for (const side of ["width", "height"] as const) {
     const value = options[side];
     if (!Number.isInteger(value) || value < 1 || value > 10_000) {
-      throw new TypeError(
+      throw new WisentError(
+        "E_INVALID_ARGUMENT",
         `image variant "${name}": ${side} must be a whole number from 1 to 10000`,
       );
     }

@@ -1,8 +1,8 @@
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { WisentError } from "../base/wisent-error.js";
-import { type Env, envValue } from "../config/env.js";
-import { currentEnv } from "../config/settings.js";
+import type { Env } from "../config/env.js";
+import { awsRegionSetting, currentEnv } from "../config/settings.js";
 
 /**
  * Where the test environment keeps files when `STORAGE_URL` is unset: under `tmp/`, never in
@@ -83,11 +83,7 @@ function s3Location(value: string, env: NodeJS.ProcessEnv): StorageLocation {
   if (bucket === "") throw new StorageUrlError("STORAGE_URL s3:// needs a bucket (s3://bucket)");
   const params = url.searchParams;
   const endpoint = params.get("endpoint") ?? undefined;
-  const region =
-    params.get("region") ??
-    envValue("AWS_REGION", env) ??
-    envValue("AWS_DEFAULT_REGION", env) ??
-    "us-east-1";
+  const region = params.get("region") ?? awsRegionSetting(env);
   const pathStyle = params.get("force_path_style");
   const user = decodeURIComponent(url.username);
   const password = decodeURIComponent(url.password);

@@ -7,6 +7,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
+import { WisentError } from "../base/wisent-error.js";
 import type { Job } from "../jobs/define-job.js";
 import { type AppJobs, currentAppJobs } from "../jobs/job-registry.js";
 import { listJobs } from "../jobs/job-store.js";
@@ -29,7 +30,8 @@ export interface EnqueuedJob<P = unknown> {
 function appJobs(jobs: AppJobs | undefined, helper: string): AppJobs {
   const found = jobs ?? currentAppJobs();
   if (!found) {
-    throw new Error(
+    throw new WisentError(
+      "E_TEST_SETUP",
       `${helper}: no app has declared its jobs (app.jobs(db)): import the app (src/app.ts) in the test`,
     );
   }
@@ -92,7 +94,8 @@ export async function assertEnqueued<S extends z.ZodType, P = z.output<S>>(
   const waiting = (await waitingHere(options.jobs, "assertEnqueued")).map(
     (row) => `${row.name} ${row.payload}`,
   );
-  throw new Error(
+  throw new WisentError(
+    "E_TEST_ASSERTION",
     `expected a ${job.name} job${match === undefined ? "" : ` matching ${describe(match)}`} to be enqueued; ${waiting.length === 0 ? "none waits" : `waiting: ${waiting.join(", ")}`}`,
   );
 }
@@ -111,7 +114,8 @@ export async function assertNotEnqueued<S extends z.ZodType, P = z.output<S>>(
 ): Promise<void> {
   const found = await enqueuedJobs(job, match, options);
   if (found.length === 0) return;
-  throw new Error(
+  throw new WisentError(
+    "E_TEST_ASSERTION",
     `expected no ${job.name} job${match === undefined ? "" : ` matching ${describe(match)}`} to be enqueued; found ${found.map((f) => JSON.stringify(f.payload)).join(", ")}`,
   );
 }
@@ -137,11 +141,17 @@ export async function performEnqueued(
     const [row] = await listJobs(db, { state: "queued", ids: jobsEnqueuedHere(), limit: 1 });
     if (!row) return performed;
     if (performed >= limit) {
-      throw new Error(`performEnqueued: stopped after ${limit} jobs (a job that enqueues itself?)`);
+      throw new WisentError(
+        "E_TEST_ASSERTION",
+        `performEnqueued: stopped after ${limit} jobs (a job that enqueues itself?)`,
+      );
     }
     const job = jobs.jobs.get(row.name);
     if (!job) {
-      throw new Error(`performEnqueued: no job named "${row.name}" is registered (app.job(...))`);
+      throw new WisentError(
+        "E_JOB_UNKNOWN",
+        `performEnqueued: no job named "${row.name}" is registered (app.job(...))`,
+      );
     }
     const payload = job.parsePayload(JSON.parse(row.payload), "perform");
     await db

@@ -4,6 +4,8 @@
  * committed. A refresh counts when the commit asks for it (before the debounce sends it).
  * @module
  */
+
+import { WisentError } from "../base/wisent-error.js";
 import { type Broadcast, broadcastsHere, forgetBroadcasts } from "../live/broadcast-log.js";
 
 export type { Broadcast } from "../live/broadcast-log.js";
@@ -43,7 +45,8 @@ export function assertBroadcast(stream: string, action: string): Broadcast {
   const found = broadcastsHere().findLast((b) => onStream(b, stream) && b.action === action);
   if (found) return found;
   const made = broadcastsHere().map((b) => `${b.action} to ${b.stream}`);
-  throw new Error(
+  throw new WisentError(
+    "E_TEST_ASSERTION",
     `expected ${action} to be broadcast to ${stream}; ${made.length === 0 ? "nothing was" : `broadcast: ${made.join(", ")}`}`,
   );
 }
@@ -59,7 +62,8 @@ export function assertBroadcast(stream: string, action: string): Broadcast {
 export function assertNoBroadcasts(stream?: string): void {
   const made = broadcastsHere().filter((b) => stream === undefined || onStream(b, stream));
   if (made.length === 0) return;
-  throw new Error(
+  throw new WisentError(
+    "E_TEST_ASSERTION",
     `expected no broadcast${stream ? ` to ${stream}` : ""}; broadcast: ${made.map((b) => `${b.action} to ${b.stream}`).join(", ")}`,
   );
 }

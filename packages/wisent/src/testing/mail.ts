@@ -6,6 +6,7 @@
  * @module
  */
 import { isDeepStrictEqual } from "node:util";
+import { WisentError } from "../base/wisent-error.js";
 import { type MailMessage, sentMail } from "../mail/mailer.js";
 
 /** A mail as captured: its sender filled in. */
@@ -35,7 +36,8 @@ export function assertSent(match?: MailMatch): SentMail {
   const found = sentMail().findLast((mail) => matches(mail, match));
   if (found) return found;
   const sent = sentMail().map((m) => `${m.to} "${m.subject}"`);
-  throw new Error(
+  throw new WisentError(
+    "E_TEST_ASSERTION",
     `expected a mail${match === undefined ? "" : ` matching ${typeof match === "function" ? "the test" : JSON.stringify(match)}`} to be sent; ${sent.length === 0 ? "none was" : `sent: ${sent.join(", ")}`}`,
   );
 }
@@ -51,7 +53,8 @@ export function assertSent(match?: MailMatch): SentMail {
 export function assertNothingSent(): void {
   const sent = sentMail();
   if (sent.length === 0) return;
-  throw new Error(
+  throw new WisentError(
+    "E_TEST_ASSERTION",
     `expected no mail to be sent; sent: ${sent.map((m) => `${m.to} "${m.subject}"`).join(", ")}`,
   );
 }

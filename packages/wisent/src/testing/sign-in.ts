@@ -1,4 +1,5 @@
 import { TEST_SIGN_IN_PATH, TEST_SIGN_OUT_PATH } from "../auth/test-sign-in.js";
+import { WisentError } from "../base/wisent-error.js";
 import type { TestClient } from "./test-client.js";
 
 /** Removes every spelling of the `authorization` header from the client's default headers. */
@@ -13,7 +14,10 @@ async function refused(what: string, response: Response): Promise<Error> {
     response.status === 404 || response.status === 405
       ? " (the app answers it only with GO_ENV=test, from authentication() or tokenAuthentication() in its middleware)"
       : "";
-  return new Error(`${what}: the app answered ${response.status}${hint}: ${await response.text()}`);
+  return new WisentError(
+    "E_TEST_SETUP",
+    `${what}: the app answered ${response.status}${hint}: ${await response.text()}`,
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import { WisentError } from "../base/wisent-error.js";
 import type { FlashByKind } from "../http/page.js";
 import { CSRF_FIELD, CSRF_HEADER } from "../middleware/csrf/csrf.js";
 import { maskCsrfToken, newCsrfSecret } from "../middleware/csrf/csrf-token.js";
@@ -281,12 +282,14 @@ export class TestClient {
   ): Promise<Response> {
     const location = response.headers.get("location");
     if (response.status < 300 || response.status >= 400 || !location) {
-      throw new Error(
+      throw new WisentError(
+        "E_TEST_SETUP",
         `follow(): response ${response.status} is not a redirect with a Location header`,
       );
     }
     if (response.status === 307 || response.status === 308) {
-      throw new Error(
+      throw new WisentError(
+        "E_TEST_SETUP",
         `follow(): ${response.status} keeps the method and body; send the request again to ${location}`,
       );
     }
@@ -302,7 +305,8 @@ export class TestClient {
       hops++
     ) {
       if (hops === 10)
-        throw new Error(
+        throw new WisentError(
+          "E_TEST_SETUP",
           `followRedirects: more than 10 redirects, last to ${current.headers.get("location")}`,
         );
       url = new URL(current.headers.get("location")!, url);
@@ -327,7 +331,8 @@ export class TestClient {
   #appName(): string {
     const name = this.#options.appName ?? this.#app.name;
     if (!name)
-      throw new Error(
+      throw new WisentError(
+        "E_TEST_SETUP",
         "testClient: pass { appName } (or an App, which has a name) to read its session",
       );
     return name;

@@ -9,6 +9,7 @@ import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { announceStartupNotices } from "../app/startup-notices.js";
 import { packageRoot } from "../base/package-root.js";
+import { WisentError } from "../base/wisent-error.js";
 import { databaseUrlSetting, storageUrlSetting } from "../config/settings.js";
 import { appEnvironment } from "../data/app-database-url.js";
 import { storageLocation, TEST_STORAGE_FOLDER } from "../storage/storage-url.js";
@@ -64,7 +65,12 @@ export function prepareTestDatabase(cwd: string = process.cwd()): Promise<void> 
     child.on("error", reject);
     child.on("close", (code) => {
       if (code !== 0) {
-        reject(new Error(`preparing the test database failed (wisent db prepare):\n${output}`));
+        reject(
+          new WisentError(
+            "E_TEST_SETUP",
+            `preparing the test database failed (wisent db prepare):\n${output}`,
+          ),
+        );
         return;
       }
       // Say what changed; stay quiet when the database was up to date.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { WisentError } from "../base/wisent-error.js";
 
 /** What a decimal field takes: its text (`"16.5"`, as forms, XML and JSON send it) or a number. */
 export type DecimalInput = string | number;
@@ -141,10 +142,14 @@ export function decimal(
   options: DecimalOptions = {},
 ): z.ZodType<string | null, DecimalInput | null | undefined> {
   if (!Number.isInteger(precision) || !Number.isInteger(scale) || precision < 1) {
-    throw new TypeError(`decimal(${precision}, ${scale}): precision and scale are whole numbers`);
+    throw new WisentError(
+      "E_INVALID_ARGUMENT",
+      `decimal(${precision}, ${scale}): precision and scale must be whole numbers`,
+    );
   }
   if (scale < 0 || scale > precision || precision > 65) {
-    throw new TypeError(
+    throw new WisentError(
+      "E_INVALID_ARGUMENT",
       `decimal(${precision}, ${scale}): write 1 <= precision <= 65 and 0 <= scale <= precision`,
     );
   }
@@ -153,7 +158,8 @@ export function decimal(
   else if (options.default !== undefined) {
     const given = decimalText(options.default, precision, scale);
     if (!given.ok) {
-      throw new TypeError(
+      throw new WisentError(
+        "E_INVALID_ARGUMENT",
         `decimal(${precision}, ${scale}): the default ${JSON.stringify(options.default)} ${problemText(given.problem, precision, scale)}`,
       );
     }

@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, rmdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { WisentError } from "../../base/wisent-error.js";
 import { type BuildResult, buildApp } from "./build-app.js";
 import { type BuildState, buildState } from "./build-state.js";
 
@@ -62,7 +63,8 @@ async function lock(cwd: string, why: string): Promise<() => void> {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "EACCES" && code !== "EPERM" && code !== "EROFS") throw error;
     // An image's app folder belongs to whoever built it: say why a build was wanted there.
-    throw new Error(
+    throw new WisentError(
+      "E_BUILD",
       `dist/ must be built (${why}), but this user cannot write ${join(cwd, ".wisent")} (${code}): run \`wisent build\` where the app is built (the Dockerfile's build stage does), after the last change to its sources`,
     );
   }
@@ -80,7 +82,10 @@ async function lock(cwd: string, why: string): Promise<() => void> {
       // Released meanwhile: try again.
     }
     if (Date.now() > deadline) {
-      throw new Error(`another build of this app holds ${LOCK}; remove it if no build is running`);
+      throw new WisentError(
+        "E_BUILD",
+        `another build of this app holds ${LOCK}; remove it if no build is running`,
+      );
     }
     await sleep(25);
   }

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import { html } from "hono/html";
-import { envValue } from "../../config/env.js";
+import { forceColorGiven } from "../../config/settings.js";
 import { devPage } from "../../http/dev-page.js";
 import { findPortHolder, isAddressInUse, PortInUseError } from "../../server/port-in-use.js";
 import type { CliIO } from "../io.js";
@@ -83,10 +83,9 @@ export async function runDevServer(options: DevServerOptions): Promise<number> {
     }
     const now = state;
     if (now.kind === "ready") return forward(req, res, now.port);
-    const failure =
-      now.kind === "failed"
-        ? now.failure
-        : describeStartFailure(new Error("the app is still starting"), io.cwd);
+    // A value described on the dev server's page, never thrown.
+    const starting = () => describeStartFailure(new Error("the app is still starting"), io.cwd);
+    const failure = now.kind === "failed" ? now.failure : starting();
     await sendFailure(req, res, failure);
   };
 
@@ -127,7 +126,7 @@ export async function runDevServer(options: DevServerOptions): Promise<number> {
         // In development the app performs its background jobs itself (no `wisent jobs work`).
         WISENT_JOBS: "1",
         // The child's output goes through this process's pipes: keep the terminal's colours.
-        ...(io.color && envValue("FORCE_COLOR", env) === undefined ? { FORCE_COLOR: "1" } : {}),
+        ...(io.color && !forceColorGiven(env) ? { FORCE_COLOR: "1" } : {}),
       },
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
@@ -155,6 +154,7 @@ export async function runDevServer(options: DevServerOptions): Promise<number> {
       current = undefined;
       if (state.kind === "failed") return;
       const why = signal ? `signal ${signal}` : `exit code ${code}`;
+      // A value described on the dev server's page, never thrown.
       const failure = describeStartFailure(new Error(`the app stopped (${why})`), io.cwd);
       setState({
         kind: "failed",

@@ -39,6 +39,7 @@ export function missingPeerDependencies(
     .filter((name) => listed[name] === undefined)
     .map((name) => {
       const range = peers[name];
+      // Internal: the packages named are Wisent's own peer dependencies.
       if (range === undefined)
         throw new Error(`wisent's package.json has no peer dependency ${name}`);
       return [name, range];

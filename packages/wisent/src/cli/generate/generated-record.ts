@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { WisentError } from "../../base/wisent-error.js";
 
 /** Where the generator keeps what it made, relative to the app (commit it with the app). */
 export const RECORD_FILE = ".wisent/generated.json";
@@ -55,7 +56,8 @@ export function readRecords(appDir: string): GeneratedRecords {
   try {
     return JSON.parse(readFileSync(file, "utf8")) as GeneratedRecords;
   } catch (cause) {
-    throw new Error(
+    throw new WisentError(
+      "E_APP_FILE_INVALID",
       `${RECORD_FILE} is not valid JSON (${(cause as Error).message}): fix or delete it`,
     );
   }

@@ -251,6 +251,7 @@ export async function createApp(
 /** Adds `name@range` to the planned package.json's dependencies, keeping them sorted. */
 function addDependency(files: PlannedFile[], name: string, range: string): void {
   const manifest = files.find((file) => file.path === "package.json");
+  // Internal: the app template always has its package.json.
   if (!manifest) throw new Error("the app template has no package.json");
   const text =
     typeof manifest.contents === "string"

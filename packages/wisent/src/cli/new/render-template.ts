@@ -13,6 +13,7 @@ function strictVars(vars: Readonly<Record<string, string>>, source: string): obj
   return new Proxy(vars, {
     get(target, key) {
       if (typeof key === "string" && !Object.hasOwn(target, key)) {
+        // Internal: the templates are Wisent's own; a missing value is a bug of the generator.
         throw new Error(`${source}: no value for it.${key}`);
       }
       return Reflect.get(target, key);

@@ -42,6 +42,7 @@ export function driverDependency(
   const name = DRIVERS[db];
   if (name === undefined) return undefined;
   const range = wisentPackage().peerDependencies[name];
+  // Internal: the drivers are Wisent's own peer dependencies.
   if (range === undefined) throw new Error(`wisent's package.json has no peer dependency ${name}`);
   return [name, range];
 }
@@ -88,6 +89,7 @@ export function appDependencies(dev: boolean, appDir = process.cwd()): AppDepend
   const fileLink = (dir: string) => `file:${relative(appDir, dir).split(sep).join("/") || "."}`;
   const link = (name: string) => {
     const dir = resolvedPackageDir(name);
+    // Internal: --dev is for a checkout of Wisent, whose npm ci installs these.
     if (!dir)
       throw new Error(
         `--dev: cannot find ${name} next to ${WISENT_PACKAGE_ROOT} (run npm ci in the checkout)`,

@@ -1,7 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError } from "../../base/http-error.js";
-import { envValue } from "../../config/env.js";
-import { isProduction } from "../../config/settings.js";
+import { allowedHostsSetting, isProduction } from "../../config/settings.js";
 import { configuredAppUrl, requestHost } from "../../http/app-url.js";
 import { passThrough, phased } from "../../kernel/compose.js";
 
@@ -36,7 +35,7 @@ function hostname(host: string): string {
  * @example allowedHosts({ hosts: ["shop.example.com"] }); // ["localhost", "127.0.0.1", "[::1]", "shop.example.com"]
  */
 export function allowedHosts(options: HostAuthorizationOptions = {}): string[] {
-  const given = options.hosts ?? (envValue("ALLOWED_HOSTS") ?? "").split(",").map((h) => h.trim());
+  const given = options.hosts ?? allowedHostsSetting();
   const appHost = configuredAppUrl()?.hostname;
   return [...LOOPBACK, ...(appHost ? [appHost] : []), ...given]
     .filter(Boolean)

@@ -26,6 +26,7 @@ export function flattenMessages(tree: unknown, prefix = "", into: Messages = {})
 export function loadLocaleDirectory(directory: string): Record<string, Messages> {
   let names: string[];
   try {
+    // Caught below and reported as E_APP_MISCONFIGURED, naming the directory.
     if (!statSync(directory).isDirectory()) throw new Error("not a directory");
     names = readdirSync(directory).sort();
   } catch (cause) {

@@ -50,7 +50,9 @@ export function ironSeal(
   ttlMs: number,
   now = Date.now(),
 ): string {
-  if (!/^\w+$/.test(password.id)) throw new Error("invalid password id");
+  // Internal: the ids come from resolveSessionPasswords, never from the app.
+  if (!/^\w+$/.test(password.id))
+    throw new Error(`invalid password id ${JSON.stringify(password.id)}`);
   const salt = randomBytes(SALT_BYTES).toString("hex");
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv("aes-256-cbc", keyOf(password.secret, salt), iv);

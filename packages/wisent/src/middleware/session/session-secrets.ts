@@ -2,8 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { WisentError } from "../../base/wisent-error.js";
-import { envValue } from "../../config/env.js";
-import { currentEnv } from "../../config/settings.js";
+import { currentEnv, sessionSecretsSetting } from "../../config/settings.js";
 
 /** One sealing password with a stable id, so a cookie sealed with an old secret stays readable. */
 export interface SessionPassword {
@@ -50,7 +49,12 @@ export function developmentSecret(
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
   const made = readSecretFile(file);
-  if (!made) throw new Error(`could not read the development session secret in ${file}`);
+  if (!made) {
+    throw new WisentError(
+      "E_CONFIG_INVALID",
+      `could not read the development session secret in ${file}: make the file readable, or set SESSION_SECRET`,
+    );
+  }
   return made;
 }
 
@@ -91,7 +95,7 @@ export function resolveSessionPasswords(options: ResolveSecretsOptions = {}): Se
   const env = options.env ?? currentEnv();
   const given =
     options.secret === undefined
-      ? (envValue("SESSION_SECRET") ?? "").split(",")
+      ? sessionSecretsSetting()
       : typeof options.secret === "string"
         ? options.secret.split(",")
         : [...options.secret];

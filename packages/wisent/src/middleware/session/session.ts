@@ -16,6 +16,7 @@ import {
   OPENED_SESSION_KEY,
   SESSION_WRITER_KEY,
 } from "../../base/symbols.js";
+import { WisentError } from "../../base/wisent-error.js";
 import {
   openedSessionJson,
   type SessionData,
@@ -225,7 +226,7 @@ export interface SessionOptions {
  * @returns the middleware; it sets `c.get("session")`
  * @throws WisentError `E_CONFIG_INVALID` when an environment other than development or test has
  *   no `SESSION_SECRET` (or `secret`), or a secret is shorter than 32 characters
- * @throws Error, from the middleware, when the session has grown too large for its cookie (4096
+ * @throws WisentError `E_SESSION_TOO_LARGE`, from the middleware, when the session has grown too large for its cookie (4096
  *   bytes) even without its flash messages
  * @example
  * app.use(session());
@@ -330,7 +331,8 @@ function seal(current: Session, cookie: CookieSettings): string {
 }
 
 function tooLarge(name: string, bytes: number): Error {
-  return new Error(
+  return new WisentError(
+    "E_SESSION_TOO_LARGE",
     `session cookie ${name} would be ${bytes} bytes (name, value and attributes), over the browser limit of ${MAX_COOKIE_BYTES}: keep the session small (store ids, not records)`,
   );
 }

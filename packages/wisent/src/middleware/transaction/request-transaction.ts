@@ -2,9 +2,9 @@ import type { Transaction } from "kysely";
 import type { AnyDB } from "../../data/any-db.js";
 import type { Database } from "../../data/database.js";
 import {
-  TRANSACTION_FINISHED,
   type TransactionHandle,
   type TransactionIntent,
+  transactionFinishedError,
 } from "../../data/transaction-handle.js";
 import { runTransactionHooks } from "../../data/transaction-hooks.js";
 
@@ -39,11 +39,11 @@ export class RequestTransaction<DB = AnyDB> {
   /**
    * The transaction, begun on the first call (what `c.tx()` answers).
    * @returns the request's Kysely transaction, the same one on every call
-   * @throws Error when the request's transaction already ended
+   * @throws WisentError `E_TRANSACTION_FINISHED` when the request's transaction already ended
    */
   get(): Promise<Transaction<DB>> {
     if (this.#finished) {
-      return Promise.reject(new Error(TRANSACTION_FINISHED));
+      return Promise.reject(transactionFinishedError());
     }
     if (!this.#trx) {
       const database = this.database;

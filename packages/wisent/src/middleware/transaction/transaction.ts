@@ -22,7 +22,7 @@ declare module "hono" {
      * @returns the request's Kysely transaction (the same one on every call)
      * @throws HttpError 500 (`E_HTTP`) `no transaction found` without the `transaction`
      *   middleware on the route
-     * @throws Error when called after the request's transaction ended (a query after the
+     * @throws WisentError `E_TRANSACTION_FINISHED` when called after the request's transaction ended (a query after the
      *   response), or of the driver when no connection can be had
      * @example
      * const widget = await Widget.find(await c.tx(), c.req.param("widget_id"));
