@@ -287,6 +287,17 @@ export function trustedProxyHeaderSetting(env: Env = process.env): string | unde
 }
 
 /**
+ * `NODE_OPTIONS` as written: Node's flags, which `wisent start --workers` looks into for a chosen
+ * young-generation size.
+ * @param env - the variables to read (default `process.env`)
+ * @returns the value, or undefined when unset or empty
+ * @example nodeOptionsSetting({ NODE_OPTIONS: "--max-semi-space-size=16" }); // "--max-semi-space-size=16"
+ */
+export function nodeOptionsSetting(env: Env = process.env): string | undefined {
+  return envValue("NODE_OPTIONS", env);
+}
+
+/**
  * `ASSETS_MAX_AGE`: seconds browsers may cache served files (default a year; anything that is not
  * a positive number counts as unset).
  * @param env - the variables to read (default `process.env`)

@@ -1,4 +1,4 @@
-import { envValue } from "../../config/env.js";
+import { nodeOptionsSetting } from "../../config/settings.js";
 
 /**
  * The cap on V8's young generation that `wisent start --workers` gives each worker and the
@@ -24,7 +24,7 @@ const SEMI_SPACE = /(^|\s)--max-semi-space-size(=|\s|$)/;
  */
 export function workerExecArgv(
   execArgv: readonly string[] = process.execArgv,
-  nodeOptions: string | undefined = envValue("NODE_OPTIONS"),
+  nodeOptions: string | undefined = nodeOptionsSetting(),
 ): string[] {
   const chosen =
     execArgv.some((flag) => SEMI_SPACE.test(flag)) || SEMI_SPACE.test(nodeOptions ?? "");
