@@ -16,10 +16,13 @@
  *      `live: true` taken out, interleaved rounds, ratios round by round; on SQLite (nobody
  *      watching, and one watcher) and on PostgreSQL with the LISTEN/NOTIFY transport.
  *
- *   node bench/live/run.mjs [--full] [--write] [--phases latency,memory,cost]
+ *   5. with --instructions, the cost of a create in CPU instructions under callgrind
+ *      (instructions.mjs), the figure that holds on a busy machine.
+ *
+ *   node bench/live/run.mjs [--full] [--instructions] [--write] [--phases latency,memory,cost]
  *
  * --full adds 10,000 connections (raising the open-file limit to its hard limit for this run);
- * --write adds the run to bench/live/RESULTS.md. BENCH_ROUNDS (5), BENCH_CREATES (500 a round),
+ * --write adds the run to bench/live/RESULTS.md. BENCH_ROUNDS (5), BENCH_CREATES (1000 a round),
  * LIVE_BENCH_WRITES (200 latency samples a variant) tune it.
  */
 import { fork, spawnSync } from "node:child_process";
@@ -29,9 +32,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { median } from "../lib/measure.mjs";
-import { cpuSeconds } from "../load/lib/servers.mjs";
+import { createInstructions, hasCallgrind } from "./instructions.mjs";
 import { benchRedis } from "./redis-server.mjs";
 import {
+  cpuNanoseconds,
   memoryOf,
   postgresDatabase,
   prepareApps,
@@ -45,13 +49,14 @@ const { values: flags } = parseArgs({
   options: {
     full: { type: "boolean" },
     write: { type: "boolean" },
+    instructions: { type: "boolean" },
     phases: { type: "string", default: "latency,memory,cost" },
   },
 });
 const phases = new Set(flags.phases.split(","));
 const CONNECTIONS = flags.full ? [1_000, 10_000] : [1_000];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const CREATES = Number(process.env.BENCH_CREATES ?? 500);
+const CREATES = Number(process.env.BENCH_CREATES ?? 1000);
 const WRITES = Number(process.env.LIVE_BENCH_WRITES ?? 200);
 const MiB = 1024 * 1024;
 
@@ -246,6 +251,7 @@ async function memoryAndFanOut(client, apps, dir) {
           );
           // Writes spaced beyond the refresh's debounce, so each refresh goes out on its own.
           const writes = total > 1_000 ? 5 : 20;
+          const cpuBefore = cpuNanoseconds(server.pid);
           const fan = await client.call("writes", {
             url: server.url,
             tags: [...tags],
@@ -253,11 +259,12 @@ async function memoryAndFanOut(client, apps, dir) {
             prefix: `fan${total}`,
             gapMs: 250,
           });
+          const cpu = (cpuNanoseconds(server.pid) - cpuBefore) / 1e6 / writes;
           const first = fan.map((s) => Math.min(...tags.map((t) => s.groups[t].first)));
           const last = fan.map((s) => Math.max(...tags.map((t) => s.groups[t].last)));
           const spread = fan.map((_, i) => last[i] - first[i]);
           fanRows.push(
-            `| ${total.toLocaleString("en-US")} | ${writes} | ${ms(median(first))} | ${ms(median(last))} | ${ms(Math.max(...last))} | ${ms(median(spread))} | ${ms(median(fan.map((s) => s.answer)))} |`,
+            `| ${total.toLocaleString("en-US")} | ${writes} | ${ms(median(first))} | ${ms(median(last))} | ${ms(Math.max(...last))} | ${ms(median(spread))} | ${ms(median(fan.map((s) => s.answer)))} | ${ms(cpu)} |`,
           );
         }
         for (const tag of tags) await client.call("close", { tag });
@@ -272,10 +279,10 @@ async function memoryAndFanOut(client, apps, dir) {
           "",
           `After closing them: resident set ${(closed.rss / MiB).toFixed(1)} MiB, heap ${(closed.retained / MiB).toFixed(1)} MiB.`,
           "",
-          "Fan-out of one create to every stream, from sending the POST (medians over the writes):",
+          "Fan-out of one create to every stream, from sending the POST (medians over the writes, 250 ms apart); the server's CPU time a write counts its create, its `created` event and its refresh to every stream:",
           "",
-          "| streams | writes | first has it | last has it | last, worst | first to last | create answered |",
-          "|---:|---:|---:|---:|---:|---:|---:|",
+          "| streams | writes | first has it | last has it | last, worst | first to last | create answered | server CPU a write |",
+          "|---:|---:|---:|---:|---:|---:|---:|---:|",
           ...fanRows,
         ].join("\n");
       },
@@ -334,13 +341,13 @@ async function cost(client, apps, dir, pg) {
       process.stderr.write(`cost: round ${round + 1} of ${ROUNDS}\n`);
       for (let k = 0; k < variants.length; k++) {
         const v = variants[(k + round) % variants.length];
-        const cpuBefore = cpuSeconds(v.server.pid);
+        const cpuBefore = cpuNanoseconds(v.server.pid);
         const { ms: wall } = await client.call("creates", {
           url: v.server.url,
           count: CREATES,
           prefix: `r${round}`,
         });
-        v.cpu.push(((cpuSeconds(v.server.pid) - cpuBefore) * 1e6) / CREATES);
+        v.cpu.push((cpuNanoseconds(v.server.pid) - cpuBefore) / 1000 / CREATES);
         v.wall.push((wall * 1000) / CREATES);
       }
     }
@@ -404,6 +411,10 @@ try {
   if (phases.has("latency")) parts.push(await latency(client, apps, dir, pg, redis));
   if (phases.has("memory")) parts.push(await memoryAndFanOut(client, apps, dir));
   if (phases.has("cost")) parts.push(await cost(client, apps, dir, pg));
+  if (flags.instructions) {
+    if (!hasCallgrind()) throw new Error("--instructions needs valgrind (callgrind_control)");
+    parts.push(await createInstructions(client, apps, dir));
+  }
 } finally {
   client.stop();
   await redis?.stop();

@@ -4,7 +4,7 @@
  * baseline of a create's cost), each on a database of its own: a SQLite file, or a throwaway
  * PostgreSQL database shared by the processes of a cross-process run.
  */
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -135,4 +135,20 @@ export async function memoryOf(pid, dir) {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) * 1024;
   return { rss, heapUsed: record.heapUsed, retained: record.retained };
+}
+
+/**
+ * CPU time the process `pid` has used so far, all its threads, in nanoseconds (Linux's
+ * schedstat; /proc/<pid>/stat counts in 10 ms ticks, too coarse for a round of creates).
+ */
+export function cpuNanoseconds(pid) {
+  let total = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return total;
 }
