@@ -20,8 +20,10 @@ import { type AppCore, composeWithRuntime } from "./app-core.js";
  *      route can accept is answered before any App code runs: a target over 8 KiB (414), a
  *      Host that is no host or comes twice, broken percent-encoding in the path, a transfer
  *      coding other than chunked (400), a declared body over the limit (413), a content coding
- *      (415). With `Expect: 100-continue` the server asks {@link RequestPipeline.answersWithoutBody}
- *      (the end of this file) whether to send `100 Continue`.
+ *      (415); CONNECT and what Node's parser refuses are answered there too
+ *      (server/client-errors.ts). With `Expect: 100-continue` the server asks
+ *      {@link RequestPipeline.answersWithoutBody} (the end of this file) whether to send
+ *      `100 Continue`.
  *   b. The listener (kernel/node-listener.ts): the Host and target become the URL (400 when no
  *      URL can be made of them), and a lazy Request (kernel/node-request.ts) is handed to
  *      `App.fetch`, which is {@link RequestPipeline.fetch}.
@@ -35,7 +37,7 @@ import { type AppCore, composeWithRuntime } from "./app-core.js";
  *   6. a request no route matched is answered through the App's own middleware.
  */
 
-/** Methods `new Request()` throws for (CONNECT never reaches an App: the listener answers it). */
+/** Methods `new Request()` throws for (CONNECT never reaches an App: the server answers it, step a). */
 const FETCH_FORBIDDEN_METHODS = new Set(["TRACE", "TRACK"]);
 
 /** What {@link RequestPipeline} is made of: the App's parts and limits. */
