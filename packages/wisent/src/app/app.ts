@@ -1,28 +1,21 @@
-import { type Context, type Handler, Hono, type MiddlewareHandler, type Next } from "hono";
+import { type Handler, Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { Router } from "hono/router";
-import { HttpError } from "../base/http-error.js";
 import { WisentError } from "../base/wisent-error.js";
 import { currentEnv, isProductionLike } from "../config/settings.js";
 import type { Database } from "../data/database.js";
 import { configuredAppUrl } from "../http/app-url.js";
 import { errorResponse } from "../http/error-response.js";
-import { mediaTypeOf } from "../http/media-types.js";
-import { markNoRoute, NoRouteError, noRouteAnswer } from "../http/no-route.js";
-import { pathFormatOf, rememberPathFormat, splitPathFormat } from "../http/path-format.js";
-import { nodeHeaders } from "../http/request-header.js";
+import { splitPathFormat } from "../http/path-format.js";
 import type { Job } from "../jobs/define-job.js";
 import { jobsInProcess } from "../jobs/in-process.js";
 import { AppJobs, setCurrentAppJobs } from "../jobs/job-registry.js";
 import type { RecurringSchedule } from "../jobs/recurring.js";
 import { installMiddlewareExtensions } from "../kernel/context-extensions.js";
-import { Dispatch } from "../kernel/dispatch.js";
 import { honoErrorHandler } from "../kernel/hono-internals.js";
 import { checkMiddlewareNeeds } from "../kernel/middleware-needs.js";
-import { withUrl } from "../kernel/node-request.js";
 import { existingLiveStreams } from "../live/live-streams.js";
 import { DeliverMail } from "../mail/deliver-mail.js";
-import { isFormType, overrideMethod } from "../middleware/method-override/method-override.js";
 import { type OpenApiDocument, openApiDocument } from "../openapi/document.js";
 import { packageInfo } from "../openapi/package-info.js";
 import type { PathParams } from "../routes/build-path.js";
@@ -31,13 +24,13 @@ import { defaultHost, type RouteInfo } from "../routes/route-info.js";
 import { RouteRegistry, type UntypedPathHelper } from "../routes/route-registry.js";
 import { shadowedRoutesError } from "../routes/shadowing-message.js";
 import { type ListenOptions, listen, type RunningServer } from "../server/listen.js";
-import { DEFAULT_UPLOAD_LIMIT, withUploadScope } from "../storage/upload-scope.js";
-import { composeWithRuntime } from "./app-core.js";
+import { DEFAULT_UPLOAD_LIMIT } from "../storage/upload-scope.js";
 import { installAppContextMethods } from "./context-methods.js";
 import { devErrorPage } from "./dev-error-page.js";
 import { Group } from "./group.js";
 import { type JobsDashboardOptions, jobsDashboardHandlers } from "./jobs-dashboard.js";
 import { type MailerPreviews, mailerPreviewHandlers } from "./mailer-previews.js";
+import { RequestPipeline } from "./request-pipeline.js";
 import type { RouteBuilder } from "./route-builder.js";
 import { WITHOUT_AUTHENTICATION } from "./route-guards.js";
 import type { WisentRuntime } from "./runtime.js";
@@ -51,68 +44,6 @@ export interface OpenApiRouteOptions {
    */
   readonly production?: boolean;
 }
-
-/**
- * Whether a POST may carry a form's `_method`. On Node the Content-Type is read from the headers
- * Node parsed (a JSON POST then dispatches at once, without building the Request's Headers).
- */
-function mayOverrideMethod(env: unknown): boolean {
-  const headers = nodeHeaders(env);
-  if (!headers) return true;
-  const contentType = headers["content-type"];
-  return typeof contentType === "string" && isFormType(contentType);
-}
-
-/**
- * The 404, or the 405 with `Allow` when the path exists under other methods (Buffalo's texts),
- * or for OPTIONS the 204 with `Allow`.
- */
-function routingError(c: Context, registry: RouteRegistry): HttpError {
-  const path = c.req.path.endsWith("/") ? c.req.path : `${c.req.path}/`;
-  const allowed = registry.allowedMethods(c.req.path);
-  if (allowed.length > 0) {
-    const allow = [...allowed, "OPTIONS"].join(", ");
-    // OPTIONS on a route's path: 204 with the methods it answers (no route declares OPTIONS).
-    if (c.req.method === "OPTIONS") return new HttpError(204, "", { headers: { Allow: allow } });
-    if (!allowed.includes(c.req.method)) {
-      return new HttpError(405, `method not found: ${c.req.method} ${path}`, {
-        headers: { Allow: allow },
-      });
-    }
-  }
-  const unknown = unknownFormat(c.req.path, c.req.method, registry);
-  if (unknown) return unknown;
-  return new NoRouteError(`path not found: ${c.req.method} ${path}`);
-}
-
-/** A last segment's extension that is none of ours: `/widgets.txt` -> `txt` (not `/.env`). */
-const OTHER_EXTENSION = /\/[^/.]+(\.([A-Za-z0-9]+))$/;
-
-/**
- * `/widgets.txt`, where `/widgets` is a route: a format this app never answers, so a 406 naming
- * the ones it does (as Rails answers an unknown format), not a 404 that says the path is wrong.
- */
-function unknownFormat(
-  path: string,
-  method: string,
-  registry: RouteRegistry,
-): HttpError | undefined {
-  const match = OTHER_EXTENSION.exec(path);
-  if (!match) return undefined;
-  const bare = path.slice(0, path.length - match[1]!.length);
-  if (!registry.allowedMethods(bare).includes(method)) return undefined;
-  return new HttpError(406, `unknown format "${match[2]}": use html, json or xml`);
-}
-
-/** The innermost step for a request no route matched: its answer, as an error to render. */
-const throwNoRouteAnswer: Handler = (c) => {
-  throw noRouteAnswer(c) ?? new HttpError(404, "path not found");
-};
-
-/** Nothing runs below {@link throwNoRouteAnswer}. */
-const NOTHING_BELOW: Next = () => Promise.resolve();
-/** Methods `new Request()` throws for (CONNECT never reaches an App: the listener answers it). */
-const FETCH_FORBIDDEN_METHODS = new Set(["TRACE", "TRACK"]);
 
 /** The options of Hono's `cors` middleware (`origin`, `allowMethods`, `credentials`, ...). */
 export type CorsOptions = NonNullable<Parameters<typeof cors>[0]>;
@@ -161,14 +92,6 @@ export interface AppOptions {
   readonly patch?: boolean;
 }
 
-/** Whether a request's body is `multipart/form-data`. */
-function isMultipart(request: Request, env: unknown): boolean {
-  // On Node, from the headers Node parsed: no Fetch Headers made for a DELETE without a body.
-  const node = nodeHeaders(env);
-  const type = node ? node["content-type"] : request.headers.get("content-type");
-  return typeof type === "string" && mediaTypeOf(type) === "multipart/form-data";
-}
-
 /**
  * A Wisent application: routes, groups and resources on Hono, in declaration order.
  *
@@ -204,18 +127,13 @@ export class App extends Group<[], never> {
   readonly #database: Database | undefined;
   /** Whether `listen()` opened it, so shutting down closes it. */
   #databaseOpened = false;
-  readonly #runtime: WisentRuntime;
   /**
    * The App's own middleware (every `app.use`), in order: the stack its routes take theirs from,
    * and what a request no route matched runs.
    */
   readonly #appMiddleware: readonly MiddlewareHandler[];
-  /** That middleware around {@link throwNoRouteAnswer}, composed on the first such request. */
-  #noRouteChain: Handler | undefined;
-  /** Routing and dispatch of a request (Wisent's kernel, see kernel/dispatch.ts). */
-  readonly #dispatch: Dispatch;
-  /** How many routes {@link App.checkRoutes} last found in order (-1: never checked). */
-  #checkedRoutes = -1;
+  /** What a request goes through before its route runs (request-pipeline.ts). */
+  readonly #pipeline: RequestPipeline;
   /** The app's background jobs, once `jobs(db)` has named their database. */
   #jobs: AppJobs | undefined;
   /** The mails `mailerPreviews` serves (development), all calls together. */
@@ -272,15 +190,19 @@ export class App extends Group<[], never> {
     this.#uploadLimit = options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT;
     this.#version = options.version;
     this.#database = options.database;
-    this.#runtime = runtime;
     hono.onError(errorResponse);
-    // The App's routes are called by the kernel's dispatch, which follows `hono.notFound`.
-    this.#dispatch = new Dispatch(hono, uncaught, (c) => {
-      // Inside a route's chain (the static catch-all found no file, or a handler called next()):
-      // the route's middleware is already around this throw and renders it.
-      if (c.get("wisent")) throw routingError(c, registry);
-      return this.#answerWithoutRoute(c, routingError(c, registry));
+    this.#pipeline = new RequestPipeline({
+      core: this.core,
+      appMiddleware,
+      bodyLimit: this.#bodyLimit,
+      uploadLimit: this.#uploadLimit,
+      checkRoutes: () => {
+        const shadowed = registry.shadowed();
+        if (shadowed.length > 0) throw shadowedRoutesError(shadowed);
+        this.core.guards.checkRoutes(registry.records);
+      },
     });
+    this.fetch = this.#pipeline.fetch;
     if (options.cors) this.use(cors(options.cors === true ? {} : options.cors));
   }
 
@@ -294,7 +216,7 @@ export class App extends Group<[], never> {
    * @example app.use(session()).use(csrf());
    */
   override use(...middleware: MiddlewareHandler[]): this {
-    this.#noRouteChain = undefined;
+    this.#pipeline.appMiddlewareChanged();
     checkMiddlewareNeeds([...this.#appMiddleware, ...middleware]);
     installMiddlewareExtensions(middleware);
     return super.use(...middleware);
@@ -310,10 +232,7 @@ export class App extends Group<[], never> {
    *   owned reference
    */
   checkRoutes(): void {
-    const shadowed = this.#registry.shadowed();
-    if (shadowed.length > 0) throw shadowedRoutesError(shadowed);
-    this.core.guards.checkRoutes(this.#registry.records);
-    this.#checkedRoutes = this.#registry.records.length;
+    this.#pipeline.checkRoutes();
   }
 
   /**
@@ -408,38 +327,7 @@ export class App extends Group<[], never> {
    *   request, and again after routes are added)
    * @example const res = await app.fetch(new Request("http://localhost/widgets.json"));
    */
-  fetch = (
-    request: Request,
-    env?: unknown,
-    executionCtx?: unknown,
-  ): Response | Promise<Response> => {
-    if (this.#checkedRoutes !== this.#registry.records.length) this.checkRoutes();
-    const method = request.method;
-    // Only the methods a form or an upload client sends (a DELETE too: the CSRF check reads its
-    // form): reading another's headers here made an unknown method's request (FOO with a body)
-    // lose its answer (e2e/reliability/fuzz).
-    if (
-      (method === "POST" || method === "PUT" || method === "PATCH" || method === "DELETE") &&
-      isMultipart(request, env)
-    ) {
-      // Its files stream to temporary files, deleted once the answer is made.
-      return withUploadScope(this.#uploadLimit, () => this.#route(request, env, executionCtx));
-    }
-    return this.#route(request, env, executionCtx);
-  };
-
-  #route(request: Request, env: unknown, executionCtx: unknown): Response | Promise<Response> {
-    let req = request;
-    const queryAt = req.url.indexOf("?");
-    const pathEnd = queryAt === -1 ? req.url.length : queryAt;
-    if (req.url.charCodeAt(pathEnd - 5) === 46 || req.url.charCodeAt(pathEnd - 4) === 46) {
-      req = this.#stripFormat(req, pathEnd);
-    }
-    if (req.method === "POST" && mayOverrideMethod(env)) {
-      return this.#overrideThenDispatch(req, env, executionCtx);
-    }
-    return this.#dispatch.fetch(req, env, executionCtx);
-  }
+  fetch: (request: Request, env?: unknown, executionCtx?: unknown) => Response | Promise<Response>;
 
   /**
    * Starts an HTTP server on Node (default port `PORT` or 3000, host `HOST` or 127.0.0.1) that
@@ -482,7 +370,8 @@ export class App extends Group<[], never> {
           ...options,
         },
         () => this.#runShutdownHooks(),
-        (method, target, contentType) => this.#answersWithoutBody(method, target, contentType),
+        (method, target, contentType) =>
+          this.#pipeline.answersWithoutBody(method, target, contentType),
       );
     } catch (error) {
       // Not serving (a taken port): nothing is left holding the database open.
@@ -611,85 +500,5 @@ export class App extends Group<[], never> {
       this.#databaseOpened = false;
       await this.#database!.close();
     }
-  }
-
-  /**
-   * Whether a request's answer is known from its method and target alone (no route matches
-   * them, and no form body could change the method): `Expect: 100-continue` then gets that
-   * answer rather than `100 Continue`.
-   */
-  #answersWithoutBody(method: string, target: string, contentType: string | undefined): boolean {
-    if (method === "POST" && contentType !== undefined && isFormType(contentType)) return false;
-    if (target.charCodeAt(0) !== 47) return false;
-    const queryAt = target.indexOf("?");
-    const { path } = splitPathFormat(queryAt === -1 ? target : target.slice(0, queryAt));
-    const routed = this.hono.getPath({ url: `http://host${path}` } as Request, {});
-    return this.hono.router.match(method === "HEAD" ? "GET" : method, routed)[0].length === 0;
-  }
-
-  #stripFormat(request: Request, pathEnd: number): Request {
-    // The Fetch API refuses to make a Request with TRACE or TRACK (the Node adapter's requests
-    // carry them): such a request keeps its path, and routes to its deliberate 404/405.
-    if (FETCH_FORBIDDEN_METHODS.has(request.method)) return request;
-    const url = request.url;
-    const { path, format } = splitPathFormat(url.slice(0, pathEnd));
-    if (!format) return request;
-    const strippedUrl = path + url.slice(pathEnd);
-    const stripped = withUrl(request, strippedUrl) ?? new Request(strippedUrl, request);
-    rememberPathFormat(stripped, format);
-    return stripped;
-  }
-
-  /**
-   * Answers a request no route matched (or one refused before routing) with `answer`, through
-   * the App's own middleware, so every 404 and 405 carries the security headers and a request id
-   * and is logged, as a matched route's errors are. Why the whole app stack and not a chosen
-   * part: whether a middleware is "safe" for such requests is its own business, so each one can
-   * ask `noRouteMatched(c)`; `csrf()` does, and skips its checks (there is no action to forge,
-   * and Rails answers an unknown POST with a 404, not a 403). The session is written back only
-   * when something changed it, which nothing here does: no Set-Cookie, as for a GET that falls
-   * through the static catch-all to its 404. Group and resource middleware stay out: the request
-   * reached none of their routes.
-   */
-  #answerWithoutRoute(c: Context, answer: Error): Response | Promise<Response> {
-    markNoRoute(c, answer);
-    this.#noRouteChain ??= composeWithRuntime(
-      this.#runtime,
-      [...this.#appMiddleware],
-      throwNoRouteAnswer,
-    );
-    let res: ReturnType<Handler>;
-    try {
-      res = this.#noRouteChain(c, NOTHING_BELOW);
-    } catch (err) {
-      // Only without any app middleware (nothing catches the throw) or for a non-Error throw.
-      return errorResponse(err, c);
-    }
-    if (res instanceof Promise) {
-      return res.then(
-        (resolved) => resolved ?? c.res,
-        (err: unknown) => errorResponse(err, c),
-      );
-    }
-    return res ?? c.res;
-  }
-
-  async #overrideThenDispatch(
-    request: Request,
-    env: unknown,
-    executionCtx: unknown,
-  ): Promise<Response> {
-    let req: Request;
-    try {
-      req = await overrideMethod(request, { bodyLimit: this.#bodyLimit });
-    } catch (err) {
-      // Nothing was routed yet (a bad `_method`, a form over the body limit): answered as a
-      // request no route matched, in the client's format, through the App's middleware.
-      const c = this.#dispatch.context(request, env);
-      return this.#answerWithoutRoute(c, err instanceof Error ? err : new Error(String(err)));
-    }
-    const format = pathFormatOf(request);
-    if (format && req !== request) rememberPathFormat(req, format);
-    return this.#dispatch.fetch(req, env, executionCtx);
   }
 }
