@@ -1,5 +1,5 @@
 import { WisentError } from "../base/wisent-error.js";
-import type { PathTemplate } from "./path-template.js";
+import { DEFAULT_PATTERN, type PathTemplate } from "./path-template.js";
 
 /** A value a path helper accepts for a parameter. */
 export type ParamValue = string | number | bigint | boolean;
@@ -21,8 +21,39 @@ function wholeMatch(pattern: string): RegExp {
 /** A template cut at its placeholders: `literals[i]`, value `i`, `literals[i + 1]`, ... */
 interface CompiledPath {
   readonly literals: readonly string[];
-  readonly params: readonly { readonly name: string; readonly whole: RegExp }[];
+  readonly params: readonly {
+    readonly name: string;
+    readonly whole: RegExp;
+    /** The placeholder takes any one segment (`[^/]+`, the default). */
+    readonly anySegment: boolean;
+  }[];
   readonly names: ReadonlySet<string>;
+}
+
+/**
+ * Whether `text` is non-empty and made only of the characters a URL keeps as they are (letters,
+ * digits, `-`, `.`, `_`, `~`): such a value (an id, a UUID) matches `[^/]+` and needs no
+ * encoding. Saves the regex test and `encodeURIComponent` of three links a row, about 3% of the
+ * shop's HTML index (bench/load/ab-instructions.mjs).
+ */
+function unreservedOnly(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (
+      !(
+        (code >= 97 && code <= 122) || // a-z
+        (code >= 48 && code <= 57) || // 0-9
+        (code >= 65 && code <= 90) || // A-Z
+        code === 45 || // -
+        code === 46 || // .
+        code === 95 || // _
+        code === 126 // ~
+      )
+    )
+      return false;
+  }
+  return true;
 }
 
 // Templates live as long as their routes: compiled once each, not cut apart on every link a
@@ -43,7 +74,11 @@ function compile(path: PathTemplate): CompiledPath {
   literals.push(path.template.slice(from));
   found = {
     literals,
-    params: path.params.map((param) => ({ name: param.name, whole: wholeMatch(param.pattern) })),
+    params: path.params.map((param) => ({
+      name: param.name,
+      whole: wholeMatch(param.pattern),
+      anySegment: param.pattern === DEFAULT_PATTERN,
+    })),
     names: new Set(path.params.map((param) => param.name)),
   };
   compiled.set(path, found);
@@ -64,7 +99,7 @@ export function buildPath(routeName: string, path: PathTemplate, params: PathPar
   const { literals, params: slots, names } = compile(path);
   let built = literals[0]!;
   for (let i = 0; i < slots.length; i++) {
-    const { name, whole } = slots[i]!;
+    const { name, whole, anySegment } = slots[i]!;
     const value = params[name];
     if (value === undefined || value === null || value === "") {
       throw new WisentError(
@@ -72,7 +107,11 @@ export function buildPath(routeName: string, path: PathTemplate, params: PathPar
         `missing parameters for ${path.display}: ${routeName} needs "${name}"`,
       );
     }
-    const text = String(value);
+    const text = typeof value === "string" ? value : String(value);
+    if (anySegment && unreservedOnly(text)) {
+      built += text + literals[i + 1]!;
+      continue;
+    }
     if (!whole.test(text)) {
       throw new WisentError(
         "E_APP_MISCONFIGURED",

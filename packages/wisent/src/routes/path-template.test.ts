@@ -65,6 +65,10 @@ describe("buildPath (Buffalo 11c/11d, without the trailing slash)", () => {
     ["/w/{id}", { id: "a b&c" }, "/w/a%20b%26c"],
     ["/files/{rest:.+}", { rest: "a/b" }, "/files/a%2Fb"],
     ["/w/{id}", { id: 5, skip: undefined, none: null }, "/w/5"],
+    ["/w/{id}/x", { id: "0190f5a2-7B1c.7c_e~8f00" }, "/w/0190f5a2-7B1c.7c_e~8f00/x"],
+    ["/w/{id}", { id: "café" }, "/w/caf%C3%A9"],
+    ["/w/{id}", { id: "a+b" }, "/w/a%2Bb"],
+    ["/w/{id}", { id: 10n }, "/w/10"],
   ])("%s with %j -> %s", (path, params, expected) => {
     expect(build(path, params)).toBe(expected);
   });
@@ -78,6 +82,9 @@ describe("buildPath (Buffalo 11c/11d, without the trailing slash)", () => {
   it("refuses a value that does not match the parameter's pattern", () => {
     expect(() => build("/articles/{id:[0-9]+}", { id: "abc" })).toThrow(
       'testPath: parameter "id" = "abc" does not match [0-9]+',
+    );
+    expect(() => build("/w/{id}", { id: "a/b" })).toThrow(
+      'testPath: parameter "id" = "a/b" does not match [^/]+',
     );
   });
 });

@@ -23,7 +23,8 @@ export interface PathTemplate {
   readonly params: readonly PathParam[];
 }
 
-const DEFAULT_PATTERN = "[^/]+";
+/** The pattern of a placeholder that gives none: any one segment. */
+export const DEFAULT_PATTERN = "[^/]+";
 
 /**
  * Joins path pieces the way `path.Join` does for URL paths: one slash between pieces, no empty
