@@ -13,7 +13,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
@@ -25,6 +24,7 @@ import { createJobTables, defineJob } from "wisent/jobs";
 import { transaction } from "wisent/middleware";
 import { z } from "zod";
 import { interleave } from "../lib/measure.mjs";
+import { reachable } from "../load/lib/servers.mjs";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc");
@@ -35,17 +35,6 @@ const CONCURRENCY = 8;
 const silent = { info() {}, warn() {}, error() {} };
 
 const Widget = defineModel({ table: "widgets", schema: z.object({ title: z.string().min(1) }) });
-
-async function reachable(port) {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
 
 /** A fresh database (a temp SQLite file, or a `jobs_bench_*` PostgreSQL database) with the tables. */
 async function fresh(dialect) {

@@ -9,7 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI } from "../load/lib/apps.mjs";
-import { BEHIND_PROXY, freePort } from "../load/lib/servers.mjs";
+import { freePort, untilAnswering } from "../load/lib/servers.mjs";
 import { sqliteDatabase, widgetStreamPath } from "./servers.mjs";
 
 const WARMUP = 300;
@@ -56,17 +56,7 @@ async function perCreate(client, app, dir, name, { watch, creates }) {
       .map((m) => ({ file: join(dir, m.input), n: Number(m[1]) }));
   const url = `http://127.0.0.1:${port}`;
   try {
-    for (let waited = 0; ; waited += 500) {
-      if (server.exitCode !== null || waited > 300_000) throw new Error(`${name}: no server`);
-      const up = await fetch(`${url}/widgets?per_page=1`, { headers: BEHIND_PROXY }).catch(
-        () => undefined,
-      );
-      if (up) {
-        await up.arrayBuffer();
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await untilAnswering(url, server, () => name);
     if (watch) {
       const path = await widgetStreamPath(url);
       await client.call("open", { tag: `cg-${name}`, url, path, count: 1 });

@@ -5,8 +5,8 @@
  * server (WISENT_BENCH_REDIS_URL, default 127.0.0.1:6379) is used when it answers.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { freePort } from "../load/lib/servers.mjs";
-import { REDIS, reachable } from "./servers.mjs";
+import { freePort, reachable } from "../load/lib/servers.mjs";
+import { REDIS } from "./servers.mjs";
 
 /** { url, stop(), shared } of a Redis to broadcast over, or undefined when there is none. */
 export async function benchRedis() {

@@ -5,13 +5,12 @@
  * PostgreSQL database shared by the processes of a cross-process run.
  */
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import { openDatabase } from "wisent/db";
 import { CLI, migrateApp, ROOT, SHOP, wisent } from "../load/lib/apps.mjs";
-import { BEHIND_PROXY, startServer } from "../load/lib/servers.mjs";
+import { BEHIND_PROXY, reachable, startServer } from "../load/lib/servers.mjs";
 
 /** Preloaded into a server whose memory is read: acts only on SIGUSR2 (see its header). */
 export const PROBE = fileURLToPath(new URL("../load/lib/memory-probe.mjs", import.meta.url));
@@ -21,18 +20,6 @@ export const REDIS = process.env.WISENT_BENCH_REDIS_URL ?? "redis://127.0.0.1:63
 const SESSION_SECRET = "live-bench-session-secret-".padEnd(64, "x");
 /** The not-live copy of the shop (git-ignored scratch space, so `wisent` resolves from the root). */
 const PLAIN_SHOP = join(ROOT, "bench/results/live/shop-plain");
-
-/** Whether something listens on 127.0.0.1:`port`. */
-export function reachable(port) {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
 
 /**
  * Builds the shop, and a copy of it whose widgets are not live (the same app but for the

@@ -33,7 +33,7 @@ import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { buildCli } from "../lib/baseline-build.mjs";
 import { API_APP, apiApp, SHOP } from "./lib/apps.mjs";
-import { BEHIND_PROXY, freePort } from "./lib/servers.mjs";
+import { BEHIND_PROXY, freePort, untilAnswering } from "./lib/servers.mjs";
 import { seedFiles, variantEnv, workloads } from "./throughput.mjs";
 
 const dirs = process.argv.slice(2).map((d) => resolve(d));
@@ -177,18 +177,7 @@ async function measure(dir, base, ids, tmp) {
       stderr = (stderr + d).slice(-10_000);
     });
     const url = `http://127.0.0.1:${port}`;
-    for (let waited = 0; ; waited += 500) {
-      if (server.exitCode !== null) throw new Error(`server exited:\n${stderr}`);
-      if (waited > 300_000) throw new Error(`server did not answer in 300 s:\n${stderr}`);
-      const up = await fetch(`${url}/widgets?per_page=1`, { headers: BEHIND_PROXY }).catch(
-        () => undefined,
-      );
-      if (up) {
-        await up.arrayBuffer();
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await untilAnswering(url, server, () => stderr);
     let cookie = "";
     if (name.startsWith("html")) {
       const first = await fetch(`${url}/widgets`, {

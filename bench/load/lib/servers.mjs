@@ -1,7 +1,7 @@
 /** Starts a server script as a child process (pinned to the server core) and waits until it answers. */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { onCore, SERVER_CORE } from "./cpus.mjs";
 
 /** A free TCP port on 127.0.0.1 (so a bench never probes a server another run left behind). */
@@ -10,6 +10,37 @@ import { onCore, SERVER_CORE } from "./cpus.mjs";
  * apps run in production, where force-SSL redirects plain HTTP. The peers ignore the header.
  */
 export const BEHIND_PROXY = { "X-Forwarded-Proto": "https" };
+
+/** Whether something listens on 127.0.0.1:`port` (a service a bench may use). */
+export function reachable(port) {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/**
+ * Waits until the shop or API app at `url` answers a widget list (polling every 500 ms);
+ * throws with `why()` when `server` exits or 300 s pass.
+ */
+export async function untilAnswering(url, server, why = () => "") {
+  for (let waited = 0; ; waited += 500) {
+    if (server.exitCode !== null) throw new Error(`server exited:\n${why()}`);
+    if (waited > 300_000) throw new Error(`server did not answer in 300 s:\n${why()}`);
+    const up = await fetch(`${url}/widgets?per_page=1`, { headers: BEHIND_PROXY }).catch(
+      () => undefined,
+    );
+    if (up) {
+      await up.arrayBuffer();
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
 
 export function freePort() {
   return new Promise((resolve, reject) => {
