@@ -30,6 +30,8 @@ import pg from "pg";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const SERVER = /^(\w+=\S+\s+)*(npm run (dev|demo)|npm start|npx wisent (start|dev))\b/;
+/** A command that runs a generator (`wisent g ...`, `wisent generate ...`), which stamps migrations. */
+const GENERATES = /\bwisent (g|generate)\b/;
 const COMMAND_TIMEOUT_MS = 300_000;
 const SERVER_TIMEOUT_MS = 120_000;
 
@@ -202,6 +204,7 @@ async function main() {
   for (const suffix of moved) renameSync(demoDb + suffix, aside + suffix);
   let cwd = repo;
   let server;
+  let lastGenerated = 0;
   try {
     for (const step of steps) {
       let command = step.command;
@@ -214,6 +217,13 @@ async function main() {
       if (cd) {
         cwd = resolve(cwd, cd[1]);
         command = cd[2] ?? "true";
+      }
+      // A generator stamps migrations by the second, as a person typing never types two within
+      // one: a command that generates waits for the second after the last one's (the guide's
+      // order of migrations then holds on a fast machine too).
+      const generates = GENERATES.test(command);
+      while (generates && Math.floor(Date.now() / 1000) <= lastGenerated) {
+        await new Promise((r) => setTimeout(r, 50));
       }
       let output;
       if (SERVER.test(command) && !expectsFailure(step)) {
@@ -236,6 +246,7 @@ async function main() {
           return;
         }
       }
+      if (generates) lastGenerated = Math.floor(Date.now() / 1000);
       const missing = missingLines(step.expected, output);
       if (missing.length > 0) {
         fail(`\`${step.command}\` did not print what ${GUIDE} shows:\n  ${missing[0]}`);
