@@ -62,6 +62,20 @@ describe("postgresTransport", () => {
         await expect(
           writer.publish("items", { event: "updated", data: "a".repeat(8_000) }),
         ).rejects.toMatchObject({ code: "E_LIVE_EVENT_TOO_LARGE" });
+        // An event as large as NOTIFY takes goes alone, between smaller ones.
+        const envelope = JSON.stringify({ s: "items", e: { event: "updated", data: "" } }).length;
+        const largest = { event: "updated", data: "b".repeat(7_900 - envelope) };
+        await Promise.all([
+          writer.publish("items", big(7)),
+          writer.publish("items", largest),
+          writer.publish("items", big(8)),
+        ]);
+        await until(() => received.length === 10);
+        expect(received.slice(7).map(([, e]) => e.data.length)).toEqual([
+          big(7).data.length,
+          largest.data.length,
+          big(8).data.length,
+        ]);
       } finally {
         await Promise.all([writer.close(), reader.close()]);
       }

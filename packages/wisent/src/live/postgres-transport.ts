@@ -82,8 +82,10 @@ export function postgresTransport(url: string, channel: string): LiveTransport {
   const send = async () => {
     sending = true;
     while (waiting.length > 0) {
-      const batch: Waiting[] = [];
-      let bytes = 2;
+      // The first alone always fits (publish refuses larger events); others join while the
+      // array (`[`, the payloads with a comma between, `]`) stays within the limit.
+      const batch = [waiting.shift()!];
+      let bytes = batch[0]!.bytes + 2;
       while (waiting.length > 0 && bytes + waiting[0]!.bytes + 1 <= MAX_PAYLOAD_BYTES) {
         const next = waiting.shift()!;
         bytes += next.bytes + 1;
@@ -110,7 +112,7 @@ export function postgresTransport(url: string, channel: string): LiveTransport {
     publish(stream, event) {
       const payload = JSON.stringify({ s: stream, e: event });
       const bytes = Buffer.byteLength(payload);
-      if (bytes + 2 > MAX_PAYLOAD_BYTES) {
+      if (bytes > MAX_PAYLOAD_BYTES) {
         return Promise.reject(
           new WisentError(
             "E_LIVE_EVENT_TOO_LARGE",
