@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { connect } from "node:net";
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { installAllContextMethods } from "../app/test-support/context-methods.js";
-import { availableDialects } from "../data/test-support/test-databases.js";
+import { availableDialects, redisAvailable } from "../data/test-support/test-databases.js";
 import { silentLogger } from "../http/logger.js";
 import { transaction } from "../middleware/transaction/transaction.js";
 import { defineJob, type Job } from "./define-job.js";
@@ -15,14 +14,7 @@ import { jobsTestDatabase } from "./test-support/jobs-database.js";
 
 installAllContextMethods();
 const available = await availableDialects();
-const redisUp = await new Promise<boolean>((resolve) => {
-  const socket = connect(6379, "127.0.0.1");
-  socket.once("connect", () => {
-    socket.destroy();
-    resolve(true);
-  });
-  socket.once("error", () => resolve(false));
-});
+const redisUp = await redisAvailable();
 if (!redisUp) console.warn("SKIPPING the Redis jobs tests: no Redis on 127.0.0.1:6379");
 
 async function until(predicate: () => boolean | Promise<boolean>): Promise<void> {

@@ -1,4 +1,3 @@
-import { connect } from "node:net";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import type { Context, MiddlewareHandler } from "hono";
 import { sql } from "kysely";
@@ -11,7 +10,11 @@ import { AUTH_ROUTE_GUARDS } from "../auth/route-guards.js";
 import { createClient } from "../client/create-client.js";
 import { type Database, openDatabase } from "../data/database.js";
 import { defineModel } from "../data/model.js";
-import { ADMIN_URLS, availableDialects } from "../data/test-support/test-databases.js";
+import {
+  ADMIN_URLS,
+  availableDialects,
+  redisAvailable,
+} from "../data/test-support/test-databases.js";
 import { h } from "../jsx/jsx-runtime.js";
 import { transaction } from "../middleware/transaction/transaction.js";
 import type { ResourceOptions } from "../resources/options.js";
@@ -589,14 +592,7 @@ describe("LiveHub refreshes", () => {
 });
 
 const postgres = (await availableDialects()).postgres;
-const redisUp = await new Promise<boolean>((resolve) => {
-  const socket = connect(6379, "127.0.0.1");
-  socket.once("connect", () => {
-    socket.destroy();
-    resolve(true);
-  });
-  socket.once("error", () => resolve(false));
-});
+const redisUp = await redisAvailable();
 
 describe.each([
   ["PostgreSQL LISTEN/NOTIFY", ADMIN_URLS.postgres, postgres],

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { connect } from "node:net";
 import { sql } from "kysely";
 import { afterAll, beforeAll } from "vitest";
 import { type Database, openDatabase } from "../database.js";
@@ -38,6 +39,18 @@ export async function availableDialects(): Promise<Record<DialectName, boolean>>
     }
   }
   return result;
+}
+
+/** Whether a Redis server answers on 127.0.0.1:6379, where the Redis tests look for one. */
+export function redisAvailable(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(6379, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
 }
 
 function replaceDatabase(url: string, name: string): string {
