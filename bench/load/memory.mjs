@@ -255,21 +255,17 @@ export async function memory({ connections = 50 } = {}) {
   try {
     // MEMORY_REQUESTS=0: the idle phase alone.
     for (const app of total > 0 ? apps : []) {
-      const variant = variantNamed(app === "web" ? "wisent-web" : "wisent-api");
       for (const workers of workerCounts) {
-        const probeDir = join(dir, `${app}-${workers}`);
-        const file = join(dir, `${app}-${workers}.sqlite`);
-        const ids = await seedWidgets(`sqlite:${file}`, {
-          app: app === "web" ? variant.app : apiApp(),
+        const { variant, server, probeDir, ids } = await startProbed(
+          dir,
+          `${app}-${workers}`,
+          app,
           widgets,
-        });
-        mkdirSync(probeDir, { recursive: true });
-        const server = await startVariant(variant, {
-          env: { ...variantEnv(file), MEMORY_PROBE_DIR: probeDir },
-          nodeArgs: ["--import", PROBE, ...NODE_ARGS],
-          args: workers > 1 ? ["--workers", String(workers)] : [],
-          ready: workers > 1 ? new RegExp(`done\\s+${workers} workers`) : undefined,
-        });
+          {
+            args: workers > 1 ? ["--workers", String(workers)] : [],
+            ready: workers > 1 ? new RegExp(`done\\s+${workers} workers`) : undefined,
+          },
+        );
         try {
           const cookie = app === "web" ? await sessionCookie(server.url) : undefined;
           const script = writeMixScript(dir, `${app}-mix`, mix(ids, cookie));
@@ -311,25 +307,34 @@ export async function memory({ connections = 50 } = {}) {
   }
 }
 
+/**
+ * The web or API app on its own SQLite file (`<dir>/<name>.sqlite`, seeded with `widgets`),
+ * started with the memory probe recording into `<dir>/<name>`; `options` go to startVariant.
+ */
+async function startProbed(dir, name, app, widgets, options = {}) {
+  const variant = variantNamed(app === "web" ? "wisent-web" : "wisent-api");
+  const probeDir = join(dir, name);
+  const file = join(dir, `${name}.sqlite`);
+  const ids = await seedWidgets(`sqlite:${file}`, {
+    app: app === "web" ? variant.app : apiApp(),
+    widgets,
+  });
+  mkdirSync(probeDir, { recursive: true });
+  const server = await startVariant(variant, {
+    env: { ...variantEnv(file), MEMORY_PROBE_DIR: probeDir },
+    nodeArgs: ["--import", PROBE, ...NODE_ARGS],
+    ...options,
+  });
+  return { variant, server, probeDir, ids };
+}
+
 /** Each app, one process, started, asked a few requests, then left idle and sampled ten times. */
 async function idle(dir, apps, widgets, seconds) {
   const servers = [];
   const out = [`#### Idle for ${seconds} s after 1,000 requests (one process each)`];
   try {
     for (const app of apps) {
-      const variant = variantNamed(app === "web" ? "wisent-web" : "wisent-api");
-      const probeDir = join(dir, `idle-${app}`);
-      const file = join(dir, `idle-${app}.sqlite`);
-      const ids = await seedWidgets(`sqlite:${file}`, {
-        app: app === "web" ? variant.app : apiApp(),
-        widgets,
-      });
-      mkdirSync(probeDir, { recursive: true });
-      const server = await startVariant(variant, {
-        env: { ...variantEnv(file), MEMORY_PROBE_DIR: probeDir },
-        nodeArgs: ["--import", PROBE, ...NODE_ARGS],
-      });
-      servers.push({ app, variant, server, probeDir, ids });
+      servers.push({ app, ...(await startProbed(dir, `idle-${app}`, app, widgets)) });
     }
     for (const s of servers) {
       const cookie = s.app === "web" ? await sessionCookie(s.server.url) : undefined;
