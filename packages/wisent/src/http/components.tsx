@@ -1,9 +1,11 @@
 /** @jsxRuntime classic */
 /** @jsx h */
 /** @jsxFrag Fragment */
-import type { FC, Html } from "../jsx/html.js";
+import { escapeHtml } from "../jsx/escape.js";
+import { type FC, type Html, Html as HtmlMarkup } from "../jsx/html.js";
 // biome-ignore lint/correctness/noUnusedImports: JSX compiles to h(...) by the classic-runtime pragma above
 import { Fragment, h } from "../jsx/jsx-runtime.js";
+import { childrenText } from "../jsx/render.js";
 import { cspNonce } from "./csp-nonce.js";
 import { usePage } from "./page.js";
 
@@ -67,14 +69,19 @@ const METHOD_FIELDS: Readonly<Record<string, Html>> = {
  */
 export const ButtonTo: FC<ButtonToProps> = (props) => {
   const method = props.method ?? "POST";
-  return (
-    <form class="button-to" method="post" action={props.action}>
-      {method === "POST" ? null : (METHOD_FIELDS[method] ?? methodField(method))}
-      <CsrfField />
-      <button type="submit" class="link" data-confirm={props.confirm}>
-        {props.children}
-      </button>
-    </form>
+  const methodHtml = method === "POST" ? "" : (METHOD_FIELDS[method] ?? methodField(method)).value;
+  const confirm =
+    props.confirm === undefined || props.confirm === null
+      ? ""
+      : ` data-confirm="${escapeHtml(props.confirm)}"`;
+  // The markup the JSX `<form class="button-to" method="post" action={...}>` with its fields and
+  // `<button type="submit" class="link" data-confirm={...}>` renders, written out: the fixed
+  // parts are not rendered again for every row of a list (bench/load/ab-instructions.mjs, HTML
+  // index; the JSX runtime's test pins the two to the same bytes).
+  return new HtmlMarkup(
+    `<form class="button-to" method="post" action="${escapeHtml(props.action)}">${methodHtml}${
+      CsrfField({})?.value ?? ""
+    }<button type="submit" class="link"${confirm}>${childrenText(props.children)}</button></form>`,
   );
 };
 

@@ -311,6 +311,40 @@ describe("c.respond", () => {
     );
   });
 
+  it("writes ButtonTo's markup as the same form in JSX renders, escaping action, confirm and label", async () => {
+    const action = '/widgets/1?x=1&y="2"';
+    const confirm = `It's <really> "sure"?`;
+    const spelled = app();
+    spelled.use("*", async (c, next) => {
+      addPageHooks(c, { csrfToken: () => "t&k" });
+      await next();
+    });
+    spelled.get("/both", (c) =>
+      c.respond(200, {
+        html: () => (
+          <div>
+            <ButtonTo action={action} method="PATCH" confirm={confirm}>
+              Mark <b>done</b> & go
+            </ButtonTo>
+            <hr />
+            <form class="button-to" method="post" action={action}>
+              <input type="hidden" name="_method" value="PATCH" />
+              <CsrfField />
+              <button type="submit" class="link" data-confirm={confirm}>
+                Mark <b>done</b> & go
+              </button>
+            </form>
+          </div>
+        ),
+      }),
+    );
+    const page = await (await spelled.request("/both")).text();
+    const [written, inJsx] = page.slice(page.indexOf("<div>") + 5, page.indexOf("</div>")).split("<hr/>");
+    expect(written).toContain("action=\"/widgets/1?x=1&amp;y=&quot;2&quot;\"");
+    expect(written).toContain("data-confirm=\"It&#39;s &lt;really&gt; &quot;sure&quot;?\"");
+    expect(written).toBe(inJsx);
+  });
+
   it("gives each page's forms that page's own CSRF token", async () => {
     const tokens = app();
     tokens.use("*", async (c, next) => {

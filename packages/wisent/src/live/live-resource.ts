@@ -3,7 +3,7 @@ import { BoundedMemo } from "../base/bounded-memo.js";
 import { LIVE_STREAM_KEY } from "../base/symbols.js";
 import { afterCommit } from "../data/transaction-hooks.js";
 import { takeWrites, type WrittenRecord } from "../data/written-records.js";
-import { setHeader } from "../kernel/response-headers.js";
+import { headerPart, setHeaders } from "../kernel/response-headers.js";
 import { type LiveEvent, turboVisit } from "./live-event.js";
 import type { LiveHub } from "./live-hub.js";
 import { type LiveRows, rowEvent } from "./live-rows.js";
@@ -36,6 +36,15 @@ export interface LiveStreams {
 
 /** The header of a live resource's List and Show answers: the path of its event stream. */
 export const LIVE_STREAM_HEADER = "x-live-stream";
+
+/** A stream name's signed token and, once a request has made it, its `X-Live-Stream` header. */
+interface Subscription {
+  readonly token: string;
+  header?: Readonly<Record<string, string>>;
+}
+
+/** How many streams' subscriptions a live List or Show remembers (about 400 bytes each). */
+const SUBSCRIPTIONS_REMEMBERED = 4_096;
 
 const LIVE: typeof LIVE_STREAM_KEY = LIVE_STREAM_KEY;
 type Marked = Context & { [LIVE]?: string };
@@ -99,9 +108,11 @@ export function liveHandler(
   streams: LiveStreams,
 ): Handler {
   if (operation === "list" || operation === "show") {
-    // A stream's token and path per name (the secrets are read once): the HMAC and the path
-    // helper were about a tenth of a live JSON show (bench/load/ab-instructions.mjs).
-    const subscriptions = new BoundedMemo<string, { token: string; path?: string }>(1_000);
+    // A stream's token and header per name (the secrets are read once): the HMAC, the path
+    // helper and the header's object were about a tenth of a live JSON show
+    // (bench/load/ab-instructions.mjs). Sized well past a page of records: a client cycling
+    // through 1,000 records (bench/load/ab.mjs) missed every time in a memo of 1,000.
+    const subscriptions = new BoundedMemo<string, Subscription>(SUBSCRIPTIONS_REMEMBERED);
     return (c, next) => {
       const list = streamNameFor(c, spec);
       const id = operation === "show" ? recordId(c, spec) : undefined;
@@ -112,10 +123,12 @@ export function liveHandler(
         }));
         (c as Marked)[LIVE] = subscription.token;
         // Where an API client follows the changes (the typed client's `live()`).
-        subscription.path ??= c
-          .get("wisent")
-          .pathFor("liveStreamPath", { live_stream: subscription.token });
-        setHeader(c, LIVE_STREAM_HEADER, subscription.path);
+        subscription.header ??= headerPart({
+          [LIVE_STREAM_HEADER]: c
+            .get("wisent")
+            .pathFor("liveStreamPath", { live_stream: subscription.token }),
+        });
+        setHeaders(c, subscription.header);
       }
       return handler(c, next);
     };

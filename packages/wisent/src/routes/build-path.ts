@@ -31,30 +31,13 @@ interface CompiledPath {
 }
 
 /**
- * Whether `text` is non-empty and made only of the characters a URL keeps as they are (letters,
- * digits, `-`, `.`, `_`, `~`): such a value (an id, a UUID) matches `[^/]+` and needs no
- * encoding. Saves the regex test and `encodeURIComponent` of three links a row, about 3% of the
- * shop's HTML index (bench/load/ab-instructions.mjs).
+ * A non-empty value made only of the characters a URL keeps as they are (letters, digits, `-`,
+ * `.`, `_`, `~`): such a value (an id, a UUID) matches `[^/]+` and needs no encoding. Saves the
+ * placeholder's regex test and `encodeURIComponent` of three links a row (bench/load/
+ * ab-instructions.mjs, HTML index); one regex test is about 3x cheaper than a loop over a
+ * UUID's characters (36 `charCodeAt`s).
  */
-function unreservedOnly(text: string): boolean {
-  if (text.length === 0) return false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (
-      !(
-        (code >= 97 && code <= 122) || // a-z
-        (code >= 48 && code <= 57) || // 0-9
-        (code >= 65 && code <= 90) || // A-Z
-        code === 45 || // -
-        code === 46 || // .
-        code === 95 || // _
-        code === 126 // ~
-      )
-    )
-      return false;
-  }
-  return true;
-}
+const UNRESERVED_ONLY = /^[\w.~-]+$/;
 
 // Templates live as long as their routes: compiled once each, not cut apart on every link a
 // page renders (an index page builds three links a row).
@@ -108,7 +91,7 @@ export function buildPath(routeName: string, path: PathTemplate, params: PathPar
       );
     }
     const text = typeof value === "string" ? value : String(value);
-    if (anySegment && unreservedOnly(text)) {
+    if (anySegment && UNRESERVED_ONLY.test(text)) {
       built += text + literals[i + 1]!;
       continue;
     }
@@ -122,7 +105,7 @@ export function buildPath(routeName: string, path: PathTemplate, params: PathPar
   }
   let query: string[] | undefined;
   for (const key in params) {
-    if (!Object.hasOwn(params, key) || names.has(key)) continue;
+    if (names.has(key) || !Object.hasOwn(params, key)) continue;
     const value = params[key];
     if (value === undefined || value === null) continue;
     if (query) query.push(key);
