@@ -30,6 +30,8 @@ export const MULTIPART_KEY: unique symbol = Symbol("wisent.multipart");
 // src/http/client-address.ts
 /** What the request says about its client (address, forwarded scheme and host), once worked out. */
 export const CLIENT_KEY: unique symbol = Symbol("wisent.client");
+/** A connection's peer address in canonical form, on its socket (http/client-address.ts). */
+export const SOCKET_PEER_KEY: unique symbol = Symbol("wisent.socketPeer");
 
 // src/http/csp-nonce.ts
 export const CSP_NONCE_KEY: unique symbol = Symbol("wisent.cspNonce");

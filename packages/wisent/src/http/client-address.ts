@@ -1,11 +1,12 @@
-import { BlockList, isIP } from "node:net";
+import { BlockList, isIP, type Socket } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import ipaddr from "ipaddr.js";
 import { BoundedMemo } from "../base/bounded-memo.js";
-import { CLIENT_KEY } from "../base/symbols.js";
+import { CLIENT_KEY, SOCKET_PEER_KEY } from "../base/symbols.js";
 import { WisentError } from "../base/wisent-error.js";
 import { trustedProxiesSetting } from "../config/settings.js";
+import type { NodeBindings } from "../kernel/node-listener.js";
 import {
   forwardedHops,
   forwardedHostHeader,
@@ -82,8 +83,27 @@ function trusts(list: BlockList, address: string): boolean {
 let trustedFrom: BlockList | undefined;
 let trustedPeers = new BoundedMemo<string, boolean>(1000);
 
+const SOCKET_PEER: typeof SOCKET_PEER_KEY = SOCKET_PEER_KEY;
+type PeerSocket = Socket & { [SOCKET_PEER]?: string | null };
+
 /** The socket's peer address, or undefined outside a Node server (in-process test requests). */
 function peerAddress(c: Context): string | undefined {
+  const socket = (c.env as Partial<NodeBindings> | undefined)?.incoming?.socket as
+    | PeerSocket
+    | undefined;
+  if (socket !== undefined) {
+    // Once a connection, not once a request (a keep-alive connection brings many): the
+    // peer's getters and its canonical form were 1.5% of a JSON show (bench/load/
+    // ab-instructions.mjs). null: the peer is not an address.
+    const known = socket[SOCKET_PEER];
+    if (known !== undefined) return known ?? undefined;
+    const address = socket.remoteAddress;
+    // A closed socket has no address: nothing to remember.
+    if (address === undefined) return undefined;
+    const peer = bareAddresses.get(address, bareAddress) ?? null;
+    socket[SOCKET_PEER] = peer;
+    return peer ?? undefined;
+  }
   try {
     const address = getConnInfo(c).remote.address;
     // The same few peers each request: their canonical form remembered, not parsed again.

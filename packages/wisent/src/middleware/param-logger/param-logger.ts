@@ -10,7 +10,7 @@ import {
 } from "../../http/logged-path.js";
 import { requestHeader } from "../../http/request-header.js";
 import { phased } from "../../kernel/compose.js";
-import { setHeader } from "../../kernel/response-headers.js";
+import { setHeaders } from "../../kernel/response-headers.js";
 import "../../http/context-vars.js";
 import { PARAM_LOGGER_REQUEST_ID_KEY, PARAM_LOGGER_STARTED_KEY } from "../../base/symbols.js";
 import { devRequestLines } from "../../http/dev-logger.js";
@@ -31,7 +31,7 @@ import {
   filterParams,
   isFilteredKey,
 } from "./filter-params.js";
-import { REQUEST_ID_HEADER, requestIdFrom } from "./request-id.js";
+import { requestIdFrom } from "./request-id.js";
 
 /** Options of {@link paramLogger}. */
 export interface ParamLoggerOptions {
@@ -116,7 +116,9 @@ export function paramLogger(options: ParamLoggerOptions = {}): MiddlewareHandler
       c.set("requestId", requestId);
       c.set("logger", logger);
       useSecretPathParams(c, secretParam);
-      setHeader(c, REQUEST_ID_HEADER, requestId);
+      // A literal of lower-case name (REQUEST_ID_HEADER's): no computed key nor toLowerCase a
+      // request, as setHeader makes (bench/load/ab-instructions.mjs, JSON show).
+      setHeaders(c, { "x-request-id": requestId });
     },
     // Runs once the route has answered, an error below included (as its error response).
     after(c) {
