@@ -339,9 +339,11 @@ describe("c.respond", () => {
       }),
     );
     const page = await (await spelled.request("/both")).text();
-    const [written, inJsx] = page.slice(page.indexOf("<div>") + 5, page.indexOf("</div>")).split("<hr/>");
-    expect(written).toContain("action=\"/widgets/1?x=1&amp;y=&quot;2&quot;\"");
-    expect(written).toContain("data-confirm=\"It&#39;s &lt;really&gt; &quot;sure&quot;?\"");
+    const [written, inJsx] = page
+      .slice(page.indexOf("<div>") + 5, page.indexOf("</div>"))
+      .split("<hr/>");
+    expect(written).toContain('action="/widgets/1?x=1&amp;y=&quot;2&quot;"');
+    expect(written).toContain('data-confirm="It&#39;s &lt;really&gt; &quot;sure&quot;?"');
     expect(written).toBe(inJsx);
   });
 
