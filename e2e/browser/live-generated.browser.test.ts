@@ -118,7 +118,9 @@ async function destroy(page: Page): Promise<void> {
   await page.waitForURL(/s$/);
 }
 
-run("live pages of a generated app in Chromium", () => {
+// A test drives several pages through sign-ups and forms: 15 s alone on a 2-core machine, more
+// beside the other suites; each wait inside it has its own bound of a few seconds.
+run("live pages of a generated app in Chromium", { timeout: 60_000 }, () => {
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), "wisent-live-browser-"));
     wisent(root, ["new", "club", "--dev", "--skip-install"]);
@@ -200,7 +202,9 @@ run("live pages of a generated app in Chromium", () => {
       const reader = await watch(await browser!.newContext(), url);
       await destroy(writer);
       await reader.waitForURL(`${base}/widgets`, { timeout: 5_000 });
-      await reader.waitForSelector("text=The widget you were viewing was deleted.");
+      await reader.waitForSelector("text=The widget you were viewing was deleted.", {
+        timeout: 5_000,
+      });
       expect(await reader.locator(`text=${title}`).count()).toBe(0);
       // The writer, who left by the Destroy form, got its own answer.
       await writer.waitForSelector("text=Widget was successfully destroyed.");

@@ -23,6 +23,7 @@ export interface LiveHubOptions {
 /** A refresh waiting for its debounce: the request id kept only while every change shares it. */
 interface PendingRefresh {
   requestId: string | undefined;
+  readonly timer: ReturnType<typeof setTimeout>;
 }
 
 /**
@@ -33,7 +34,6 @@ interface PendingRefresh {
 export class LiveHub {
   readonly #streams = new Map<string, Set<LiveSubscriber>>();
   readonly #pending = new Map<string, PendingRefresh>();
-  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   readonly #transport: LiveTransport;
   readonly #debounceMs: number;
   readonly #log: ReplayLog;
@@ -119,17 +119,26 @@ export class LiveHub {
       if (pending.requestId !== requestId) pending.requestId = undefined;
       return;
     }
-    const fresh: PendingRefresh = { requestId };
-    this.#pending.set(stream, fresh);
     const timer = setTimeout(() => {
-      this.#timers.delete(timer);
-      this.#pending.delete(stream);
-      this.publish(stream, turboRefresh(fresh.requestId)).catch((error: unknown) => {
+      this.flush(stream).catch((error: unknown) => {
         console.error(`live: could not broadcast to ${stream}:`, error);
       });
     }, this.#debounceMs);
-    this.#timers.add(timer);
     timer.unref?.();
+    this.#pending.set(stream, { requestId, timer });
+  }
+
+  /**
+   * Sends the refresh of `stream` waiting for its debounce now, if there is one. Before sending a
+   * reader of a destroyed record to the list: a refresh for that change arriving after the list
+   * opened would render the list again and wipe the notice the reader was shown.
+   */
+  async flush(stream: string): Promise<void> {
+    const pending = this.#pending.get(stream);
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this.#pending.delete(stream);
+    await this.publish(stream, turboRefresh(pending.requestId));
   }
 
   /**
@@ -146,8 +155,7 @@ export class LiveHub {
   /** Ends every stream (the server is shutting down) and stops the transport. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const timer of this.#timers) clearTimeout(timer);
-    this.#timers.clear();
+    for (const pending of this.#pending.values()) clearTimeout(pending.timer);
     this.#pending.clear();
     for (const set of [...this.#streams.values()]) {
       for (const subscriber of [...set]) subscriber.close();

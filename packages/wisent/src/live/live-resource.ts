@@ -152,7 +152,7 @@ export function liveHandler(
         if (rows) for (const event of rows) await streams.hub.publish(name, event);
         else streams.hub.refresh(name, requestId);
         if (record !== undefined) {
-          if (visit) await streams.hub.publish(record, visit);
+          if (visit) await sendToList(streams.hub, name, record, visit);
           else streams.hub.refresh(record, requestId);
         }
         for (const write of writes) {
@@ -167,12 +167,23 @@ export function liveHandler(
       // A write outside the request's transaction (none was begun) has committed already.
       streams.hub.refresh(name, requestId);
       if (record !== undefined) {
-        if (operation === "destroy") await streams.hub.publish(record, destroyedVisit(c, spec));
-        else streams.hub.refresh(record, requestId);
+        if (operation === "destroy") {
+          await sendToList(streams.hub, name, record, destroyedVisit(c, spec));
+        } else streams.hub.refresh(record, requestId);
       }
     }
     return answer;
   };
+}
+
+/**
+ * Sends the open pages of a destroyed record to the list. The list's refresh for the same
+ * destroy goes first: sent after the list opened, it would render the list again and wipe the
+ * notice saying why the reader is there.
+ */
+async function sendToList(hub: LiveHub, list: string, record: string, visit: LiveEvent) {
+  await hub.flush(list);
+  await hub.publish(record, visit);
 }
 
 /** What the open page of a destroyed record is told: go to the list, saying why. */

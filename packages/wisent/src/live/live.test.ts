@@ -382,7 +382,17 @@ describe("live resources", () => {
     expect(await record.next()).toBe(
       '<turbo-stream action="visit" location="/items" notice="The record you were viewing was deleted."></turbo-stream>',
     );
+    // The list the reader is sent to opens now: the destroy's refresh went before the visit, so
+    // it does not reach this list (rendered after the destroy, it would wipe the notice). Had
+    // it waited out its debounce, the next change would merge into it, losing its request id.
+    const sentTo = await openStream(`/live/${await tokenOf("/items")}`);
+    await post("/items?title=after", { "x-turbo-request-id": "after" });
+    expect(await sentTo.next()).toBe(
+      '<turbo-stream action="refresh" request-id="after"></turbo-stream>',
+    );
     expect(await list.next()).toBe('<turbo-stream action="refresh"></turbo-stream>');
+    expect(await list.next()).toContain('request-id="after"');
+    sentTo.drop();
     record.drop();
     list.drop();
   });
