@@ -16,7 +16,10 @@
  * BENCH_ROUNDS (7), BENCH_SECONDS (3), BENCH_WARMUP (2), BENCH_WORKLOADS (json-show,json-list;
  * json-show,html-index when the dirs hold the shop),
  * BENCH_NODE_OPTIONS_A / BENCH_NODE_OPTIONS_B (NODE_OPTIONS of one side's server: the same build
- * twice, one with a V8 flag, prices the flag).
+ * twice, one with a V8 flag, prices the flag), BENCH_ENV_A / BENCH_ENV_B (`NAME=value,...` more
+ * environment for one side's server: the same build twice prices a setting),
+ * BENCH_POSTGRES_URL (an admin URL: each build serves its own new PostgreSQL database there,
+ * seeded with the same rows, instead of a SQLite file; the floor stays on SQLite).
  */
 import {
   copyFileSync,
@@ -30,9 +33,12 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
+import { sql } from "kysely";
+import { openDatabase } from "wisent/db";
 import { buildCli } from "../lib/baseline-build.mjs";
 import { API_APP, apiApp, SHOP } from "./lib/apps.mjs";
 import { fmtRatio, pairRatio, spread } from "./lib/report.mjs";
+import { seedWidgets } from "./lib/seed.mjs";
 import { cpuSeconds, startServer } from "./lib/servers.mjs";
 import { runWrk, writeScript } from "./lib/wrk.mjs";
 import {
@@ -76,11 +82,43 @@ function importFromRootOn(dir, app) {
   }
 }
 
+/** `NAME=value,NAME=value` (BENCH_ENV_A / BENCH_ENV_B) as an environment object. */
+function sideEnv(side) {
+  const pairs = (process.env[`BENCH_ENV_${side}`] ?? "").split(",").filter(Boolean);
+  return Object.fromEntries(pairs.map((pair) => [pair.split("=")[0], pair.split("=")[1] ?? ""]));
+}
+
+/** BENCH_POSTGRES_URL: a new database per build there, seeded alike; their URLs and a drop. */
+async function postgresDatabases(adminUrl, widgets) {
+  const admin = await openDatabase(adminUrl, { poolSize: 1 });
+  const names = dirs.map((_, i) => `wisent_ab_${process.pid}_${i}`);
+  const urls = [];
+  for (const [i, name] of names.entries()) {
+    await sql`drop database if exists ${sql.id(name)}`.execute(admin.kysely);
+    await sql`create database ${sql.id(name)}`.execute(admin.kysely);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    urls.push(url.href);
+    const web = existsSync(join(dirs[i], "app"));
+    await seedWidgets(url.href, { app: web ? SHOP : API_APP, widgets });
+  }
+  const drop = async () => {
+    for (const name of names)
+      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin.kysely);
+    await admin.close();
+  };
+  return { urls, drop };
+}
+
 apiApp();
 const tmp = mkdtempSync(join(tmpdir(), "wisent-ab-"));
 const servers = [];
+let postgres;
 try {
-  const { ids, base } = await seedFiles(tmp);
+  const { ids, widgets, base } = await seedFiles(tmp);
+  if (process.env.BENCH_POSTGRES_URL) {
+    postgres = await postgresDatabases(process.env.BENCH_POSTGRES_URL, widgets);
+  }
   const floor = variantNamed("floor");
   const floorFile = join(tmp, "floor.sqlite");
   copyFileSync(base(floor), floorFile);
@@ -101,7 +139,12 @@ try {
     const cli = buildCli(dir);
     // BENCH_NODE_OPTIONS_A/_B: runtime flags for one side (to price a V8 flag on one build).
     const nodeOptions = process.env[`BENCH_NODE_OPTIONS_${"AB"[i]}`];
-    const env = { ...variantEnv(file), ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) };
+    const env = {
+      ...variantEnv(file),
+      ...(postgres ? { DATABASE_URL: postgres.urls[i] } : {}),
+      ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+      ...sideEnv("AB"[i]),
+    };
     const server = await startServer(cli, { env, args: ["start"], cwd: app });
     variants.push({ name: `${"AB"[i]}: ${basename(dir)}`, server });
   }
@@ -117,7 +160,7 @@ try {
   }
   const loads = workloads(ids, cookie).filter((w) => names.includes(w.name));
   console.log(
-    `${new Date().toISOString()}, node ${process.version}, ${rounds} rounds x ${seconds} s, load average ${(
+    `${new Date().toISOString()}, node ${process.version}, ${postgres ? "PostgreSQL" : "SQLite"}, ${rounds} rounds x ${seconds} s, load average ${(
       await import("node:os")
     )
       .loadavg()
@@ -160,5 +203,6 @@ try {
   }
 } finally {
   for (const server of servers) await server.stop();
+  await postgres?.drop();
   rmSync(tmp, { recursive: true, force: true });
 }

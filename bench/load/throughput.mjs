@@ -159,7 +159,7 @@ export async function seedFiles(dir, rows = 10_000) {
     bases[key] = file;
   }
   // The peers read the widgets table only: they take the web app's file.
-  return { ids, base: (variant) => (variant.app === API_APP ? bases.api : bases.web) };
+  return { ids, widgets, base: (variant) => (variant.app === API_APP ? bases.api : bases.web) };
 }
 
 /** Environment of a variant's server against its own copy of the database file. */
