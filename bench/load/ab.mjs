@@ -17,9 +17,9 @@
  * json-show,html-index when the dirs hold the shop),
  * BENCH_NODE_OPTIONS_A / BENCH_NODE_OPTIONS_B (NODE_OPTIONS of one side's server: the same build
  * twice, one with a V8 flag, prices the flag), BENCH_ENV_A / BENCH_ENV_B (`NAME=value,...` more
- * environment for one side's server: the same build twice prices a setting),
- * BENCH_POSTGRES_URL (an admin URL: each build serves its own new PostgreSQL database there,
- * seeded with the same rows, instead of a SQLite file; the floor stays on SQLite).
+ * environment for one side's server: the same build twice prices a setting), BENCH_DB
+ * (`sqlite`, or `postgres`: each build serves its own new database on the server at
+ * WISENT_BENCH_POSTGRES_URL, seeded with the same rows; the floor stays on SQLite).
  */
 import {
   copyFileSync,
@@ -33,10 +33,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
-import { sql } from "kysely";
-import { openDatabase } from "wisent/db";
 import { buildCli } from "../lib/baseline-build.mjs";
 import { API_APP, apiApp, SHOP } from "./lib/apps.mjs";
+import { createDatabases } from "./lib/postgres.mjs";
 import { fmtRatio, pairRatio, spread } from "./lib/report.mjs";
 import { seedWidgets } from "./lib/seed.mjs";
 import { cpuSeconds, startServer } from "./lib/servers.mjs";
@@ -85,29 +84,22 @@ function importFromRootOn(dir, app) {
 /** `NAME=value,NAME=value` (BENCH_ENV_A / BENCH_ENV_B) as an environment object. */
 function sideEnv(side) {
   const pairs = (process.env[`BENCH_ENV_${side}`] ?? "").split(",").filter(Boolean);
-  return Object.fromEntries(pairs.map((pair) => [pair.split("=")[0], pair.split("=")[1] ?? ""]));
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf("=");
+      return at === -1 ? [pair, ""] : [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
 }
 
-/** BENCH_POSTGRES_URL: a new database per build there, seeded alike; their URLs and a drop. */
-async function postgresDatabases(adminUrl, widgets) {
-  const admin = await openDatabase(adminUrl, { poolSize: 1 });
-  const names = dirs.map((_, i) => `wisent_ab_${process.pid}_${i}`);
-  const urls = [];
-  for (const [i, name] of names.entries()) {
-    await sql`drop database if exists ${sql.id(name)}`.execute(admin.kysely);
-    await sql`create database ${sql.id(name)}`.execute(admin.kysely);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    urls.push(url.href);
+/** BENCH_DB=postgres: a new database per build, seeded alike; their URLs (A, B) and a drop. */
+async function postgresDatabases(widgets) {
+  const made = await createDatabases("wisent_ab", ["a", "b"]);
+  for (const [i, key] of ["a", "b"].entries()) {
     const web = existsSync(join(dirs[i], "app"));
-    await seedWidgets(url.href, { app: web ? SHOP : API_APP, widgets });
+    await seedWidgets(made.urls[key], { app: web ? SHOP : API_APP, widgets });
   }
-  const drop = async () => {
-    for (const name of names)
-      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin.kysely);
-    await admin.close();
-  };
-  return { urls, drop };
+  return { urls: [made.urls.a, made.urls.b], drop: made.drop };
 }
 
 apiApp();
@@ -116,9 +108,8 @@ const servers = [];
 let postgres;
 try {
   const { ids, widgets, base } = await seedFiles(tmp);
-  if (process.env.BENCH_POSTGRES_URL) {
-    postgres = await postgresDatabases(process.env.BENCH_POSTGRES_URL, widgets);
-  }
+  if ((process.env.BENCH_DB ?? "sqlite") === "postgres")
+    postgres = await postgresDatabases(widgets);
   const floor = variantNamed("floor");
   const floorFile = join(tmp, "floor.sqlite");
   copyFileSync(base(floor), floorFile);

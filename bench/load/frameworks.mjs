@@ -18,10 +18,9 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { sql } from "kysely";
-import { openDatabase } from "wisent/db";
 import { apiApp, SHOP } from "./lib/apps.mjs";
 import { preparePeerApp } from "./lib/peer-apps.mjs";
+import { createDatabases } from "./lib/postgres.mjs";
 import { fmtMs, fmtRatio, fmtRps, pairRatio, printStandalone, spread } from "./lib/report.mjs";
 import { makeWidgets, seedWidgets } from "./lib/seed.mjs";
 import { BEHIND_PROXY, residentMiB, startServer } from "./lib/servers.mjs";
@@ -99,36 +98,21 @@ async function browserCookie(url) {
 
 /** One database per variant, migrated by the Wisent app it is compared with, the same rows. */
 async function databases(kind, dir, widgets) {
-  const made = [];
-  const urls = {};
-  let admin;
-  if (kind === "postgres") {
-    const adminUrl =
-      process.env.WISENT_BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-    admin = await openDatabase(adminUrl, { poolSize: 1 });
-    for (const v of VARIANTS) {
-      const name = `wisent_fw_${process.pid}_${Date.now()}_${v.name.replace("-", "_")}`;
-      await sql`create database ${sql.id(name)}`.execute(admin.kysely);
-      made.push(name);
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      urls[v.name] = url.href;
-    }
-  } else {
-    for (const v of VARIANTS) urls[v.name] = `sqlite:${join(dir, `${v.name}.sqlite`)}`;
-  }
+  const made =
+    kind === "postgres"
+      ? await createDatabases(
+          "wisent_fw",
+          VARIANTS.map((v) => v.name),
+        )
+      : undefined;
+  const urls = made?.urls ?? {};
+  if (!made) for (const v of VARIANTS) urls[v.name] = `sqlite:${join(dir, `${v.name}.sqlite`)}`;
   let ids;
   for (const v of VARIANTS) {
     const app = (v.against ?? v.name) === "wisent-web" ? SHOP : apiApp();
     ids = await seedWidgets(urls[v.name], { app, widgets });
   }
-  const drop = async () => {
-    if (!admin) return;
-    for (const name of made)
-      await sql`drop database if exists ${sql.id(name)}`.execute(admin.kysely);
-    await admin.close();
-  };
-  return { urls, ids, drop };
+  return { urls, ids, drop: async () => made?.drop() };
 }
 
 /** Starts a variant against `url`; resolves the server (lib/servers.mjs). */

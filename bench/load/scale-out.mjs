@@ -9,9 +9,9 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sql } from "kysely";
 import { openDatabase } from "wisent/db";
 import { apiApp } from "./lib/apps.mjs";
+import { createDatabases } from "./lib/postgres.mjs";
 import { fmtMs, fmtRatio, fmtRps, pairRatio, spread } from "./lib/report.mjs";
 import { seedWidgets } from "./lib/seed.mjs";
 import { runWrk, writeScript } from "./lib/wrk.mjs";
@@ -47,18 +47,13 @@ async function parallelCreates(url, marker) {
 }
 
 export async function scaleOut({ rounds = 3, seconds = 3, warmup = 2, connections = 50 } = {}) {
-  const adminUrl =
-    process.env.WISENT_BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  let admin;
+  let made;
   try {
-    admin = await openDatabase(adminUrl, { poolSize: 1 });
+    made = await createDatabases("wisent_load", ["scale"]);
   } catch (error) {
     return { table: `skipped: PostgreSQL not reachable (${error.message})` };
   }
-  const name = `wisent_load_${Date.now()}`;
-  await sql`create database ${sql.id(name)}`.execute(admin.kysely);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const url = new URL(made.urls.scale);
   const dir = mkdtempSync(join(tmpdir(), "wisent-scale-"));
   const servers = {};
   try {
@@ -133,7 +128,6 @@ export async function scaleOut({ rounds = 3, seconds = 3, warmup = 2, connection
   } finally {
     for (const s of Object.values(servers)) await s.stop();
     rmSync(dir, { recursive: true, force: true });
-    await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin.kysely);
-    await admin.close();
+    await made.drop();
   }
 }
