@@ -12,6 +12,7 @@ import {
 } from "kysely";
 import { isWisentError } from "../base/wisent-error.js";
 import type { DialectName } from "./database-url.js";
+import { literalLimit } from "./literal-limit.js";
 
 /**
  * Wraps the query it is given into `select count(*) as count from (<query>) as capped`: Kysely
@@ -49,7 +50,7 @@ export async function cappedCount<DB, TB extends keyof DB, O>(
     .clearOrderBy()
     .clearOffset()
     .select(sql.lit(1).as("one"))
-    .limit(cap)
+    .limit(literalLimit(cap))
     .withPlugin(COUNT_AROUND)
     .executeTakeFirst();
   // PostgreSQL returns COUNT as a string (bigint); MySQL and SQLite as a number.

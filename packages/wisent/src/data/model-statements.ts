@@ -2,6 +2,7 @@ import { CompiledQuery, sql } from "kysely";
 import type { DialectName } from "./database-url.js";
 import { dialectOf } from "./dialect-of.js";
 import { estimateFromExplain, estimateFromSqliteStat, SQLITE_STAT_SQL } from "./list-total.js";
+import { SqlPerLimit } from "./literal-limit.js";
 import { chain, type MaybePromise } from "./maybe-promise.js";
 import type { CursorParam } from "./page-cursor.js";
 import type { Queryable } from "./queryable.js";
@@ -10,15 +11,19 @@ import { directSqlite } from "./sqlite-request-transaction.js";
 /** The reads of one table within one scope's columns (none: the whole table), compiled once. */
 interface Reads {
   find: string;
-  page: string;
+  /** Offset pages; their LIMIT is written into the SQL (see literalLimit), their offset bound. */
+  page: SqlPerLimit;
   /** Keyset pages: after an id, before one, and the list's end. */
-  after: string;
-  before: string;
-  end: string;
+  after: SqlPerLimit;
+  before: SqlPerLimit;
+  end: SqlPerLimit;
   /** The rows counted up to a cap, and the database's estimate of them. */
-  cappedCount: string;
-  /** SQLite, the whole table: its count, and the largest rowid that bounds it (see cappedCount). */
-  wholeCount: { count: string; lastRowid: string } | undefined;
+  cappedCount: SqlPerLimit;
+  /**
+   * SQLite, the whole table: its count when its largest rowid shows it cannot pass the cap,
+   * else null (see cappedCount).
+   */
+  wholeCount: SqlPerLimit | undefined;
   estimate: string;
 }
 
@@ -62,7 +67,7 @@ export class ModelStatements {
 
   /** Rows of one page, oldest first, within `scope` if given (may throw instead of rejecting). */
   page(db: Queryable, limit: number, offset: number, scope?: Scope): MaybePromise<unknown[]> {
-    return run(db, this.#reads(db, scope).page, withScope(scope, [limit, offset]));
+    return run(db, this.#reads(db, scope).page.sql(limit), withScope(scope, [offset]));
   }
 
   /**
@@ -80,11 +85,11 @@ export class ModelStatements {
     const reads = this.#reads(db, scope);
     if (id === undefined) {
       return param === "after"
-        ? run(db, reads.page, withScope(scope, [limit, 0]))
-        : run(db, reads.end, withScope(scope, [limit]));
+        ? run(db, reads.page.sql(limit), withScope(scope, [0]))
+        : run(db, reads.end.sql(limit), withScope(scope, []));
     }
     const sql = param === "after" ? reads.after : reads.before;
-    return run(db, sql, withScope(scope, [id, limit]));
+    return run(db, sql.sql(limit), withScope(scope, [id]));
   }
 
   /**
@@ -96,13 +101,13 @@ export class ModelStatements {
     // SQLite counts a whole table from its b-tree pages (a few microseconds) where the capped
     // count steps through every row up to the cap (about 240K instructions for 1,000 rows:
     // bench/load/ab-instructions.mjs, HTML index); the largest rowid says it cannot pass the cap.
+    // One statement for both: each is a read transaction of its own on a GET (a lock taken and
+    // given back), 3 us of a list's reads (bench/load/RESULTS.md, issue 41, session 16).
     if (reads.wholeCount && directSqlite(db)) {
-      const last = lastRowid(db, reads.wholeCount.lastRowid);
-      if (last !== undefined && last <= cap) {
-        return chain(run(db, reads.wholeCount.count, []), (rows) => Math.min(countOf(rows), cap));
-      }
+      const whole = wholeCount(db, reads.wholeCount.sql(cap));
+      if (whole !== undefined) return Math.min(whole, cap);
     }
-    return chain(run(db, reads.cappedCount, withScope(scope, [cap])), countOf);
+    return chain(run(db, reads.cappedCount.sql(cap), withScope(scope, [])), countOf);
   }
 
   /**
@@ -194,11 +199,14 @@ function countOf(rows: unknown[]): number {
   return Number(row?.count ?? 0);
 }
 
-/** The table's largest rowid (0 when empty), or undefined when it has none (a view, WITHOUT ROWID). */
-function lastRowid(db: Queryable, sql: string): number | undefined {
+/**
+ * The whole table's count when its largest rowid shows it cannot pass the cap; undefined when it
+ * might, or when the table has no rowid (a view, WITHOUT ROWID).
+ */
+function wholeCount(db: Queryable, sql: string): number | undefined {
   try {
-    const [row] = run(db, sql, []) as { last: unknown }[];
-    return Number(row?.last ?? 0);
+    const [row] = run(db, sql, []) as { count: unknown }[];
+    return row?.count === null || row?.count === undefined ? undefined : Number(row.count);
   } catch {
     return undefined;
   }
@@ -214,24 +222,29 @@ function compileReads(db: Queryable, table: string, columns: string[]): Reads {
   }
   return {
     find: all.where("id", "=", "").compile().sql,
-    page: all.orderBy("id").limit(1).offset(0).compile().sql,
-    after: all.where("id", ">", "").orderBy("id").limit(1).compile().sql,
-    before: all.where("id", "<", "").orderBy("id", "desc").limit(1).compile().sql,
-    end: all.orderBy("id", "desc").limit(1).compile().sql,
-    cappedCount: db
-      .selectFrom(one.limit(1).as("capped"))
-      .select((eb) => eb.fn.countAll().as("count"))
-      .compile().sql,
+    page: new SqlPerLimit((limit) => all.orderBy("id").limit(limit).offset(0).compile().sql),
+    after: new SqlPerLimit(
+      (limit) => all.where("id", ">", "").orderBy("id").limit(limit).compile().sql,
+    ),
+    before: new SqlPerLimit(
+      (limit) => all.where("id", "<", "").orderBy("id", "desc").limit(limit).compile().sql,
+    ),
+    end: new SqlPerLimit((limit) => all.orderBy("id", "desc").limit(limit).compile().sql),
+    cappedCount: new SqlPerLimit(
+      (limit) =>
+        db
+          .selectFrom(one.limit(limit).as("capped"))
+          .select((eb) => eb.fn.countAll().as("count"))
+          .compile().sql,
+    ),
     wholeCount:
       dialectOf(db) === "sqlite" && columns.length === 0
-        ? {
-            count: db
-              .selectFrom(table)
-              .select((eb) => eb.fn.countAll().as("count"))
-              .compile().sql,
-            lastRowid: db.selectFrom(table).select(sql<number>`max(rowid)`.as("last")).compile()
-              .sql,
-          }
+        ? new SqlPerLimit(
+            (cap) =>
+              sql`select case when coalesce((select max(rowid) from ${sql.table(table)}), 0) <= ${cap} then (select count(*) from ${sql.table(table)}) end as "count"`.compile(
+                db,
+              ).sql,
+          )
         : undefined,
     estimate: dialectOf(db) === "sqlite" ? SQLITE_STAT_SQL : `explain ${all.compile().sql}`,
   };

@@ -4,6 +4,7 @@ import type { Paginator } from "../http/pagination-shape.js";
 import type { DialectName } from "./database-url.js";
 import { keysetWhere, listOrder, type OrderKey, reversedOrder } from "./list-order.js";
 import { cappedCount, estimatedCount, isDataException } from "./list-total.js";
+import { literalLimit } from "./literal-limit.js";
 import { chain, type MaybePromise } from "./maybe-promise.js";
 import {
   badCursor,
@@ -304,12 +305,12 @@ export async function paginate<DB, TB extends keyof DB, Row>(
   const keys = ordered?.keys ?? [];
   const source: ListSource<Row> = {
     keys: keys.length,
-    page: (limit, offset) => list.limit(limit).offset(offset).execute(),
+    page: (limit, offset) => list.limit(literalLimit(limit)).offset(offset).execute(),
     walk(param, values, limit) {
       const walked = param === "before" ? reversedOrder(list, keys) : list;
       const from =
         values === undefined ? walked : walked.where(keysetWhere<DB, TB>(keys, values, param));
-      return from.limit(limit).execute();
+      return from.limit(literalLimit(limit)).execute();
     },
     count: (cap) => cappedCount(list, cap),
     estimate: () => estimatedCount(list, dialectOfQuery(list)),

@@ -2,6 +2,7 @@ import { CompiledQuery, sql } from "kysely";
 import { WisentError } from "../base/wisent-error.js";
 import type { DialectName } from "../data/database-url.js";
 import { dialectOf } from "../data/dialect-of.js";
+import { literalLimit } from "../data/literal-limit.js";
 import type { Queryable } from "../data/queryable.js";
 import { directSqlite } from "../data/sqlite-request-transaction.js";
 import { isMissingJobsTable, JOBS_TABLE, type JobRow, type JobState } from "./jobs-table.js";
@@ -131,7 +132,7 @@ export function claimJobs(db: Queryable, claim: ClaimRequest): Promise<JobRow[]>
       .where("state", "=", "queued")
       .where("run_at", "<=", claim.now);
     if (claim.queues.length > 0) anyDue = anyDue.where("queue", "in", claim.queues);
-    if (!(await anyDue.limit(1).executeTakeFirst())) return [];
+    if (!(await anyDue.limit(literalLimit(1)).executeTakeFirst())) return [];
     return db.transaction().execute(async (trx) => {
       const dialect = dialectOf(trx);
       let due = trx
@@ -142,7 +143,7 @@ export function claimJobs(db: Queryable, claim: ClaimRequest): Promise<JobRow[]>
         .orderBy("priority", "desc")
         .orderBy("run_at")
         .orderBy("id")
-        .limit(claim.limit);
+        .limit(literalLimit(claim.limit));
       if (claim.queues.length > 0) due = due.where("queue", "in", claim.queues);
       if (dialect !== "sqlite") due = due.forUpdate().skipLocked();
       const ids = (await due.execute()).map((row) => row.id as string);
@@ -289,7 +290,7 @@ export function listJobs(
       if (options.ids.length === 0) return [];
       query = query.where("id", "in", options.ids);
     }
-    if (options.limit !== undefined) query = query.limit(options.limit);
+    if (options.limit !== undefined) query = query.limit(literalLimit(options.limit));
     return (await query.execute()) as JobRow[];
   });
 }
