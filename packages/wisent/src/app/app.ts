@@ -5,6 +5,7 @@ import { WisentError } from "../base/wisent-error.js";
 import { currentEnv, isProductionLike } from "../config/settings.js";
 import type { Database } from "../data/database.js";
 import { configuredAppUrl } from "../http/app-url.js";
+import { proxySettingsReader } from "../http/client-address.js";
 import { errorResponse } from "../http/error-response.js";
 import { splitPathFormat } from "../http/path-format.js";
 import type { Job } from "../jobs/define-job.js";
@@ -168,6 +169,7 @@ export class App extends Group<[], never> {
       name: options.name,
       env,
       api: options.api ?? false,
+      proxies: proxySettingsReader(),
       pathFor: (name, params) => registry.pathFor(name, params),
       paths: registry.helpers,
       routes: () => registry.routes(),

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { ProxySettings } from "../http/client-address.js";
 import type { RouteInfo } from "../routes/route-info.js";
 import type { UntypedPathHelper } from "../routes/route-registry.js";
 
@@ -13,6 +14,13 @@ export interface WisentRuntime {
   readonly env: string;
   /** An API app answers JSON by default and has no HTML views. */
   readonly api: boolean;
+  /**
+   * `TRUSTED_PROXIES` and `TRUSTED_PROXY_HEADER`, read on the first request that needs them and
+   * kept for the App's life (the client's address and scheme read them; without it, each request
+   * reads the environment).
+   * @throws WisentError `E_CONFIG_INVALID` naming a malformed entry
+   */
+  readonly proxies?: () => ProxySettings;
   /**
    * Builds the path of a named route, e.g. `pathFor("widgetPath", { widget_id: 1 })` -> `/widgets/1`.
    * @param name - the route's name

@@ -11,6 +11,7 @@ import {
   forwardedHops,
   forwardedHostHeader,
   forwardedProtoHeader,
+  type ProxyHeader,
   proxyHeader,
 } from "./forwarding-headers.js";
 
@@ -131,17 +132,45 @@ function schemeOf(proto: string | undefined): Client["scheme"] {
   return proto === "https" || proto === "http" ? proto : undefined;
 }
 
+/** `TRUSTED_PROXIES` and `TRUSTED_PROXY_HEADER`, as {@link trustedProxies} and `proxyHeader` read them. */
+export interface ProxySettings {
+  readonly trusted: BlockList | undefined;
+  readonly header: ProxyHeader;
+}
+
+/**
+ * Reads `TRUSTED_PROXIES` and `TRUSTED_PROXY_HEADER` once, on first use: an App keeps what this
+ * returns for all its requests (`WisentRuntime.proxies`), as it keeps `GO_ENV`.
+ * @returns a function answering the settings, reading them on its first call
+ * @throws WisentError `E_CONFIG_INVALID`, from the function, naming a malformed entry
+ */
+export function proxySettingsReader(): () => ProxySettings {
+  let read: ProxySettings | undefined;
+  return () => {
+    read ??= { trusted: trustedProxies(), header: proxyHeader() };
+    return read;
+  };
+}
+
+/**
+ * The proxy settings of the request's App (read once: two reads of `process.env` were 2% of a
+ * JSON show, bench/load/ab.mjs with --cpu-prof); outside an App, read from the environment now.
+ */
+function proxySettings(c: Context): ProxySettings {
+  // Undefined outside an App (a bare Hono app, a test's context).
+  const proxies = (c.get("wisent") as { proxies?: () => ProxySettings } | undefined)?.proxies;
+  return proxies ? proxies() : { trusted: trustedProxies(), header: proxyHeader() };
+}
+
 /**
  * The socket's peer, unless it is one of `TRUSTED_PROXIES`: then the hops of the proxy's header
  * read from the nearest backwards, trusted proxies skipped; worked out once a request (callers
  * look for it on `c` first).
  */
-function client(c: Context, trusted: BlockList | undefined): Client {
+function client(c: Context, { trusted, header }: ProxySettings): Client {
   const peer = peerAddress(c);
   let found: Client = { address: peer ?? "unknown", scheme: undefined, host: undefined };
   if (trusted && peer !== undefined && trusts(trusted, peer)) {
-    // The proxy header read once for the three (each read of process.env is a call into C++).
-    const header = proxyHeader();
     const hops = forwardedHops(c, header);
     // X-Forwarded-Proto and -Host hold for the whole chain; a `Forwarded` element says how its
     // proxy was reached, so they are the client's element's (or the nearest that said).
@@ -181,7 +210,7 @@ function client(c: Context, trusted: BlockList | undefined): Client {
  * clientAddress(c); // "203.0.113.7"
  */
 export function clientAddress(c: Context): string {
-  return ((c as Marked)[CLIENT] ?? client(c, trustedProxies())).address;
+  return ((c as Marked)[CLIENT] ?? client(c, proxySettings(c))).address;
 }
 
 /**
@@ -194,12 +223,12 @@ export function clientAddress(c: Context): string {
  * forwardedScheme(c); // "https"
  */
 export function forwardedScheme(c: Context): "http" | "https" | undefined {
-  // Worked out once a request (TRUSTED_PROXIES read once: bench/load/ab-instructions.mjs, JSON
-  // show); without TRUSTED_PROXIES (clients reach the app directly) the socket is not looked at.
+  // Worked out once a request; without TRUSTED_PROXIES (clients reach the app directly) the
+  // socket is not looked at.
   const known = (c as Marked)[CLIENT];
   if (known !== undefined) return known.scheme;
-  const trusted = trustedProxies();
-  return trusted === undefined ? undefined : client(c, trusted).scheme;
+  const settings = proxySettings(c);
+  return settings.trusted === undefined ? undefined : client(c, settings).scheme;
 }
 
 /**
@@ -215,8 +244,8 @@ export function forwardedScheme(c: Context): "http" | "https" | undefined {
 export function forwardedHost(c: Context): string | undefined {
   const known = (c as Marked)[CLIENT];
   if (known !== undefined) return known.host;
-  const trusted = trustedProxies();
-  return trusted === undefined ? undefined : client(c, trusted).host;
+  const settings = proxySettings(c);
+  return settings.trusted === undefined ? undefined : client(c, settings).host;
 }
 
 /**

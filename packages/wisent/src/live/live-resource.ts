@@ -113,14 +113,29 @@ export function liveHandler(
     // (bench/load/ab-instructions.mjs). Sized well past a page of records: a client cycling
     // through 1,000 records (bench/load/ab.mjs) missed every time in a memo of 1,000.
     const subscriptions = new BoundedMemo<string, Subscription>(SUBSCRIPTIONS_REMEMBERED);
-    return (c, next) => {
-      const list = streamNameFor(c, spec);
+    // Remembered by the record's id alone when every reader shares the list's stream: the
+    // stream's name would be a string made per request, copied and hashed for the lookup (about
+    // a microsecond of a live JSON show, bench/load/ab.mjs with --cpu-prof).
+    const shared = spec.ownedBy === undefined;
+    const subscribe = (key: string): Subscription => ({
+      token: signStreamName(
+        shared ? (key === "" ? spec.stem : recordStreamName(spec.stem, key)) : key,
+        streams.secrets,
+      ),
+    });
+    // The memo's key: the record's id ("" on the list) when readers share the list's stream,
+    // else the stream's name; undefined when there is no stream (no signed-in owner).
+    const keyOf = (c: Context): string | undefined => {
       const id = operation === "show" ? recordId(c, spec) : undefined;
-      const name = list !== undefined && id !== undefined ? recordStreamName(list, id) : list;
-      if (name !== undefined) {
-        const subscription = subscriptions.get(name, () => ({
-          token: signStreamName(name, streams.secrets),
-        }));
+      if (shared) return id ?? "";
+      const list = streamNameFor(c, spec);
+      if (list === undefined) return undefined;
+      return id === undefined ? list : recordStreamName(list, id);
+    };
+    return (c, next) => {
+      const key = keyOf(c);
+      if (key !== undefined) {
+        const subscription = subscriptions.get(key, subscribe);
         (c as Marked)[LIVE] = subscription.token;
         // Where an API client follows the changes (the typed client's `live()`).
         subscription.header ??= headerPart({

@@ -81,18 +81,40 @@ describe("forceSSL", () => {
       expect(await from("10.9.9.9", HTTPS)).toBe(301);
     });
 
-    it("over a socket: TRUSTED_PROXIES=10.9.9.9 redirects 127.0.0.1's claim; 127.0.0.1 trusted, serves it", async () => {
-      const served = new App({ name: "t" });
-      served.use(forceSSL({ enabled: true }));
-      served.get("/", (c) => c.text("ok"));
-      const server = await served.listen({ port: 0, handleSignals: false });
+    /** An App with forceSSL on a port, and a GET of its root with X-Forwarded-Proto: https. */
+    const served = async () => {
+      const app = new App({ name: "t" });
+      app.use(forceSSL({ enabled: true }));
+      app.get("/", (c) => c.text("ok"));
+      const server = await app.listen({ port: 0, handleSignals: false });
       const get = () =>
         fetch(`${server.url}/`, { headers: HTTPS, redirect: "manual" }).then((r) => r.status);
+      return { get, close: () => server.close() };
+    };
+
+    it.each([
+      ["10.9.9.9", 301],
+      ["127.0.0.1", 200],
+    ])(
+      "over a socket, TRUSTED_PROXIES=%s: 127.0.0.1's claim answers %i",
+      async (trusted, status) => {
+        process.env.TRUSTED_PROXIES = trusted;
+        const server = await served();
+        try {
+          expect(await server.get()).toBe(status);
+        } finally {
+          await server.close();
+        }
+      },
+    );
+
+    it("reads TRUSTED_PROXIES once an App, at its first request, as it reads GO_ENV", async () => {
+      process.env.TRUSTED_PROXIES = "127.0.0.1";
+      const server = await served();
       try {
+        expect(await server.get()).toBe(200);
         process.env.TRUSTED_PROXIES = "10.9.9.9";
-        expect(await get()).toBe(301);
-        process.env.TRUSTED_PROXIES = "127.0.0.1";
-        expect(await get()).toBe(200);
+        expect(await server.get()).toBe(200);
       } finally {
         await server.close();
       }
