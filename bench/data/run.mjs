@@ -116,6 +116,8 @@ async function sqliteRows() {
     const show = driver.prepare(SHOW_SQL.sqlite);
     const list = driver.prepare(LIST_SQL.sqlite);
     const count = driver.prepare(COUNT_SQL.sqlite);
+    // SQLite prepares a statement with a bound LIMIT again on every run; Wisent writes it in.
+    const listLimitWritten = driver.prepare(LIST_SQL.sqlite.replace("limit ?", "limit 20"));
     const raw = {
       show: async (id) => show.get(id),
       list: async () => [list.all(20, 20), count.get()],
@@ -161,6 +163,9 @@ async function sqliteRows() {
       list: {
         "raw + Dates": async (it) => {
           for (let i = 0; i < it; i++) [list.all(20, 20).map(withDates), count.get()];
+        },
+        "raw, LIMIT written in": async (it) => {
+          for (let i = 0; i < it; i++) [listLimitWritten.all(20), count.get()];
         },
         "stock Kysely (no cache)": async (it) => {
           for (let i = 0; i < it; i++) await Widget.paginate(stock, { page: "2" });

@@ -4,8 +4,9 @@ import { WisentError } from "../base/wisent-error.js";
 /**
  * A LIMIT written into the SQL (`limit 20`) rather than bound (`limit ?`). SQLite's planner reads
  * a bound LIMIT's value, so binding it (which every run of a statement does) makes SQLite prepare
- * the statement again at its next step: about 8 us a page read of 20 rows, 40% of it
- * (`bench/load/RESULTS.md`, issue 41, session 16). PostgreSQL and MySQL are not affected either way.
+ * the statement again at its next step: about 8 us of a 20-row page read's 20 (bench/data/run.mjs,
+ * "raw, LIMIT written in"; bench/load/ab.mjs, JSON list). PostgreSQL and MySQL do not mind either
+ * way.
  *
  * @param limit - the number of rows, a whole number from 0
  * @returns the literal, for Kysely's `.limit()`

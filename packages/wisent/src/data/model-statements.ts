@@ -102,7 +102,7 @@ export class ModelStatements {
     // count steps through every row up to the cap (about 240K instructions for 1,000 rows:
     // bench/load/ab-instructions.mjs, HTML index); the largest rowid says it cannot pass the cap.
     // One statement for both: each is a read transaction of its own on a GET (a lock taken and
-    // given back), 3 us of a list's reads (bench/load/RESULTS.md, issue 41, session 16).
+    // given back), about 3 us of a list's reads (bench/load/ab.mjs, JSON list).
     if (reads.wholeCount && directSqlite(db)) {
       const whole = wholeCount(db, reads.wholeCount.sql(cap));
       if (whole !== undefined) return Math.min(whole, cap);
