@@ -4,7 +4,7 @@ import type { Router } from "hono/router";
 import { WisentError } from "../base/wisent-error.js";
 import { currentEnv, isProductionLike } from "../config/settings.js";
 import type { Database } from "../data/database.js";
-import { configuredAppUrl } from "../http/app-url.js";
+import { appUrlReader, configuredAppUrl } from "../http/app-url.js";
 import { proxySettingsReader } from "../http/client-address.js";
 import { errorResponse } from "../http/error-response.js";
 import { splitPathFormat } from "../http/path-format.js";
@@ -170,6 +170,7 @@ export class App extends Group<[], never> {
       env,
       api: options.api ?? false,
       proxies: proxySettingsReader(),
+      appUrl: appUrlReader(),
       pathFor: (name, params) => registry.pathFor(name, params),
       paths: registry.helpers,
       routes: () => registry.routes(),

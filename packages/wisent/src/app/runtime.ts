@@ -22,6 +22,12 @@ export interface WisentRuntime {
    */
   readonly proxies?: () => ProxySettings;
   /**
+   * `APP_URL`, read on the first request that needs it (absolute links, CSRF's own origin,
+   * force-SSL's redirect) and kept for the App's life; without it, each request reads it.
+   * @throws WisentError `E_CONFIG_INVALID` when it is not an http(s) URL
+   */
+  readonly appUrl?: () => URL | undefined;
+  /**
    * Builds the path of a named route, e.g. `pathFor("widgetPath", { widget_id: 1 })` -> `/widgets/1`.
    * @param name - the route's name
    * @param params - its path parameters; others become the query string

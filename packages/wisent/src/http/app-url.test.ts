@@ -63,6 +63,22 @@ describe("absolute URLs in the pagination Link header", () => {
       delete process.env.APP_URL;
     }
   });
+
+  it("come from the APP_URL an App read at its first request, as it reads GO_ENV once", async () => {
+    process.env.APP_URL = "https://shop.example.com";
+    try {
+      const app = listApp();
+      const link = async () =>
+        (await app.fetch(new Request("http://shop.example/widgets"))).headers.get("link");
+      expect(await link()).toMatch(/^<https:\/\/shop\.example\.com\/widgets\?page=1>/);
+      process.env.APP_URL = "https://elsewhere.example";
+      expect(await link()).toMatch(/^<https:\/\/shop\.example\.com\/widgets\?page=1>/);
+      // A new App reads the variable anew.
+      expect(await linkOf("/widgets")).toMatch(/^<https:\/\/elsewhere\.example\/widgets\?page=1>/);
+    } finally {
+      delete process.env.APP_URL;
+    }
+  });
 });
 
 describe("isValidHost", () => {

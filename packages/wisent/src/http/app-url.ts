@@ -53,6 +53,30 @@ export function configuredAppUrl(env: Env = process.env): URL | undefined {
   return url;
 }
 
+/**
+ * Reads `APP_URL` once, on first use: an App keeps what this returns for all its requests
+ * (`WisentRuntime.appUrl`), as it keeps `GO_ENV`.
+ * @returns a function answering {@link configuredAppUrl}, reading it on its first call
+ * @throws WisentError `E_CONFIG_INVALID`, from the function, when `APP_URL` is not an http(s) URL
+ */
+export function appUrlReader(): () => URL | undefined {
+  let read: { url: URL | undefined } | undefined;
+  return () => {
+    read ??= { url: configuredAppUrl() };
+    return read.url;
+  };
+}
+
+/**
+ * `APP_URL` for this request: the App's, read once (a read of `process.env` was 1% of a JSON
+ * list, bench/load/profile.mjs); outside an App (a bare Hono app) read now.
+ * @throws WisentError `E_CONFIG_INVALID` when `APP_URL` is not an http(s) URL
+ */
+export function requestAppUrl(c: Context): URL | undefined {
+  const appUrl = (c.get("wisent") as { appUrl?: () => URL | undefined } | undefined)?.appUrl;
+  return appUrl ? appUrl() : configuredAppUrl();
+}
+
 /** Verdicts per Host value: a `new URL()` a request cost 5 us under load (bench/load/profile.mjs). */
 const checkedHosts = new BoundedMemo<string, boolean>(1000);
 
@@ -99,7 +123,7 @@ function hostOfUrl(url: string): string | undefined {
  * appOrigin(c); // "https://shop.example.com"
  */
 export function appOrigin(c: Context): string | undefined {
-  const configured = configuredAppUrl();
+  const configured = requestAppUrl(c);
   if (configured) return configured.origin;
   const host = requestHost(c);
   return host === undefined ? undefined : `${requestScheme(c)}://${host}`;

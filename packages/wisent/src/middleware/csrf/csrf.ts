@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError } from "../../base/http-error.js";
 import { WisentError } from "../../base/wisent-error.js";
-import { configuredAppUrl, isValidHost, requestHost, requestScheme } from "../../http/app-url.js";
+import { isValidHost, requestAppUrl, requestHost, requestScheme } from "../../http/app-url.js";
 import { rawFormField } from "../../http/body.js";
 import { preferNoStore } from "../../http/cache-control.js";
 import { forwardedHost } from "../../http/client-address.js";
@@ -61,7 +61,7 @@ function forbidden(message: string): HttpError {
  * reported it (`X-Forwarded-Proto`, `X-Forwarded-Host`), else its own.
  */
 function ownOrigin(c: Context): string | undefined {
-  const configured = configuredAppUrl();
+  const configured = requestAppUrl(c);
   if (configured) return configured.origin;
   const forwarded = forwardedHost(c);
   const host = forwarded && isValidHost(forwarded) ? forwarded : requestHost(c);

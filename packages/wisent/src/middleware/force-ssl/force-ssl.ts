@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError } from "../../base/http-error.js";
 import { isProduction } from "../../config/settings.js";
-import { configuredAppUrl, requestHost, requestScheme, requestTarget } from "../../http/app-url.js";
+import { requestAppUrl, requestHost, requestScheme, requestTarget } from "../../http/app-url.js";
 import { clientAddress } from "../../http/client-address.js";
 import { outsideHealthChecks } from "../../http/health-check.js";
 import { type Logger, sharedLogger } from "../../http/logger.js";
@@ -96,7 +96,7 @@ export function forceSSL(options: ForceSSLOptions = {}): MiddlewareHandler {
           msg: `forceSSL: a request from ${clientAddress(c)} says it came over HTTPS (X-Forwarded-Proto or Forwarded), but that peer is not in TRUSTED_PROXIES, so it was redirected to HTTPS. If it is your TLS proxy, add its address to TRUSTED_PROXIES (otherwise every request loops on this redirect).`,
         });
       }
-      const host = configuredAppUrl()?.host ?? requestHost(c);
+      const host = requestAppUrl(c)?.host ?? requestHost(c);
       if (host === undefined) throw new HttpError(400, "invalid Host header");
       const status = c.req.method === "GET" || c.req.method === "HEAD" ? 301 : 308;
       return c.redirect(`https://${host}${requestTarget(c)}`, status);
