@@ -186,7 +186,9 @@ export interface Model<S extends z.ZodObject> {
    * @param db - the database or a transaction (in a handler, `await c.tx()`)
    * @param scope - column values the rows must have (`c.ownerScope()`)
    * @returns Kysely's select query builder; nothing runs until it is executed
-   * @example const recent = await Widget.query(tx).orderBy("created_at", "desc").limit(5).execute();
+   * @example
+   * // literalLimit (wisent/db) writes the LIMIT into the SQL: SQLite plans a bound one again each run.
+   * const recent = await Widget.query(tx).orderBy("created_at", "desc").limit(literalLimit(5)).execute();
    */
   query(db: Queryable, scope?: RecordScope): SelectQueryBuilder<AnyDB, AnyDB, ModelRecord<S>>;
   /**

@@ -31,6 +31,7 @@ export { type Database, type DatabaseOptions, database, openDatabase } from "../
 export type { DialectName } from "../data/database-url.js";
 export { type Dependents, dependentsOf } from "../data/dependents.js";
 export { dialectOf } from "../data/dialect-of.js";
+export { literalLimit } from "../data/literal-limit.js";
 export {
   FolderMigrationProvider,
   type MigrationState,
