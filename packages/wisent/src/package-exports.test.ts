@@ -136,6 +136,7 @@ const SUBPATHS: Record<string, string[]> = {
     "humanizeField",
     "indexName",
     "isUuid",
+    "literalLimit",
     "migrateDown",
     "migrateUp",
     "migrationStatus",
