@@ -45,7 +45,7 @@ export const ENVIRONMENT_VARIABLES = [
     name: "APP_URL",
     default: "none",
     meaning:
-      "The app's public URL (`https://shop.example`): the origin of absolute links (password-reset mail, `appOrigin()`), and an allowed host.",
+      "The app's public URL (`https://shop.example`): the origin of absolute links (password-reset mail, `appOrigin()`), and an allowed host. Read once, at the app's first request that needs it: a change while it runs takes a restart.",
     environments: "production",
   },
   {
@@ -106,7 +106,7 @@ export const ENVIRONMENT_VARIABLES = [
     name: "TRUSTED_PROXIES",
     default: "none",
     meaning:
-      "Addresses and CIDR ranges (comma- or space-separated) of proxies whose forwarding header (`TRUSTED_PROXY_HEADER`) is believed: the client's address (rate limits, logs) and scheme (force-SSL, CSRF's origin). From any other peer those headers are ignored.",
+      "Addresses and CIDR ranges (comma- or space-separated) of proxies whose forwarding header (`TRUSTED_PROXY_HEADER`) is believed: the client's address (rate limits, logs) and scheme (force-SSL, CSRF's origin). From any other peer those headers are ignored. Read once, at the app's first request that needs it (with `TRUSTED_PROXY_HEADER`): a change while it runs takes a restart.",
     environments: "production",
   },
   {
