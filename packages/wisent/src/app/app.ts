@@ -1,11 +1,12 @@
 import { type Handler, Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { Router } from "hono/router";
+import { readOnce } from "../base/read-once.js";
 import { WisentError } from "../base/wisent-error.js";
 import { currentEnv, isProductionLike } from "../config/settings.js";
 import type { Database } from "../data/database.js";
-import { appUrlReader, configuredAppUrl } from "../http/app-url.js";
-import { proxySettingsReader } from "../http/client-address.js";
+import { configuredAppUrl } from "../http/app-url.js";
+import { readProxySettings } from "../http/client-address.js";
 import { errorResponse } from "../http/error-response.js";
 import { splitPathFormat } from "../http/path-format.js";
 import type { Job } from "../jobs/define-job.js";
@@ -169,8 +170,8 @@ export class App extends Group<[], never> {
       name: options.name,
       env,
       api: options.api ?? false,
-      proxies: proxySettingsReader(),
-      appUrl: appUrlReader(),
+      proxies: readOnce(readProxySettings),
+      appUrl: readOnce(() => configuredAppUrl()),
       pathFor: (name, params) => registry.pathFor(name, params),
       paths: registry.helpers,
       routes: () => registry.routes(),

@@ -54,20 +54,6 @@ export function configuredAppUrl(env: Env = process.env): URL | undefined {
 }
 
 /**
- * Reads `APP_URL` once, on first use: an App keeps what this returns for all its requests
- * (`WisentRuntime.appUrl`), as it keeps `GO_ENV`.
- * @returns a function answering {@link configuredAppUrl}, reading it on its first call
- * @throws WisentError `E_CONFIG_INVALID`, from the function, when `APP_URL` is not an http(s) URL
- */
-export function appUrlReader(): () => URL | undefined {
-  let read: { url: URL | undefined } | undefined;
-  return () => {
-    read ??= { url: configuredAppUrl() };
-    return read.url;
-  };
-}
-
-/**
  * `APP_URL` for this request: the App's, read once (a read of `process.env` was 1% of a JSON
  * list, bench/load/profile.mjs); outside an App (a bare Hono app) read now.
  * @throws WisentError `E_CONFIG_INVALID` when `APP_URL` is not an http(s) URL

@@ -139,17 +139,12 @@ export interface ProxySettings {
 }
 
 /**
- * Reads `TRUSTED_PROXIES` and `TRUSTED_PROXY_HEADER` once, on first use: an App keeps what this
- * returns for all its requests (`WisentRuntime.proxies`), as it keeps `GO_ENV`.
- * @returns a function answering the settings, reading them on its first call
- * @throws WisentError `E_CONFIG_INVALID`, from the function, naming a malformed entry
+ * `TRUSTED_PROXIES` and `TRUSTED_PROXY_HEADER`, read now; an App reads them once
+ * (`WisentRuntime.proxies`).
+ * @throws WisentError `E_CONFIG_INVALID` naming a malformed entry
  */
-export function proxySettingsReader(): () => ProxySettings {
-  let read: ProxySettings | undefined;
-  return () => {
-    read ??= { trusted: trustedProxies(), header: proxyHeader() };
-    return read;
-  };
+export function readProxySettings(): ProxySettings {
+  return { trusted: trustedProxies(), header: proxyHeader() };
 }
 
 /**
@@ -159,7 +154,7 @@ export function proxySettingsReader(): () => ProxySettings {
 function proxySettings(c: Context): ProxySettings {
   // Undefined outside an App (a bare Hono app, a test's context).
   const proxies = (c.get("wisent") as { proxies?: () => ProxySettings } | undefined)?.proxies;
-  return proxies ? proxies() : { trusted: trustedProxies(), header: proxyHeader() };
+  return proxies ? proxies() : readProxySettings();
 }
 
 /**
