@@ -49,29 +49,35 @@ describe("request transactions on SQLite", () => {
     await tx.commit();
   });
 
-  it("read without a transaction for a reading request, each read seeing the latest commit", async () => {
+  it("read without a write transaction for a reading request: a turn's reads share one snapshot, the next turn sees the latest commit", async () => {
     const tx = await db.beginRequest({ write: false });
     const { trx } = tx;
-    expect((await Widget.all(trx)).map((w) => w.title)).toEqual(["Seeded"]);
-    // No BEGIN ran, so no read lock is held and another process commits in between; the next
-    // read sees its row (a deferred BEGIN's snapshot would hide it until the commit).
-    expect(writeLockFree()).toBe(true);
-    const other = new BetterSqlite3(file);
     try {
-      other
-        .prepare("insert into widgets (id, title, created_at, updated_at) values (?, ?, ?, ?)")
-        .run(
-          "0190a6d2-0000-7000-8000-000000000001",
-          "Other",
-          "2026-01-01T00:00:00.000Z",
-          "2026-01-01T00:00:00.000Z",
-        );
-      expect((await Widget.all(trx)).map((w) => w.title).sort()).toEqual(["Other", "Seeded"]);
-      other.exec("delete from widgets where title = 'Other'");
+      expect((await Widget.all(trx)).map((w) => w.title)).toEqual(["Seeded"]);
+      // Only a read transaction is open (the turn's shared read), so another process commits
+      // in between; this turn's reads still see the database as of its first read, the next
+      // turn's see the row.
+      expect(writeLockFree()).toBe(true);
+      const other = new BetterSqlite3(file);
+      try {
+        other
+          .prepare("insert into widgets (id, title, created_at, updated_at) values (?, ?, ?, ?)")
+          .run(
+            "0190a6d2-0000-7000-8000-000000000001",
+            "Other",
+            "2026-01-01T00:00:00.000Z",
+            "2026-01-01T00:00:00.000Z",
+          );
+        expect((await Widget.all(trx)).map((w) => w.title)).toEqual(["Seeded"]);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        expect((await Widget.all(trx)).map((w) => w.title).sort()).toEqual(["Other", "Seeded"]);
+        other.exec("delete from widgets where title = 'Other'");
+      } finally {
+        other.close();
+      }
     } finally {
-      other.close();
+      await tx.commit();
     }
-    await tx.commit();
   });
 
   it("begin the transaction at a reading request's first write, which then holds every statement", async () => {
