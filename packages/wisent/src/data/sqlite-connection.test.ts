@@ -90,6 +90,18 @@ describe("SqliteConnection's shared read of a turn", () => {
     expect(connection.rows("pragma foreign_keys", [], true)).toEqual([{ foreign_keys: 0 }]);
   });
 
+  it("a transaction begun by hand holds the reads, as before: no shared read is begun inside it", () => {
+    expect(count()).toBe(0);
+    connection.run("savepoint by_hand", []);
+    expect(count()).toBe(0);
+    connection.run("insert into t (v) values (?)", ["in the savepoint"]);
+    expect(count()).toBe(1);
+    expect(otherCount()).toBe(0);
+    connection.run("release by_hand", []);
+    expect(raw.inTransaction).toBe(false);
+    expect(otherCount()).toBe(1);
+  });
+
   it("a database closed with a shared read open is left alone at the turn's end", async () => {
     expect(count()).toBe(0);
     raw.close();

@@ -137,6 +137,8 @@ export class SqliteConnection implements DatabaseConnection {
 
   /** Opens this turn's shared read transaction, committed at the turn's end (see the class). */
   #shareRead(): void {
+    // A transaction begun by hand (`BEGIN`, a savepoint outside one) holds the reads, as before.
+    if (this.raw.inTransaction) return;
     this.statements.prepare("begin").run([]);
     this.#sharedRead = true;
     if (!this.#endScheduled) {
