@@ -11,8 +11,9 @@ import type { CachedSqliteDatabase, CachedSqliteStatement } from "./sqlite-state
 
 /**
  * - none: no transaction.
- * - reading: a reading request's (GET, HEAD): its statements that only read run on their own,
- *   with no BEGIN; the first statement that writes begins the transaction (IMMEDIATE).
+ * - reading: a reading request's (GET, HEAD): its statements that only read run outside a write
+ *   transaction (in the turn's shared read, see the class); the first statement that writes
+ *   begins the transaction (IMMEDIATE).
  * - pending: opened to write; BEGIN IMMEDIATE runs before the first statement.
  * - open: BEGIN has run.
  */

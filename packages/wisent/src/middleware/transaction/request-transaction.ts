@@ -27,7 +27,7 @@ export class RequestTransaction<DB = AnyDB> {
    */
   constructor(
     private readonly database: Database<DB> | Promise<Database<DB>>,
-    /** `write: false` for GET and HEAD requests (on SQLite their reads run without BEGIN). */
+    /** `write: false` for GET and HEAD requests (on SQLite their reads run outside a write transaction). */
     private readonly intent: TransactionIntent = { write: true },
   ) {}
 
