@@ -9,8 +9,8 @@ import { cacheStatements } from "./sqlite-statement-cache.js";
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * The connection's reads outside a write transaction share one read transaction per turn of
- * the event loop; anything else ends it first. A second connection (another process, as a
+ * Reading requests' reads share one read transaction per turn of the event loop; anything else
+ * ends it first. A second connection (another process, as a
  * `wisent start` worker or `wisent db` would be) shows what each sees and when writes land.
  */
 describe("SqliteConnection's shared read of a turn", () => {
@@ -39,34 +39,50 @@ describe("SqliteConnection's shared read of a turn", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("reads of one turn see the database as of its first read; the next turn sees what others committed", async () => {
-    expect(count()).toBe(0);
+  /** The rows a reading request (GET, HEAD) counts: its transaction begun, read, ended. */
+  const countReading = () => {
+    connection.begin(false);
+    try {
+      return count();
+    } finally {
+      connection.commit();
+    }
+  };
+
+  it("reading requests of one turn see the database as of its first read; the next turn sees what others committed", async () => {
+    expect(countReading()).toBe(0);
     expect(raw.inTransaction).toBe(true);
     other.prepare("insert into t (v) values ('from another connection')").run();
-    expect(count()).toBe(0);
+    expect(countReading()).toBe(0);
     await nextTurn();
     expect(raw.inTransaction).toBe(false);
+    expect(countReading()).toBe(1);
+  });
+
+  it("reads outside a request (a timer's, a job poller's) open no shared read", () => {
+    expect(count()).toBe(0);
+    expect(raw.inTransaction).toBe(false);
+    other.prepare("insert into t (v) values ('from another connection')").run();
     expect(count()).toBe(1);
   });
 
   it("a write ends the shared read first and is committed when it runs", () => {
-    expect(count()).toBe(0);
+    expect(countReading()).toBe(0);
     connection.run("insert into t (v) values (?)", ["mine"]);
     expect(raw.inTransaction).toBe(false);
     expect(otherCount()).toBe(1);
     // A read after it starts a new shared read, which sees the write.
-    expect(count()).toBe(1);
+    expect(countReading()).toBe(1);
   });
 
   it("a write transaction after shared reads begins IMMEDIATE and commits; a reading request's first write does too", () => {
-    expect(count()).toBe(0);
+    expect(countReading()).toBe(0);
     connection.begin(true);
     connection.run("insert into t (v) values (?)", ["in a transaction"]);
     expect(otherCount()).toBe(0);
     connection.commit();
     expect(otherCount()).toBe(1);
 
-    expect(count()).toBe(1);
     connection.begin(false);
     expect(count()).toBe(1);
     connection.run("insert into t (v) values (?)", ["reading, then writing"]);
@@ -85,17 +101,15 @@ describe("SqliteConnection's shared read of a turn", () => {
   });
 
   it("a pragma that sets runs outside the shared read, where it takes effect", () => {
-    expect(count()).toBe(0);
+    expect(countReading()).toBe(0);
     connection.run("pragma foreign_keys = OFF", []);
     expect(connection.rows("pragma foreign_keys", [], true)).toEqual([{ foreign_keys: 0 }]);
   });
 
-  it("a transaction begun by hand holds the reads, as before: no shared read is begun inside it", () => {
-    expect(count()).toBe(0);
+  it("a transaction begun by hand holds a reading request's reads, as before: no shared read is begun inside it", () => {
     connection.run("savepoint by_hand", []);
-    expect(count()).toBe(0);
     connection.run("insert into t (v) values (?)", ["in the savepoint"]);
-    expect(count()).toBe(1);
+    expect(countReading()).toBe(1);
     expect(otherCount()).toBe(0);
     connection.run("release by_hand", []);
     expect(raw.inTransaction).toBe(false);
@@ -103,7 +117,7 @@ describe("SqliteConnection's shared read of a turn", () => {
   });
 
   it("a database closed with a shared read open is left alone at the turn's end", async () => {
-    expect(count()).toBe(0);
+    expect(countReading()).toBe(0);
     raw.close();
     await nextTurn();
     expect(raw.open).toBe(false);

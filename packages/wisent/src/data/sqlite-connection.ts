@@ -31,14 +31,16 @@ const PRAGMA = /^\s*pragma\b/i;
  * begins the transaction (IMMEDIATE), which then holds every later statement until commit or
  * rollback. A request that runs no statement costs nothing.
  *
- * Reads outside a write transaction share one read transaction per turn of the event loop: the
- * first opens it (a deferred BEGIN), the turn's end commits it. A read on its own takes and gives
- * back the WAL's read lock and reads the file's size, three system calls that were about 2 of a
- * point read's 3.3 us (bench/data/run.mjs: 1.2-1.6 us a read when 5 to 20 share a transaction).
- * The reads of a turn see the database as of its first read,
- * as requests that arrived together would. Any statement that is not a read (a write, DDL, a
- * pragma that sets, a savepoint) ends the shared read first, so a write is never held back by it
- * and commits when it runs.
+ * Reading requests' reads share one read transaction per turn of the event loop: the first
+ * opens it (a deferred BEGIN), the turn's end commits it. A read on its own takes and gives back
+ * the WAL's read lock and reads the file's size, three system calls that were about 2 of a point
+ * read's 3.3 us (bench/data/run.mjs: 1.2-1.6 us a read when 5 to 20 share a transaction). The
+ * requests a turn serves arrived before its first read, so what they see is at least as new as
+ * any commit a client saw before sending them (a redirect after a write on another worker
+ * included). Reads outside a request (a timer's, a job poller's, which run before a turn's
+ * requests are read from their sockets) open none and run on their own, but use a shared read
+ * already open. Any statement that is not a read (a write, DDL, a pragma that sets, a savepoint)
+ * ends the shared read first, so a write is never held back by it and commits when it runs.
  */
 export class SqliteConnection implements DatabaseConnection {
   #state: TransactionState = "none";
@@ -128,7 +130,7 @@ export class SqliteConnection implements DatabaseConnection {
     if (state === "open") return statement;
     if (statement.reader && statement.readonly) {
       if (state === "pending") this.#begin();
-      else if (!this.#sharedRead) this.#shareRead();
+      else if (state === "reading" && !this.#sharedRead) this.#shareRead();
       return statement;
     }
     if (this.#sharedRead) this.#endSharedRead();
