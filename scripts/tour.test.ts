@@ -2,7 +2,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { APPS, expectsFailure, GUIDE, missingLines, normalise, tourSteps } from "./tour.mjs";
+import {
+  APPS,
+  expectsFailure,
+  GUIDE,
+  missingLines,
+  newestStamp,
+  normalise,
+  tourSteps,
+} from "./tour.mjs";
 
 const repositoryRoot = fileURLToPath(new URL("..", import.meta.url));
 
@@ -130,5 +138,17 @@ describe("normalise", () => {
     expect(
       normalise("/tmp/x/blog/migrations src/templates/home/index.tsx <code>/posts/</code>"),
     ).toBe("<dir>/migrations src/templates/home/index.tsx <code>/posts/</code>");
+  });
+});
+
+describe("newestStamp", () => {
+  it("reads the newest migration stamp a generator printed, in seconds; 0 when none", () => {
+    const output = [
+      "      create  migrations/20261129123149_create_tags.ts",
+      "      create  migrations/20261129123150_create_labels.ts",
+      "next: wisent migrate",
+    ].join("\n");
+    expect(newestStamp(output)).toBe(Date.UTC(2026, 10, 29, 12, 31, 50) / 1000);
+    expect(newestStamp("      create  src/models/tag.ts")).toBe(0);
   });
 });
