@@ -11,3 +11,4 @@ export function normalise(line: string): string;
 export function missingLines(expected: string[], actual: string): string[];
 export const APPS: readonly string[];
 export const DATABASES: readonly string[];
+export function newestStamp(output: string): number;
