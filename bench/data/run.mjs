@@ -156,7 +156,7 @@ async function sqliteRows() {
         "raw + Dates": async (it) => {
           for (let i = 0; i < it; i++) withDates(show.get(ids[i % ids.length]));
         },
-        // A turn's reads in one transaction, as Wisent runs a turn's reads outside a write.
+        // A turn's reads in one transaction, as Wisent runs its reading requests' reads of a turn.
         "raw, a turn's 10 in one transaction": async (it) => {
           begin.run();
           for (let i = 0; i < it; i++) show.get(ids[i % ids.length]);

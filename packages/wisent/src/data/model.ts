@@ -562,12 +562,7 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
     data: Record<string, unknown>,
     before?: Record<string, unknown> & { id: string },
   ): Promise<ValidationErrors | undefined> => {
-    // Made at the first error only: making an Error captures a stack (about 3 us a valid write).
     let errors: ValidationErrors | undefined;
-    const add = (field: string, message: string) => {
-      errors ??= new ValidationErrors();
-      errors.add(field, message);
-    };
     const same = (columns: readonly string[]) =>
       before !== undefined && columns.every((c) => before[c] === data[c]);
     for (const { field, scope } of unique) {
@@ -581,7 +576,9 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
         .where(field as string, "=", value as string);
       for (const column of scope) lookup = lookup.where(column, "=", data[column] as string);
       if (before) lookup = lookup.where("id", "<>", before.id);
-      if (await lookup.executeTakeFirst()) add(field, taken(field));
+      if (await lookup.executeTakeFirst()) {
+        errors = ValidationErrors.adding(errors, field, taken(field));
+      }
     }
     for (const [field, reference] of references) {
       const value = data[field];
@@ -593,12 +590,14 @@ export function defineModel<S extends z.ZodObject>(options: ModelOptions<S>): Mo
         const ownerId = data[owner];
         // No owner to share: no row can be this record's owner's.
         if (ownerId === null || ownerId === undefined) {
-          add(field, missing(field));
+          errors = ValidationErrors.adding(errors, field, missing(field));
           continue;
         }
         lookup = lookup.where(owner, "=", ownerId);
       }
-      if (!(await lookup.executeTakeFirst())) add(field, missing(field));
+      if (!(await lookup.executeTakeFirst())) {
+        errors = ValidationErrors.adding(errors, field, missing(field));
+      }
     }
     return errors;
   };

@@ -38,11 +38,16 @@ describe("valid input makes no ValidationErrors", () => {
 
     const blank = validate(schema, { title: "", tags: [] });
     expect(blank.ok).toBe(false);
+    expect(made.count).toBe(1);
     expect(blank.errors?.toJSON()).toEqual({ errors: { title: ["Title can not be blank."] } });
 
-    const malformed = validate(schema, { title: "ok", tags: ["a", "b\u0000"] });
+    const malformed = validate(schema, { title: "ok", tags: ["a", "b\u0000", "c\u0001"] });
+    expect(made.count).toBe(2);
     expect(malformed.errors?.toJSON()).toEqual({
-      errors: { "tags.1": ["Tags must not contain control characters or unpaired surrogates."] },
+      errors: {
+        "tags.1": ["Tags must not contain control characters or unpaired surrogates."],
+        "tags.2": ["Tags must not contain control characters or unpaired surrogates."],
+      },
     });
   });
 

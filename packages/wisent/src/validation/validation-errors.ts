@@ -17,6 +17,27 @@ export class ValidationErrors extends WisentError {
   }
 
   /**
+   * `errors` with a message added for `field`, made first when there are none yet: so valid input
+   * makes no ValidationErrors (an Error: making one captures a stack trace, about 3 us a write).
+   * @param errors - the errors found so far, if any
+   * @param field - the field's name (`title`; `base` for the record as a whole)
+   * @param message - the full sentence shown (`Title can not be blank.`)
+   * @returns `errors`, or the new ValidationErrors holding the message
+   * @example
+   * let errors: ValidationErrors | undefined;
+   * if (taken) errors = ValidationErrors.adding(errors, "isbn", "Isbn has already been taken.");
+   */
+  static adding(
+    errors: ValidationErrors | undefined,
+    field: string,
+    message: string,
+  ): ValidationErrors {
+    const found = errors ?? new this();
+    found.add(field, message);
+    return found;
+  }
+
+  /**
    * Adds a message for a field.
    * @param field - the field's name (`title`; `base` for the record as a whole)
    * @param message - the full sentence shown (`Title can not be blank.`)

@@ -78,14 +78,12 @@ const MALFORMED_TEXT =
 
 /**
  * The errors of every string (at any depth of `value`) holding malformed text, or undefined when
- * there is none. The ValidationErrors is made only then: it is an Error, and making one captures
- * a stack trace, about 3 us, which a valid create paid twice (bench/load/profile.mjs, JSON create).
+ * there is none (see ValidationErrors.adding: a valid create made two, bench/load/profile.mjs).
  */
 function malformedText(value: unknown): ValidationErrors | undefined {
   let errors: ValidationErrors | undefined;
   checkText(value, [], (field, message) => {
-    errors ??= new ValidationErrors();
-    errors.add(field, message);
+    errors = ValidationErrors.adding(errors, field, message);
   });
   return errors;
 }
