@@ -11,19 +11,28 @@
  * FRAMEWORKS_DB=sqlite,postgres (default both; PostgreSQL skipped when unreachable at
  * WISENT_BENCH_POSTGRES_URL), BENCH_ROUNDS/BENCH_SECONDS/BENCH_WARMUP as the throughput phase,
  * FRAMEWORKS_COLD_ROUNDS (3) spawn-to-first-200 rounds, FRAMEWORKS_MEMORY_REQUESTS (100,000):
- * every server is topped up to that many requests (JSON show) before its resident set is read.
- * Ratios are computed round by round (interleaved rounds: the same machine state).
+ * every server is topped up to that many requests (JSON show) before its resident set is read;
+ * FRAMEWORKS_VARIANTS and FRAMEWORKS_WORKLOADS (names, comma-separated) narrow a run.
+ * Ratios are computed round by round (interleaved rounds: the same machine state). Each row also
+ * gives the CPU a request cost the server, the database (PostgreSQL's processes) and the whole
+ * machine; a goal not met says how far the machine's other work alone would let the ratio go.
  */
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { apiApp, SHOP } from "./lib/apps.mjs";
 import { preparePeerApp } from "./lib/peer-apps.mjs";
-import { createDatabases } from "./lib/postgres.mjs";
+import { createDatabases, databaseCpuSeconds } from "./lib/postgres.mjs";
 import { fmtMs, fmtRatio, fmtRps, pairRatio, printStandalone, spread } from "./lib/report.mjs";
 import { makeWidgets, seedWidgets } from "./lib/seed.mjs";
-import { BEHIND_PROXY, residentMiB, startServer } from "./lib/servers.mjs";
+import {
+  BEHIND_PROXY,
+  cpuSeconds,
+  machineBusySeconds,
+  residentMiB,
+  startServer,
+} from "./lib/servers.mjs";
 import { runWrk, writeScript } from "./lib/wrk.mjs";
 import { SESSION_SECRET, startVariant, variantEnv, variantNamed } from "./throughput.mjs";
 
@@ -31,7 +40,7 @@ const HTML_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q
 const JSON_HEADERS = { Accept: "application/json", ...BEHIND_PROXY };
 
 /** The contenders; `against` names the Wisent app a peer is compared with. */
-const VARIANTS = [
+const ALL_VARIANTS = [
   { name: "wisent-web", label: "Wisent, examples/shop (web chain)" },
   {
     name: "adonisjs",
@@ -56,13 +65,21 @@ const VARIANTS = [
 ];
 
 /** The workloads; HTML only for the web pair. */
-const WORKLOADS = [
+const ALL_WORKLOADS = [
   { name: "json-show", label: "JSON show" },
   { name: "json-list", label: "JSON list (20, with the total)" },
   { name: "json-create", label: "JSON create (validated)" },
   { name: "html-index", label: "HTML index (20), session + CSRF + flash", html: true },
 ];
 const WEB = new Set(["wisent-web", "adonisjs"]);
+
+/** `FRAMEWORKS_VARIANTS=wisent-api,nestjs` and `FRAMEWORKS_WORKLOADS=json-show` narrow a run while tuning. */
+const only = (list, env) => {
+  const names = (env ?? "").split(",").filter(Boolean);
+  return names.length === 0 ? list : list.filter((item) => names.includes(item.name));
+};
+const VARIANTS = only(ALL_VARIANTS, process.env.FRAMEWORKS_VARIANTS);
+const WORKLOADS = only(ALL_WORKLOADS, process.env.FRAMEWORKS_WORKLOADS);
 
 function request(workload, ids, cookie) {
   switch (workload.name) {
@@ -202,10 +219,15 @@ async function onDatabase(kind, prepared, options) {
     const results = {};
     for (let round = 0; round < rounds; round++) {
       for (const run of runs) {
-        const r = await runWrk(servers.get(run.variant.name).url, run.script, {
-          seconds,
-          connections,
-        });
+        const server = servers.get(run.variant.name);
+        const cpuBefore = [cpuSeconds(server.pid), databaseCpuSeconds(), machineBusySeconds()];
+        const r = await runWrk(server.url, run.script, { seconds, connections });
+        // CPU microseconds a request: the server's process, the database's (PostgreSQL's
+        // processes; none on SQLite, which runs inside the server) and the whole machine's.
+        const perRequest = (before, now) => ((now - before) * 1e6) / r.requests;
+        r.serverUs = perRequest(cpuBefore[0], cpuSeconds(server.pid));
+        r.databaseUs = perRequest(cpuBefore[1], databaseCpuSeconds());
+        r.machineUs = perRequest(cpuBefore[2], machineBusySeconds());
         if (r.errors > 0) {
           throw new Error(`${run.variant.name} ${run.workload.name}: ${r.errors} errors`);
         }
@@ -220,7 +242,7 @@ async function onDatabase(kind, prepared, options) {
     const memory = {};
     for (const v of VARIANTS) {
       const show = runs.find((r) => r.variant === v && r.workload.name === "json-show");
-      while (served[v.name] < memoryRequests) {
+      while (show && served[v.name] < memoryRequests) {
         const r = await runWrk(servers.get(v.name).url, show.script, { seconds: 5, connections });
         served[v.name] += r.requests;
       }
@@ -234,12 +256,25 @@ async function onDatabase(kind, prepared, options) {
   }
 }
 
+/**
+ * For a goal not met: how busy the whole machine was, and the most the ratio could be on this
+ * machine if Wisent's server took no CPU at all, the database, the load generator and the
+ * kernel's work staying as measured (a bound that holds when the machine is busy throughout).
+ */
+function machineBound(wisent, peer) {
+  const median = (rounds, key) => spread(rounds.map((r) => r[key])).median;
+  const busy = (rounds) => (median(rounds, "rps") * median(rounds, "machineUs")) / 1e6;
+  const rest = median(wisent, "machineUs") - median(wisent, "serverUs");
+  const bound = median(peer, "machineUs") / rest;
+  return `; cores busy ${busy(wisent).toFixed(2)} and ${busy(peer).toFixed(2)} of ${availableParallelism()}; with a server taking no CPU, at most ${bound.toFixed(2)}`;
+}
+
 function report(kind, results, cold, ready, memory, served) {
   const lines = [
     `#### ${kind === "sqlite" ? "SQLite" : "PostgreSQL"}`,
     "",
-    "| workload | variant | req/s median (min-max) | p99 median | Wisent / this, round by round |",
-    "|---|---|---|---|---|",
+    "| workload | variant | req/s median (min-max) | p99 median | Wisent / this, round by round | CPU us a request: server, database, machine |",
+    "|---|---|---|---|---|---|",
   ];
   const goals = [];
   for (const workload of WORKLOADS) {
@@ -254,11 +289,18 @@ function report(kind, results, cold, ready, memory, served) {
         const r = pairRatio(wisent, rounds);
         ratio = fmtRatio(r);
         const least = workload.html ? 1 : 2;
+        const met = r.median >= least;
         goals.push(
-          `- ${r.median >= least ? "met" : "NOT met"}: ${workload.name}, ${v.against} / ${v.name} >= ${least} (${fmtRatio(r)})`,
+          `- ${met ? "met" : "NOT met"}: ${workload.name}, ${v.against} / ${v.name} >= ${least} (${fmtRatio(r)})${met ? "" : machineBound(wisent, rounds)}`,
         );
       }
-      lines.push(`| ${workload.label} | ${v.label} | ${fmtRps(rps)} | ${fmtMs(p99)} | ${ratio} |`);
+      const [serverUs, databaseUs, machineUs] = ["serverUs", "databaseUs", "machineUs"].map(
+        (key) => spread(rounds.map((r) => r[key])).median,
+      );
+      const cpu = `${serverUs.toFixed(0)}, ${kind === "sqlite" ? "-" : databaseUs.toFixed(0)}, ${machineUs.toFixed(0)}`;
+      lines.push(
+        `| ${workload.label} | ${v.label} | ${fmtRps(rps)} | ${fmtMs(p99)} | ${ratio} | ${cpu} |`,
+      );
     }
   }
   lines.push(

@@ -3,15 +3,20 @@
  * (e.g. `wisent-api json-show 5`). Runs the server with `node --cpu-prof`, loads it with wrk, stops
  * it, and prints where the time goes: self time by package/file and the top functions (TOP=N of them),
  * as a share of the profile and in microseconds per request answered.
- * KEEP_PROFILE=1 keeps the .cpuprofile (its folder is printed) for a closer look.
+ * KEEP_PROFILE=1 keeps the .cpuprofile (its folder is printed) for a closer look. PROFILE_DB=postgres
+ * serves a fresh database on the server at WISENT_BENCH_POSTGRES_URL instead of a SQLite file.
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { SourceMap } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { apiApp, SHOP } from "./lib/apps.mjs";
+import { createDatabases } from "./lib/postgres.mjs";
+import { makeWidgets, seedWidgets } from "./lib/seed.mjs";
 import { runWrk, writeScript } from "./lib/wrk.mjs";
 import {
   BEHIND_PROXY,
+  SESSION_SECRET,
   seedFiles,
   startVariant,
   VARIANTS,
@@ -28,13 +33,27 @@ if (!variant) {
   process.exit(2);
 }
 const dir = mkdtempSync(join(tmpdir(), "wisent-profile-"));
-const file = join(dir, "app.sqlite");
-const { ids, base } = await seedFiles(dir);
-copyFileSync(base(variant), file);
+const onPostgres = process.env.PROFILE_DB === "postgres";
+let ids;
+let env;
+let database;
+if (onPostgres) {
+  database = await createDatabases("wisent_profile", [variant.name]);
+  const url = database.urls[variant.name];
+  const app = variant.name === "wisent-web" ? SHOP : apiApp();
+  ids = await seedWidgets(url, { app, widgets: makeWidgets(10_000) });
+  env = { DATABASE_URL: url, GO_ENV: "production", SESSION_SECRET };
+} else {
+  const file = join(dir, "app.sqlite");
+  const seeded = await seedFiles(dir);
+  ids = seeded.ids;
+  copyFileSync(seeded.base(variant), file);
+  env = variantEnv(file);
+}
 const profiles = join(dir, "profiles");
 // A Wisent app runs under `wisent start`: the profile covers the CLI's process, which is the server.
 const server = await startVariant(variant, {
-  env: variantEnv(file),
+  env,
   nodeArgs: ["--cpu-prof", "--cpu-prof-dir", profiles],
 });
 let cookie = "";
@@ -54,6 +73,7 @@ const result = await runWrk(server.url, writeScript(dir, workload.name, workload
   seconds: Number(secondsArg),
 });
 await server.stop();
+await database?.drop();
 console.log(
   `${variant.label}, ${workload.label}: ${Math.round(result.rps)} req/s under the profiler\n`,
 );

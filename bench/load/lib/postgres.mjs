@@ -2,6 +2,7 @@
  * Throwaway PostgreSQL databases for the load benches, on the server at
  * WISENT_BENCH_POSTGRES_URL (default the local `test` database's server).
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { sql } from "kysely";
 import { openDatabase } from "wisent/db";
 
@@ -37,4 +38,29 @@ export async function createDatabases(prefix, keys) {
     await admin.close();
   }
   return { urls, drop };
+}
+
+/**
+ * CPU time (user + system, seconds) used so far by every process named `postgres` on this
+ * machine (Linux /proc): the local server's backends and its background processes. Backends
+ * that exit between two readings take their time with them; the benches' pooled connections
+ * live as long as the servers.
+ */
+export function databaseCpuSeconds() {
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // gone since the listing
+    }
+    const open = stat.indexOf("(");
+    const close = stat.lastIndexOf(")");
+    if (stat.slice(open + 1, close) !== "postgres") continue;
+    const fields = stat.slice(close + 2).split(" ");
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / 100;
 }

@@ -180,3 +180,18 @@ export function cpuSeconds(pid) {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
+
+/**
+ * CPU time the whole machine has spent busy so far (every core; user, system, interrupts and
+ * steal, not idle or I/O wait), in seconds (Linux /proc/stat, 10 ms ticks): the server, its
+ * database, the load generator and the kernel's network work between them.
+ */
+export function machineBusySeconds() {
+  const line = readFileSync("/proc/stat", "utf8").split("\n")[0];
+  const [user, nice, system, , , irq, softirq, steal] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return (user + nice + system + irq + softirq + steal) / 100;
+}
