@@ -28,6 +28,7 @@ import { DatabaseUnavailableError } from "./database-failure.js";
 import { describeCause } from "./database-unavailable.js";
 import { type DialectName, maskDatabaseUrl, parseDatabaseUrl } from "./database-url.js";
 import { PooledRequestTransaction, readCommittedByDefault } from "./pooled-request-transaction.js";
+import { deferredBeginClient, discardHeldBegin } from "./postgres-deferred-begin.js";
 import { type SqliteOptions, sqliteDialect, WisentSqliteDialect } from "./sqlite-dialect.js";
 import {
   allowDirectSqlite,
@@ -364,6 +365,7 @@ function postgresDialect(url: string, options: DatabaseOptions): WisentPostgresD
   const pg = loadPg();
   const pool = new pg.Pool({
     connectionString: url,
+    Client: deferredBeginClient(pg),
     max: poolSizeOf(options),
     types: {
       getTypeParser: ((oid: number, format?: "text" | "binary") =>
@@ -376,6 +378,7 @@ function postgresDialect(url: string, options: DatabaseOptions): WisentPostgresD
   pool.on("error", (error) =>
     console.error(`database pool error (${maskDatabaseUrl(url)}):`, error),
   );
+  pool.on("release", (_error, client) => discardHeldBegin(client));
   pool.on("connect", (client) =>
     client.on("error", (error) =>
       console.error(`database connection error (${maskDatabaseUrl(url)}):`, error.message),

@@ -12,11 +12,11 @@ import {
   sql,
   type Transaction,
 } from "kysely";
-import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AnyDB } from "./any-db.js";
 import type { Database } from "./database.js";
 import { PooledRequestTransaction } from "./pooled-request-transaction.js";
+import { recordPgStatements } from "./test-support/pg-statements.js";
 import {
   availableDialects,
   createTestDatabase,
@@ -29,25 +29,6 @@ import { uuidv7 } from "./uuid.js";
 
 const available = (await availableDialects()).postgres;
 const run = it.skipIf(!available);
-
-/** Every statement the pg clients of this process send, in order (lower case, trimmed). */
-function recordStatements(): string[] {
-  const sent: string[] = [];
-  const query = pg.Client.prototype.query;
-  vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (
-    this: pg.Client,
-    ...args: unknown[]
-  ) {
-    const [text] = args as [string | { text?: string }];
-    sent.push(
-      String(typeof text === "string" ? text : text?.text)
-        .trim()
-        .toLowerCase(),
-    );
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query);
-  return sent;
-}
 
 /** Connections taken from and given back to the pool through Kysely's PostgreSQL driver. */
 function countConnections() {
@@ -109,7 +90,7 @@ describe("reading requests on PostgreSQL under READ COMMITTED", () => {
   });
 
   run("run a find alone: one statement, no BEGIN or COMMIT, one connection", async () => {
-    const sent = recordStatements();
+    const sent = recordPgStatements().statements;
     const pool = countConnections();
     const tx = t.db.beginRequestNow({ write: false });
     expect(tx).toBeInstanceOf(PooledRequestTransaction);
@@ -130,7 +111,7 @@ describe("reading requests on PostgreSQL under READ COMMITTED", () => {
   });
 
   run("begin the transaction at the first write, which then holds every query", async () => {
-    const sent = recordStatements();
+    const sent = recordPgStatements().statements;
     const pool = countConnections();
     const tx = await t.db.beginRequest({ write: false });
     await Widget.find(tx.trx, seeded);
@@ -156,7 +137,7 @@ describe("reading requests on PostgreSQL under READ COMMITTED", () => {
   });
 
   run("commit a write with COMMIT", async () => {
-    const sent = recordStatements();
+    const sent = recordPgStatements().statements;
     const tx = await t.db.beginRequest({ write: false });
     await Widget.create(tx.trx, { title: "Saved" });
     await tx.commit();
@@ -165,7 +146,7 @@ describe("reading requests on PostgreSQL under READ COMMITTED", () => {
   });
 
   run("put a second write in a savepoint: a refused one keeps the first", async () => {
-    const sent = recordStatements();
+    const sent = recordPgStatements().statements;
     const tx = await t.db.beginRequest({ write: true });
     await Widget.create(tx.trx, { title: "First" });
     // The database refuses it (its foreign key); the model rethrows.
@@ -189,7 +170,7 @@ describe("reading requests on PostgreSQL under READ COMMITTED", () => {
   run(
     "undo a refused first write by ending its transaction, and go on reading and writing",
     async () => {
-      const sent = recordStatements();
+      const sent = recordPgStatements().statements;
       const pool = countConnections();
       const tx = await t.db.beginRequest({ write: true });
       await expect(orphanPart(tx.trx)).rejects.toThrow();
@@ -208,7 +189,7 @@ describe("reading requests on PostgreSQL under READ COMMITTED", () => {
   );
 
   run("after a refused first write, end the request with nothing to commit", async () => {
-    const sent = recordStatements();
+    const sent = recordPgStatements().statements;
     const tx = await t.db.beginRequest({ write: true });
     await expect(orphanPart(tx.trx)).rejects.toThrow();
     await tx.commit();
@@ -322,7 +303,7 @@ describe("reading requests on PostgreSQL under READ COMMITTED", () => {
   });
 
   run("run a writing request's reads before its first write on their own", async () => {
-    const sent = recordStatements();
+    const sent = recordPgStatements().statements;
     const tx = t.db.beginRequestNow({ write: true });
     expect(tx).toBeInstanceOf(PooledRequestTransaction);
     await Widget.find(tx!.trx, seeded);
@@ -342,7 +323,7 @@ describe("the isolation level of reading requests on PostgreSQL", () => {
 
   run("is read once per database", async () => {
     made = await createTestDatabase("postgres");
-    const sent = recordStatements();
+    const sent = recordPgStatements().statements;
     const db = made.db;
     expect(db.beginRequestNow({ write: false })).toBeUndefined(); // not known yet
     const [first, second] = await Promise.all([
@@ -363,7 +344,7 @@ describe("the isolation level of reading requests on PostgreSQL", () => {
     });
     const db = made.db;
     await sql`create table t (n int)`.execute(db.kysely);
-    const sent = recordStatements();
+    const sent = recordPgStatements().statements;
     const tx = await db.beginRequest({ write: false });
     expect(tx).not.toBeInstanceOf(PooledRequestTransaction);
     expect(db.beginRequestNow({ write: false })).toBeUndefined();
