@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { apiApp, SHOP } from "./lib/apps.mjs";
 import { preparePeerApp } from "./lib/peer-apps.mjs";
-import { createDatabases, databaseCpuSeconds } from "./lib/postgres.mjs";
+import { createDatabases, databaseCpuSecondsSince, databaseCpuTicks } from "./lib/postgres.mjs";
 import { fmtMs, fmtRatio, fmtRps, pairRatio, printStandalone, spread } from "./lib/report.mjs";
 import { makeWidgets, seedWidgets } from "./lib/seed.mjs";
 import {
@@ -220,13 +220,13 @@ async function onDatabase(kind, prepared, options) {
     for (let round = 0; round < rounds; round++) {
       for (const run of runs) {
         const server = servers.get(run.variant.name);
-        const cpuBefore = [cpuSeconds(server.pid), databaseCpuSeconds(), machineBusySeconds()];
+        const cpuBefore = [cpuSeconds(server.pid), databaseCpuTicks(), machineBusySeconds()];
         const r = await runWrk(server.url, run.script, { seconds, connections });
         // CPU microseconds a request: the server's process, the database's (PostgreSQL's
         // processes; none on SQLite, which runs inside the server) and the whole machine's.
         const perRequest = (before, now) => ((now - before) * 1e6) / r.requests;
         r.serverUs = perRequest(cpuBefore[0], cpuSeconds(server.pid));
-        r.databaseUs = perRequest(cpuBefore[1], databaseCpuSeconds());
+        r.databaseUs = (databaseCpuSecondsSince(cpuBefore[1]) * 1e6) / r.requests;
         r.machineUs = perRequest(cpuBefore[2], machineBusySeconds());
         if (r.errors > 0) {
           throw new Error(`${run.variant.name} ${run.workload.name}: ${r.errors} errors`);

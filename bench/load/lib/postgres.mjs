@@ -41,13 +41,11 @@ export async function createDatabases(prefix, keys) {
 }
 
 /**
- * CPU time (user + system, seconds) used so far by every process named `postgres` on this
- * machine (Linux /proc): the local server's backends and its background processes. Backends
- * that exit between two readings take their time with them; the benches' pooled connections
- * live as long as the servers.
+ * CPU ticks (user + system, 10 ms each) used so far by each process named `postgres` on this
+ * machine (Linux /proc), by pid: the local server's backends and background processes.
  */
-export function databaseCpuSeconds() {
-  let ticks = 0;
+export function databaseCpuTicks() {
+  const ticks = new Map();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     let stat;
@@ -56,11 +54,22 @@ export function databaseCpuSeconds() {
     } catch {
       continue; // gone since the listing
     }
-    const open = stat.indexOf("(");
     const close = stat.lastIndexOf(")");
-    if (stat.slice(open + 1, close) !== "postgres") continue;
+    if (stat.slice(stat.indexOf("(") + 1, close) !== "postgres") continue;
     const fields = stat.slice(close + 2).split(" ");
-    ticks += Number(fields[11]) + Number(fields[12]);
+    ticks.set(entry, Number(fields[11]) + Number(fields[12]));
   }
+  return ticks;
+}
+
+/**
+ * CPU seconds PostgreSQL's processes have used since `before` (a {@link databaseCpuTicks}): each
+ * process's growth, a process started since counted whole. A backend that ended in between takes
+ * its time since `before` with it (pools close idle connections): an undercount, never a
+ * negative figure.
+ */
+export function databaseCpuSecondsSince(before) {
+  let ticks = 0;
+  for (const [pid, now] of databaseCpuTicks()) ticks += now - (before.get(pid) ?? 0);
   return ticks / 100;
 }

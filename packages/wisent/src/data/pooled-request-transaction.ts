@@ -159,7 +159,8 @@ export class PooledRequestTransaction<DB>
    * been sent, no other write is under way): the write's first statement sends BEGIN, and when
    * the write fails, ROLLBACK ends that transaction and the connection runs reads on their own
    * again, as before the write. That is what a savepoint set right after BEGIN would undo, at
-   * two round trips fewer (SAVEPOINT and RELEASE): a create is BEGIN, INSERT, COMMIT.
+   * two round trips fewer (SAVEPOINT and RELEASE): a create is BEGIN, INSERT, COMMIT, the BEGIN
+   * sent with the INSERT (`deferredBeginClient`).
    * Undefined when the write needs a savepoint of its own (see `inWriteSavepoint`).
    */
   runAsFirstWrite<T>(write: () => Promise<T>): Promise<T> | undefined {
