@@ -35,7 +35,7 @@ import {
   sqliteRequestTransaction,
   sqliteRequestTransactionNow,
 } from "./sqlite-request-transaction.js";
-import { StoredDate } from "./stored-date.js";
+import { postgresTimestamptz, StoredDate } from "./stored-date.js";
 import {
   kyselyTransaction,
   type TransactionHandle,
@@ -339,6 +339,12 @@ function pgTypeParser(pg: typeof pgModule, oid: number, format?: "text" | "binar
   // A BIGINT is a number when it is exact, as mysql2 (supportBigNumbers) and SQLite return it.
   if (oid === PG_INT8) return (value: string) => bigintValue(value);
   const parse = pg.types.getTypeParser(oid, format);
+  if (oid === PG_TIMESTAMPTZ && format !== "binary") {
+    return (value: string) => {
+      const time = postgresTimestamptz(value);
+      return time === undefined ? stored(parse(value)) : new StoredDate(time);
+    };
+  }
   if (oid === PG_TIMESTAMP || oid === PG_TIMESTAMPTZ)
     return (value: string) => stored(parse(value));
   return parse;

@@ -1,5 +1,6 @@
+import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { formatIso, StoredDate, storedDateFrom } from "./stored-date.js";
+import { formatIso, postgresTimestamptz, StoredDate, storedDateFrom } from "./stored-date.js";
 
 const EDGES = [
   0,
@@ -95,5 +96,71 @@ describe("StoredDate", () => {
     date.setUTCFullYear(2025);
     expect(date.toISOString()).toBe("2025-05-01T00:00:00.000Z");
     expect(JSON.stringify(date)).toBe('"2025-05-01T00:00:00.000Z"');
+  });
+});
+
+describe("postgresTimestamptz", () => {
+  it.each([
+    ["2024-05-01 12:34:56.789123+00", "2024-05-01T12:34:56.789Z"],
+    ["2024-05-01 12:34:56+00", "2024-05-01T12:34:56.000Z"],
+    ["2024-05-01 12:34:56.5+00", "2024-05-01T12:34:56.500Z"],
+    ["2024-05-01 12:34:56.07+00", "2024-05-01T12:34:56.070Z"],
+    ["2020-02-29 23:59:59.999999+05:30", "2020-02-29T18:29:59.999Z"],
+    ["2020-02-29 23:59:59-08", "2020-03-01T07:59:59.000Z"],
+    ["1000-01-01 00:00:00+00:00:30", "0999-12-31T23:59:30.000Z"],
+    ["9999-12-31 23:59:59.999+00", "9999-12-31T23:59:59.999Z"],
+  ])("reads %s as %s", (text, iso) => {
+    expect(postgresTimestamptz(text)).toBe(Date.parse(iso));
+  });
+
+  it.each([
+    "infinity",
+    "-infinity",
+    "0099-01-01 00:00:00+00", // years before 1000: pg's parser
+    "2024-05-01 12:34:56+00 BC",
+    "2024-05-01 12:34:56.+00",
+    "2024-05-01 12:34:56.1234567+00",
+    "2024-05-01 12:34:56",
+    "2024-05-01 12:34:56+0",
+    "2024-05-01 12:34:56+05:3",
+    "2024-05-01T12:34:56+00",
+    "2023-02-29 00:00:00+00",
+    "2024-13-01 00:00:00+00",
+    "2024-05-01 24:00:00+00",
+    "2024-05-01 12:60:00+00",
+    "2024-05-01 12:34:56+05:60",
+    "Wed May 01 12:34:56.789 2024 UTC",
+  ])("leaves %s to pg's parser", (text) => {
+    expect(postgresTimestamptz(text)).toBeUndefined();
+  });
+
+  it("agrees with pg's parser on timestamps in every form PostgreSQL sends", () => {
+    const TIMESTAMPTZ = 1184;
+    const pgParse = pg.types.getTypeParser(TIMESTAMPTZ, "text");
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const two = (n: number) => String(n).padStart(2, "0");
+    for (let i = 0; i < 5_000; i++) {
+      const utc = new Date(-30_000_000_000_000 + random() * 280_000_000_000_000);
+      const offsetMinutes = Math.round((random() * 28 - 14) * 4) * 15;
+      const local = new Date(utc.getTime() + offsetMinutes * 60_000);
+      const iso = local.toISOString();
+      // Digits of a fraction PostgreSQL would print: none for zero, up to six, no trailing zero.
+      const micros = String(Math.floor(random() * 1_000_000))
+        .padStart(6, "0")
+        .replace(/0+$/, "");
+      const fraction = micros === "" || random() < 0.2 ? "" : `.${micros}`;
+      const sign = offsetMinutes < 0 ? "-" : "+";
+      const abs = Math.abs(offsetMinutes);
+      const zone = `${sign}${two(Math.floor(abs / 60))}${abs % 60 ? `:${two(abs % 60)}` : ""}`;
+      const text = `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction}${zone}`;
+      const expected = (pgParse(text) as Date).getTime();
+      const ours = postgresTimestamptz(text);
+      if (local.getUTCFullYear() < 1000) expect(ours).toBeUndefined();
+      else expect([text, ours]).toEqual([text, expected]);
+    }
   });
 });
