@@ -127,3 +127,7 @@ export const LIVE_STREAM_KEY: unique symbol = Symbol("wisent.liveStream");
 // src/app/route-guards.ts
 /** The route guards a middleware brings (authentication's), for the App to install. */
 export const ROUTE_GUARDS_KEY: unique symbol = Symbol("wisent.routeGuards");
+
+// src/data/postgres-deferred-begin.ts
+/** Marks the pg query objects that send a BEGIN before their own statement. */
+export const CARRIES_BEGIN_KEY: unique symbol = Symbol("wisent.carriesBegin");

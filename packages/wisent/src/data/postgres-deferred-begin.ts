@@ -1,10 +1,8 @@
 import type pgModule from "pg";
+import { CARRIES_BEGIN_KEY } from "../base/symbols.js";
 
 type Pg = typeof pgModule;
 type QueryCallback = (error: Error | null, result?: unknown) => void;
-
-/** Marks the query objects that send a BEGIN before their own statement. */
-const CARRIES_BEGIN = Symbol("wisent.carriesBegin");
 
 /**
  * Whether a query object handed to pg's `Client#query` sends a BEGIN before its own statement
@@ -12,7 +10,7 @@ const CARRIES_BEGIN = Symbol("wisent.carriesBegin");
  * @example carriesBegin(query) // true for a transaction's first statement with parameters
  */
 export function carriesBegin(query: unknown): boolean {
-  return typeof query === "object" && query !== null && CARRIES_BEGIN in query;
+  return typeof query === "object" && query !== null && CARRIES_BEGIN_KEY in query;
 }
 
 /** What `query` answers for a BEGIN held back, or a COMMIT or ROLLBACK of nothing sent. */
@@ -48,7 +46,7 @@ export function deferredBeginClient(pg: Pg): Pg["Client"] {
 
   /** A query whose Parse, Bind and Execute follow those of a BEGIN, under the query's Sync. */
   class BeginThenQuery extends Query {
-    readonly [CARRIES_BEGIN] = true;
+    readonly [CARRIES_BEGIN_KEY] = true;
     #beginDone = false;
 
     override submit(connection: PgConnection): Error | null {
