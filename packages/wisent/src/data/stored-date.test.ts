@@ -2,6 +2,15 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { formatIso, postgresTimestamptz, StoredDate, storedDateFrom } from "./stored-date.js";
 
+/** Numbers in [0, 1) from a linear congruential generator: the same cases every run. */
+function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
 const EDGES = [
   0,
   -1,
@@ -15,11 +24,7 @@ const EDGES = [
 
 describe("formatIso", () => {
   it("matches Date's toISOString for years 0000-9999", () => {
-    let seed = 42;
-    const random = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const random = seededRandom(42);
     const times = [...EDGES];
     for (let i = 0; i < 20_000; i++)
       times.push(Math.floor((random() * 2 - 1) * 62_000_000_000_000));
@@ -137,11 +142,7 @@ describe("postgresTimestamptz", () => {
   it("agrees with pg's parser on timestamps in every form PostgreSQL sends", () => {
     const TIMESTAMPTZ = 1184;
     const pgParse = pg.types.getTypeParser(TIMESTAMPTZ, "text");
-    let seed = 7;
-    const random = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const random = seededRandom(7);
     const two = (n: number) => String(n).padStart(2, "0");
     for (let i = 0; i < 5_000; i++) {
       const utc = new Date(-30_000_000_000_000 + random() * 280_000_000_000_000);

@@ -78,15 +78,23 @@ function isoTime(text: string): number | undefined {
   ) {
     return undefined;
   }
+  const millis = digits(text, 20, 3);
+  return millis < 0 ? undefined : dateTimeAt(text, millis);
+}
+
+/**
+ * Epoch milliseconds, plus `millis`, of the UTC date and time written `YYYY-MM-DD?HH:mm:ss` at
+ * the start of `text`, with every field in range (a year of four digits), else undefined.
+ */
+function dateTimeAt(text: string, millis: number): number | undefined {
   const year = digits(text, 0, 4);
   const month = digits(text, 5, 2);
   const day = digits(text, 8, 2);
   const hours = digits(text, 11, 2);
   const minutes = digits(text, 14, 2);
   const seconds = digits(text, 17, 2);
-  const millis = digits(text, 20, 3);
   // A non-digit reads as -1 and fails these checks too.
-  if (year < 0 || month < 1 || month > 12 || day < 1 || millis < 0) return undefined;
+  if (year < 0 || month < 1 || month > 12 || day < 1) return undefined;
   if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59 || seconds < 0 || seconds > 59) {
     return undefined;
   }
@@ -172,23 +180,8 @@ export function postgresTimestamptz(text: string): number | undefined {
     if (count === 0) return undefined;
   }
   const offset = offsetAt(text, at);
-  const year = digits(text, 0, 4);
-  const month = digits(text, 5, 2);
-  const day = digits(text, 8, 2);
-  const hours = digits(text, 11, 2);
-  const minutes = digits(text, 14, 2);
-  const seconds = digits(text, 17, 2);
-  if (offset === undefined || year < 1000 || month < 1 || month > 12 || day < 1) return undefined;
-  if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59 || seconds < 0 || seconds > 59) {
-    return undefined;
-  }
-  if (day > (month === 2 && isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1]!)) return undefined;
-  return (
-    daysFromCivil(year, month, day) * 86_400_000 +
-    hours * 3_600_000 +
-    minutes * 60_000 +
-    seconds * 1000 +
-    millis -
-    offset
-  );
+  // Years before 1000 are pg's: it reads years 0-99 apart from Date's 1900-1999.
+  if (offset === undefined || digits(text, 0, 4) < 1000) return undefined;
+  const time = dateTimeAt(text, millis);
+  return time === undefined ? undefined : time - offset;
 }
