@@ -132,10 +132,10 @@ export class Database<DB = AnyDB> {
    * (its default), a request's reads run on a pooled connection without BEGIN or COMMIT until
    * its first query that may write, which begins the transaction there (see
    * `PooledRequestTransaction`): a reading request sends neither, a create sends BEGIN, INSERT,
-   * COMMIT (BEGIN in the INSERT's round trip: `deferredBeginClient`). Otherwise it is Kysely's controlled transaction on a pooled connection: for
-   * PostgreSQL under another isolation level, and on MySQL/MariaDB, whose default REPEATABLE
-   * READ gives a transaction one snapshot from its first read on, which reads outside a
-   * transaction would not share.
+   * COMMIT (BEGIN in the INSERT's round trip: `deferredBeginClient`). Otherwise it is Kysely's
+   * controlled transaction on a pooled connection: for PostgreSQL under another isolation
+   * level, and on MySQL/MariaDB, whose default REPEATABLE READ gives a transaction one snapshot
+   * from its first read on, which reads outside a transaction would not share.
    *
    * @param intent - `{ write: true }` when the request may change data
    * @returns the transaction's handle: `trx` to query with, `commit()` and `rollback()`

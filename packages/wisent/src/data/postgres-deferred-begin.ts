@@ -17,6 +17,8 @@ export function carriesBegin(query: unknown): boolean {
 const heldBack = (command: string) => ({ command, rowCount: null, oid: 0, rows: [], fields: [] });
 
 const isText = (config: unknown): config is string => typeof config === "string";
+/** A transaction's start or end, as Kysely sends it; anchored, so other SQL fails at once. */
+const TRANSACTION_COMMAND = /^\s*(begin|commit|rollback)\s*$/i;
 const noValues = (values: unknown) =>
   values === undefined || (Array.isArray(values) && values.length === 0);
 
@@ -79,7 +81,8 @@ export function deferredBeginClient(pg: Pg): Pg["Client"] {
     // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this passes them through
     override query(config: any, values?: any, callback?: any): any {
       const plain = isText(config) && callback === undefined && typeof values !== "function";
-      const command = plain ? config.trim().toLowerCase() : "";
+      // Not trim().toLowerCase() of every statement: that copies each query's whole SQL.
+      const command = plain ? (TRANSACTION_COMMAND.exec(config)?.[1]?.toLowerCase() ?? "") : "";
       if (!this.#beginHeld) {
         if (command === "begin" && noValues(values)) {
           this.#beginHeld = true;
