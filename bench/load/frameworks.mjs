@@ -34,7 +34,14 @@ import {
   startServer,
 } from "./lib/servers.mjs";
 import { runWrk, writeScript } from "./lib/wrk.mjs";
-import { SESSION_SECRET, startVariant, variantEnv, variantNamed } from "./throughput.mjs";
+import {
+  only,
+  postgresVariantEnv,
+  SESSION_SECRET,
+  startVariant,
+  variantEnv,
+  variantNamed,
+} from "./throughput.mjs";
 
 const HTML_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 const JSON_HEADERS = { Accept: "application/json", ...BEHIND_PROXY };
@@ -73,11 +80,7 @@ const ALL_WORKLOADS = [
 ];
 const WEB = new Set(["wisent-web", "adonisjs"]);
 
-/** `FRAMEWORKS_VARIANTS=wisent-api,nestjs` and `FRAMEWORKS_WORKLOADS=json-show` narrow a run while tuning. */
-const only = (list, env) => {
-  const names = (env ?? "").split(",").filter(Boolean);
-  return names.length === 0 ? list : list.filter((item) => names.includes(item.name));
-};
+// `FRAMEWORKS_VARIANTS=wisent-api,nestjs` and `FRAMEWORKS_WORKLOADS=json-show` narrow a run.
 const VARIANTS = only(ALL_VARIANTS, process.env.FRAMEWORKS_VARIANTS);
 const WORKLOADS = only(ALL_WORKLOADS, process.env.FRAMEWORKS_WORKLOADS);
 
@@ -137,7 +140,7 @@ function start(variant, url, prepared) {
   if (!variant.peer) {
     const env = url.startsWith("sqlite:")
       ? variantEnv(url.slice("sqlite:".length))
-      : { DATABASE_URL: url, GO_ENV: "production", SESSION_SECRET };
+      : postgresVariantEnv(url);
     return startVariant(variantNamed(variant.name), { env });
   }
   const { script, cwd } = prepared[variant.peer];

@@ -16,7 +16,7 @@ import { makeWidgets, seedWidgets } from "./lib/seed.mjs";
 import { runWrk, writeScript } from "./lib/wrk.mjs";
 import {
   BEHIND_PROXY,
-  SESSION_SECRET,
+  postgresVariantEnv,
   seedFiles,
   startVariant,
   VARIANTS,
@@ -42,7 +42,7 @@ if (onPostgres) {
   const url = database.urls[variant.name];
   const app = variant.name === "wisent-web" ? SHOP : apiApp();
   ids = await seedWidgets(url, { app, widgets: makeWidgets(10_000) });
-  env = { DATABASE_URL: url, GO_ENV: "production", SESSION_SECRET };
+  env = postgresVariantEnv(url);
 } else {
   const file = join(dir, "app.sqlite");
   const seeded = await seedFiles(dir);

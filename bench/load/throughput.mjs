@@ -55,8 +55,11 @@ const ALL_VARIANTS = [
   },
 ];
 
-/** `BENCH_VARIANTS=floor,hono,wisent-api` (and `BENCH_WORKLOADS=json-show`) narrow a run while tuning. */
-const only = (list, env) => {
+/**
+ * `BENCH_VARIANTS=floor,hono,wisent-api` (and `BENCH_WORKLOADS=json-show`) narrow a run while
+ * tuning: the items `env` names, else every item not marked `optional`.
+ */
+export const only = (list, env) => {
   const names = (env ?? "").split(",").filter(Boolean);
   return names.length === 0
     ? list.filter((item) => !item.optional)
@@ -170,6 +173,11 @@ export function variantEnv(file) {
     GO_ENV: "production",
     SESSION_SECRET,
   };
+}
+
+/** Environment of a Wisent app's server against the PostgreSQL database at `url`. */
+export function postgresVariantEnv(url) {
+  return { DATABASE_URL: url, GO_ENV: "production", SESSION_SECRET };
 }
 
 /** A page's HTML with its per-request CSRF token blanked out. */

@@ -2,9 +2,10 @@
  * Throwaway PostgreSQL databases for the load benches, on the server at
  * WISENT_BENCH_POSTGRES_URL (default the local `test` database's server).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { sql } from "kysely";
 import { openDatabase } from "wisent/db";
+import { processCpu } from "./servers.mjs";
 
 /** The admin URL the databases are made from. */
 export const BENCH_POSTGRES_URL =
@@ -48,16 +49,13 @@ export function databaseCpuTicks() {
   const ticks = new Map();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat;
+    let cpu;
     try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      cpu = processCpu(entry);
     } catch {
       continue; // gone since the listing
     }
-    const close = stat.lastIndexOf(")");
-    if (stat.slice(stat.indexOf("(") + 1, close) !== "postgres") continue;
-    const fields = stat.slice(close + 2).split(" ");
-    ticks.set(entry, Number(fields[11]) + Number(fields[12]));
+    if (cpu.name === "postgres") ticks.set(entry, cpu.ticks);
   }
   return ticks;
 }

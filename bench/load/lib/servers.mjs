@@ -174,11 +174,23 @@ export async function residentMiB(pid) {
   return kb / 1024;
 }
 
+/**
+ * A process's name and the CPU ticks (user + system, 10 ms each) it has used so far, from
+ * Linux's /proc/<pid>/stat; throws when the process is gone.
+ */
+export function processCpu(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const close = stat.lastIndexOf(")");
+  const fields = stat.slice(close + 2).split(" ");
+  return {
+    name: stat.slice(stat.indexOf("(") + 1, close),
+    ticks: Number(fields[11]) + Number(fields[12]),
+  };
+}
+
 /** CPU time (user + system) a process has used so far, in seconds (Linux /proc, 10 ms ticks). */
 export function cpuSeconds(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return processCpu(pid).ticks / 100;
 }
 
 /**
