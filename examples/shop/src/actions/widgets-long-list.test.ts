@@ -1,6 +1,6 @@
 /**
- * A list longer than the count limit, through the generated widgets actions: the database's
- * estimate marked in X-Pagination, links by cursor, keyset pages forward and back, and 400s
+ * A list longer than the count limit, through the generated widgets actions: its total marked
+ * as estimated in X-Pagination, links by cursor, keyset pages forward and back, and 400s
  * naming the cursor for a bad one and for a page too deep. The limits are made small here
  * (`configurePagination`), so that a few widgets are a "long" list.
  */
@@ -33,44 +33,25 @@ function link(header: string | null, rel: string): string | undefined {
 }
 
 describe("a long widgets list", () => {
-  it("marks the total as SQLite's estimate after ANALYZE, and has none before", async () => {
+  it("marks a total past the count limit as estimated, and links on by cursor", async () => {
     const { json } = clients(app);
-    const before = await json.get("/widgets.json?per_page=2");
-    expect(JSON.parse(before.headers.get("x-pagination") ?? "null")).toEqual({
+    // Past the limit of 4, a whole SQLite table this short is counted whole all the same.
+    const res = await json.get("/widgets.json?per_page=2");
+    expect(JSON.parse(res.headers.get("x-pagination") ?? "null")).toEqual({
       page: 1,
       per_page: 2,
       offset: 0,
-      total_entries_size: null,
-      current_entries_size: 2,
-      total_pages: null,
-      total_entries_estimated: true,
-    });
-    expect(before.headers.get("x-total-count")).toBeNull();
-
-    // ANALYZE writes sqlite_stat1, where the estimate comes from.
-    const file = String(process.env.DATABASE_URL).replace(/^sqlite:/, "");
-    // node:sqlite (Node 22.5+), reached at run time: this app's @types/node predates it.
-    const { DatabaseSync } = process.getBuiltinModule("node:sqlite") as {
-      DatabaseSync: new (path: string) => { exec(sql: string): void; close(): void };
-    };
-    const stats = new DatabaseSync(file);
-    stats.exec("analyze");
-    stats.close();
-    // The app's SQLite reads of one turn share a snapshot: another connection's write shows
-    // from the next turn on (docs/guides/testing.md).
-    await new Promise((resolve) => setImmediate(resolve));
-    const after = await json.get("/widgets.json?per_page=2");
-    expect(JSON.parse(after.headers.get("x-pagination") ?? "null")).toMatchObject({
       total_entries_size: 9,
+      current_entries_size: 2,
       total_pages: 5,
       total_entries_estimated: true,
     });
-    expect(after.headers.get("x-total-count")).toBe("9");
-    expect(link(after.headers.get("link"), "first")).toBe("/widgets.json?per_page=2&page=1");
-    expect(link(after.headers.get("link"), "next")).toMatch(
+    expect(res.headers.get("x-total-count")).toBe("9");
+    expect(link(res.headers.get("link"), "first")).toBe("/widgets.json?per_page=2&page=1");
+    expect(link(res.headers.get("link"), "next")).toMatch(
       /^\/widgets\.json\?per_page=2&after=[\w-]+$/,
     );
-    expect(link(after.headers.get("link"), "last")).toBe("/widgets.json?per_page=2&before=");
+    expect(link(res.headers.get("link"), "last")).toBe("/widgets.json?per_page=2&before=");
   });
 
   it("walks the rel=next Links to the end and the rel=prev Links back", async () => {

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { isHttpError } from "../base/http-error.js";
 import { paginationHeaders } from "../http/pagination-headers.js";
+import { WHOLE_COUNT_FACTOR } from "./model-statements.js";
 import { encodeCursor } from "./page-cursor.js";
 import { forgetLargeLists, type PageParams, type Paginated, paginate } from "./pagination.js";
 import { configurePagination, type PaginationSettings } from "./pagination-settings.js";
@@ -121,12 +122,14 @@ describe.each(DIALECTS)("long lists on %s", (dialect) => {
     const first = await Widget.paginate(db, { per_page: "2" });
     expect(first.paginator.total_entries_estimated).toBe(true);
     // The table shrinks to 3 rows without new statistics: within the minute the capped count is
-    // skipped while the estimate stays above twice the limit (PostgreSQL's and SQLite's, still
-    // 11; MySQL's planner follows the delete at once, so it counts again at once), after the
-    // minute the list is counted again.
+    // skipped while the estimate stays above twice the limit (PostgreSQL's, still 11; MySQL's
+    // planner follows the delete at once, and SQLite counts a table this short whole, so both
+    // count again at once), after the minute the list is counted again.
     await db.deleteFrom("widgets").where("id", "in", ids.slice(3)).execute();
     const skipped = await Widget.paginate(db, { per_page: "2" });
-    expect(skipped.paginator.total_entries_estimated).toBe(dialect === "mysql" ? undefined : true);
+    expect(skipped.paginator.total_entries_estimated).toBe(
+      dialect === "postgres" ? true : undefined,
+    );
     const now = Date.now();
     const clock = vi.spyOn(Date, "now").mockReturnValue(now + 61_000);
     try {
@@ -198,16 +201,49 @@ describe.each(DIALECTS)("long lists on %s", (dialect) => {
     }
   });
 
-  it.runIf(dialect === "sqlite")("has no total on SQLite without statistics", async () => {
-    await analyze(t.db.kysely, dialect);
-    await sql`delete from sqlite_stat1`.execute(t.db.kysely);
-    const { paginator } = await Widget.paginate(t.db.kysely, { per_page: "3" });
-    expect(paginator).toMatchObject({
-      total_entries_size: null,
-      total_pages: null,
-      total_entries_estimated: true,
-    });
-  });
+  it.runIf(dialect === "sqlite")(
+    "counts a whole SQLite table past the limit without statistics, where that is cheap",
+    async () => {
+      await analyze(t.db.kysely, dialect); // (earlier tests' statistics gone: none at all)
+      await sql`delete from sqlite_stat1`.execute(t.db.kysely);
+      const { paginator } = await Widget.paginate(t.db.kysely, { per_page: "3" });
+      expect(paginator).toEqual({
+        page: 1,
+        per_page: 3,
+        offset: 0,
+        total_entries_size: 11,
+        current_entries_size: 3,
+        total_pages: 4,
+        total_entries_estimated: true,
+        next_cursor: encodeCursor([ids[2]]),
+      });
+    },
+  );
+
+  it.runIf(dialect === "sqlite")(
+    "has no total on SQLite without statistics for a table whose rowids pass the cheap count",
+    async () => {
+      const db = t.db.kysely;
+      // The largest rowid bounds the rows: past WHOLE_COUNT_FACTOR times the count's cap
+      // (countLimit + 1), counting the table whole could cost more than the capped count.
+      await sql`update widgets set rowid = rowid + ${WHOLE_COUNT_FACTOR * 6}`.execute(db);
+      await analyze(db, dialect); // (earlier tests' statistics gone: none at all)
+      await sql`delete from sqlite_stat1`.execute(db);
+      const { paginator } = await Widget.paginate(db, { per_page: "3" });
+      expect(paginator).toMatchObject({
+        total_entries_size: null,
+        total_pages: null,
+        total_entries_estimated: true,
+      });
+      // With statistics, their estimate.
+      await analyze(db, dialect);
+      const analyzed = await Widget.paginate(db, { per_page: "3" });
+      expect(analyzed.paginator).toMatchObject({
+        total_entries_size: 11,
+        total_entries_estimated: true,
+      });
+    },
+  );
 
   run("walks by cursor forward and back as pages by number do", async () => {
     const db = t.db.kysely;

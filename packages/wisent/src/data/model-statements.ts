@@ -20,8 +20,8 @@ interface Reads {
   /** The rows counted up to a cap, and the database's estimate of them. */
   cappedCount: SqlPerLimit;
   /**
-   * SQLite, the whole table: its count when its largest rowid shows it cannot pass the cap,
-   * else null (see cappedCount).
+   * SQLite, the whole table: its count when its largest rowid is at most the bound, else null
+   * (see ModelStatements.wholeCount).
    */
   wholeCount: SqlPerLimit | undefined;
   estimate: string;
@@ -44,6 +44,12 @@ interface DialectStatements {
  * values go first among a read's parameters.
  */
 export type Scope = Readonly<Record<string, string>>;
+
+/**
+ * A whole SQLite table is counted exactly when its rows are at most this many times the count's
+ * cap: `count(*)` of 20 times the rows costs about what stepping through the cap's rows does.
+ */
+export const WHOLE_COUNT_FACTOR = 20;
 
 // Column lists come from the schema's output, so a table has a handful; the bound keeps a
 // schema with many optional fields from growing without end.
@@ -98,16 +104,29 @@ export class ModelStatements {
    */
   cappedCount(db: Queryable, cap: number, scope?: Scope): MaybePromise<number> {
     const reads = this.#reads(db, scope);
-    // SQLite counts a whole table from its b-tree pages (a few microseconds) where the capped
-    // count steps through every row up to the cap (about 240K instructions for 1,000 rows:
-    // bench/load/ab-instructions.mjs, HTML index); the largest rowid says it cannot pass the cap.
-    // One statement for both: each is a read transaction of its own on a GET (a lock taken and
-    // given back), about 3 us of a list's reads (bench/load/ab.mjs, JSON list).
-    if (reads.wholeCount && directSqlite(db)) {
-      const whole = wholeCount(db, reads.wholeCount.sql(cap));
-      if (whole !== undefined) return Math.min(whole, cap);
-    }
     return chain(run(db, reads.cappedCount.sql(cap), withScope(scope, [])), countOf);
+  }
+
+  /**
+   * SQLite, the whole table: its exact count when counting it costs no more than a count capped
+   * at `cap`, else undefined (a scope, another database, a table too long, no rowid).
+   */
+  wholeCount(db: Queryable, cap: number): number | undefined {
+    const { wholeCount: sql } = this.#reads(db, undefined);
+    // SQLite counts a whole table from its smallest index's pages, where the capped count steps
+    // through every row up to the cap: its largest rowid bounds the rows, so the count is only
+    // run when it cannot cost more (bench/data-scale/sqlite-count.mjs).
+    const direct = directSqlite(db);
+    if (!sql || !direct) return undefined;
+    let rows: { count: unknown }[] | undefined;
+    try {
+      rows = direct.rows<{ count: unknown }>(sql.sql(cap * WHOLE_COUNT_FACTOR), [], true);
+    } catch {
+      return undefined; // a view, or WITHOUT ROWID: no rowid
+    }
+    // No rows: the connection was busy (the capped count then waits its turn).
+    const count = rows?.[0]?.count;
+    return count === null || count === undefined ? undefined : Number(count);
   }
 
   /**
@@ -199,19 +218,6 @@ function countOf(rows: unknown[]): number {
   return Number(row?.count ?? 0);
 }
 
-/**
- * The whole table's count when its largest rowid shows it cannot pass the cap; undefined when it
- * might, or when the table has no rowid (a view, WITHOUT ROWID).
- */
-function wholeCount(db: Queryable, sql: string): number | undefined {
-  try {
-    const [row] = run(db, sql, []) as { count: unknown }[];
-    return row?.count === null || row?.count === undefined ? undefined : Number(row.count);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The reads of `table`, each kept to `columns` (equal to a parameter each) before anything else. */
 function compileReads(db: Queryable, table: string, columns: string[]): Reads {
   let all = db.selectFrom(table).selectAll();
@@ -240,8 +246,8 @@ function compileReads(db: Queryable, table: string, columns: string[]): Reads {
     wholeCount:
       dialectOf(db) === "sqlite" && columns.length === 0
         ? new SqlPerLimit(
-            (cap) =>
-              sql`select case when coalesce((select max(rowid) from ${sql.table(table)}), 0) <= ${cap} then (select count(*) from ${sql.table(table)}) end as "count"`.compile(
+            (bound) =>
+              sql`select case when coalesce((select max(rowid) from ${sql.table(table)}), 0) <= ${bound} then (select count(*) from ${sql.table(table)}) end as "count"`.compile(
                 db,
               ).sql,
           )

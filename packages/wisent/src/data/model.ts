@@ -401,11 +401,25 @@ class TableList<Rec> implements ListSource<Rec> {
   }
 
   count(cap: number): MaybePromise<number> {
+    const whole = this.#wholeCount(cap);
+    if (whole !== undefined) return Math.min(whole, cap);
     return this.statements.cappedCount(this.db, cap, this.scope);
   }
 
-  estimate(): MaybePromise<number | undefined> {
-    return this.statements.estimate(this.db, this.scope);
+  /** The whole SQLite table's exact count where it is cheap, before its statistics. */
+  estimate(cap: number): MaybePromise<number | undefined> {
+    return this.#wholeCount(cap) ?? this.statements.estimate(this.db, this.scope);
+  }
+
+  /** Counted at most once a list request: null when it cannot be (see ModelStatements.wholeCount). */
+  #whole: number | null | undefined;
+
+  #wholeCount(cap: number): number | undefined {
+    if (this.#whole === undefined) {
+      this.#whole =
+        this.scope === undefined ? (this.statements.wholeCount(this.db, cap) ?? null) : null;
+    }
+    return this.#whole ?? undefined;
   }
 
   cursorOf(row: Rec): string {

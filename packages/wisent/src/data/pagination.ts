@@ -108,8 +108,11 @@ export interface ListSource<Row> {
   walk(param: CursorParam, values: CursorValue[] | undefined, limit: number): MaybePromise<Row[]>;
   /** The list's rows counted up to `cap`. */
   count(cap: number): MaybePromise<number>;
-  /** The database's estimate of the list's rows, if it has one. */
-  estimate(): MaybePromise<number | undefined>;
+  /**
+   * The database's estimate of the list's rows, if it has one; or their exact count, where
+   * counting them all costs no more than counting up to `cap` (SQLite's whole table).
+   */
+  estimate(cap: number): MaybePromise<number | undefined>;
   /**
    * Names the list (its table and scope) so that one seen past the count limit asks the estimate
    * first for a while (see `readList`); none: always counted first.
@@ -178,12 +181,12 @@ export function readList<Row>(
           return { rows, paginator: paginatorOf(page, perPage, offset, rows.length, counted) };
         }
         if (sizeKey !== undefined) rememberLarge(sizeKey);
-        return chain(source.estimate(), (estimate) => estimated(counted, estimate));
+        return chain(source.estimate(countLimit + 1), (estimate) => estimated(counted, estimate));
       });
     if (!isKnownLarge(sizeKey)) return countFirst();
     // A list seen past the count limit lately skips the capped count while the database's
     // estimate stays well above it (saves counting countLimit rows a request: bench/data-scale).
-    return chain(source.estimate(), (estimate) =>
+    return chain(source.estimate(countLimit + 1), (estimate) =>
       estimate !== undefined && estimate > LARGE_ESTIMATE_FACTOR * countLimit
         ? estimated(countLimit + 1, estimate)
         : countFirst(),
