@@ -406,10 +406,20 @@ class TableList<Rec> implements ListSource<Rec> {
     return this.statements.cappedCount(this.db, cap, this.scope);
   }
 
-  /** The whole SQLite table's exact count where it is cheap, before its statistics. */
+  /**
+   * The whole SQLite table's exact count where it is cheap, before its statistics; asked once a
+   * list request (a list seen past the limit may ask again after counting).
+   */
   estimate(cap: number): MaybePromise<number | undefined> {
-    return this.#wholeCount(cap) ?? this.statements.estimate(this.db, this.scope);
+    if (!this.#estimated) {
+      this.#estimated = true;
+      this.#estimate = this.#wholeCount(cap) ?? this.statements.estimate(this.db, this.scope);
+    }
+    return this.#estimate;
   }
+
+  #estimated = false;
+  #estimate: MaybePromise<number | undefined>;
 
   /** Counted at most once a list request: null when it cannot be (see ModelStatements.wholeCount). */
   #whole: number | null | undefined;

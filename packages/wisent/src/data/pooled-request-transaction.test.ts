@@ -15,6 +15,8 @@ import {
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AnyDB } from "./any-db.js";
 import type { Database } from "./database.js";
+import { forgetLargeLists } from "./pagination.js";
+import { configurePagination } from "./pagination-settings.js";
 import { PooledRequestTransaction } from "./pooled-request-transaction.js";
 import { recordPgStatements } from "./test-support/pg-statements.js";
 import {
@@ -100,6 +102,32 @@ describe("reading requests on PostgreSQL under READ COMMITTED", () => {
     await tx!.commit();
     expect(sent).toEqual(['select * from "widgets" where "id" = $1', PROBE]);
     expect([pool.taken, pool.returned]).toEqual([1, 1]);
+  });
+
+  run("list past the count limit without a transaction, asking the estimate once", async () => {
+    const saved = configurePagination({ countLimit: 2 });
+    try {
+      forgetLargeLists();
+      for (const title of ["Two", "Three", "Four"]) await Widget.create(t.db.kysely, { title });
+      const sent = recordPgStatements().statements;
+      const tx = t.db.beginRequestNow({ write: false });
+      const { paginator } = await Widget.paginate(tx!.trx, { per_page: "2" });
+      await tx!.commit();
+      expect(paginator.total_entries_estimated).toBe(true);
+      // The page, the capped count, and the planner's estimate (EXPLAIN plans, never runs).
+      expect(sent.map((s) => s.split(" ")[0])).toEqual(["select", "select", "explain"]);
+      // Seen past the limit, the next list asks the estimate first, and only once whatever it
+      // says (the capped count follows when the estimate is not well past the limit).
+      sent.length = 0;
+      const next = t.db.beginRequestNow({ write: false });
+      await Widget.paginate(next!.trx, { per_page: "2" });
+      await next!.commit();
+      expect(sent.filter((s) => s.startsWith("explain"))).toHaveLength(1);
+      expect(sent.filter((s) => /^(begin|commit)/.test(s))).toEqual([]);
+    } finally {
+      configurePagination(saved);
+      forgetLargeLists();
+    }
   });
 
   run("see another connection's commit between two reads", async () => {

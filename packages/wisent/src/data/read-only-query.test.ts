@@ -41,6 +41,7 @@ const READS: [string, CompiledQuery][] = [
         from (values (1), (2)) as v where "id" in ($2, $3) and "tags" = any($4)`,
     ),
   ],
+  ["explain of a select (the list's estimate)", raw('explain select * from "widgets"')],
   [
     "a builder select of built-ins",
     db
@@ -68,6 +69,11 @@ const WRITES: [string, CompiledQuery][] = [
       .compile(),
   ],
   ["explain analyze (it runs the statement)", raw("explain analyze delete from t")],
+  ["explain analyze of a select", raw("explain analyze select * from t")],
+  ["explain with options", raw("explain (analyze) select * from t")],
+  ["explain of a delete", raw("explain delete from t")],
+  ["explain of a select for update", raw("explain select * from t for update")],
+  ["explain of a select of the app's own function", raw("explain select refresh_widgets()")],
   ["raw insert", raw('insert into "widgets" ("id") values ($1)')],
   ["raw update", raw('update "widgets" set "title" = $1')],
   ["raw delete", raw('delete from "widgets" where "id" = $1')],

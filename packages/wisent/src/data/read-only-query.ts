@@ -2,6 +2,9 @@ import { type CompiledQuery, RawNode, SelectQueryNode } from "kysely";
 
 // A statement that only reads begins with SELECT...
 const SELECT = /^\s*select\b/i;
+// ...or is a plain EXPLAIN of one, which plans it without running it (a list's estimate); not
+// EXPLAIN ANALYZE nor EXPLAIN with options, which may run it.
+const PLAIN_EXPLAIN = /^\s*explain\s+(?=select\b)/i;
 // ...and has none of these: a locking clause (PostgreSQL's FOR UPDATE / NO KEY UPDATE / SHARE /
 // KEY SHARE, MySQL's LOCK IN SHARE MODE), whose locks end with the statement's own transaction;
 // SELECT ... INTO, which creates a table; a second statement after a semicolon; the time the
@@ -56,13 +59,15 @@ const READ_ONLY_CALLS = new Set(
  * Whether a query only reads, so that a reading request may run it outside a transaction:
  * a Kysely select or raw SQL (`CompiledQuery.raw`, `sql`...) whose text starts with SELECT, has
  * no locking clause, no INTO, no second statement, and calls no function but the built-ins
- * known to have no side effects. Anything else counts as a write: inserts, updates, deletes,
- * WITH (its parts may write), EXPLAIN (ANALYZE runs the statement), CALL, DO, SET, savepoints,
+ * known to have no side effects; or a plain EXPLAIN of such a SELECT. Anything else counts as a
+ * write: inserts, updates, deletes, WITH (its parts may write), EXPLAIN ANALYZE or with options
+ * (ANALYZE runs the statement), CALL, DO, SET, savepoints,
  * and a SELECT of a function that may write or whose effect lasts for the transaction.
  */
 export function onlyReads(query: CompiledQuery): boolean {
   const node = query.query;
-  const text = query.sql;
+  const explained = PLAIN_EXPLAIN.exec(query.sql);
+  const text = explained ? query.sql.slice(explained[0].length) : query.sql;
   if (!(SelectQueryNode.is(node) || RawNode.is(node))) return false;
   if (!SELECT.test(text) || NOT_ONLY_READING.test(text)) return false;
   if (!text.includes("(")) return true;
