@@ -4,8 +4,8 @@ export type CursorParam = "after" | "before";
 /**
  * Buffalo's paginator as a list answer sends it (the `X-Pagination` header, the typed client's
  * `pagination`). A list longer than the count limit (`configurePagination`) carries the
- * database's estimate of its total, marked `total_entries_estimated: true` (`null` totals when
- * the database has none); a page read with a cursor (`after`/`before`) has no page number, offset
+ * database's estimate of its total (on SQLite, a whole table's count where that is cheap), marked
+ * `total_entries_estimated: true` (`null` totals when the database has none); a page read with a cursor (`after`/`before`) has no page number, offset
  * or total (`null`).
  */
 export interface PaginationJson {
@@ -15,7 +15,7 @@ export interface PaginationJson {
   total_entries_size: number | null;
   current_entries_size: number;
   total_pages: number | null;
-  /** The total is the database's estimate (the list is longer than the count limit). */
+  /** The list is longer than the count limit: its total is the database's estimate (see above). */
   total_entries_estimated?: boolean;
 }
 
