@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { isHttpError } from "../base/http-error.js";
 import { paginationHeaders } from "../http/pagination-headers.js";
-import { WHOLE_COUNT_FACTOR } from "./model-statements.js";
+import { WHOLE_COUNT_FACTOR } from "./list-total.js";
 import { encodeCursor } from "./page-cursor.js";
 import { forgetLargeLists, type PageParams, type Paginated, paginate } from "./pagination.js";
 import { configurePagination, type PaginationSettings } from "./pagination-settings.js";
@@ -217,6 +217,14 @@ describe.each(DIALECTS)("long lists on %s", (dialect) => {
         total_entries_estimated: true,
         next_cursor: encodeCursor([ids[2]]),
       });
+      // The same through the generic paginate, in another order.
+      const generic = await paginate(Widget.query(t.db.kysely).orderBy("created_at"), {
+        per_page: "3",
+      });
+      expect(generic.paginator).toMatchObject({
+        total_entries_size: 11,
+        total_entries_estimated: true,
+      });
     },
   );
 
@@ -235,6 +243,8 @@ describe.each(DIALECTS)("long lists on %s", (dialect) => {
         total_pages: null,
         total_entries_estimated: true,
       });
+      const generic = await paginate(Widget.query(db).orderBy("created_at"), { per_page: "3" });
+      expect(generic.paginator.total_entries_size).toBeNull();
       // With statistics, their estimate.
       await analyze(db, dialect);
       const analyzed = await Widget.paginate(db, { per_page: "3" });

@@ -1,7 +1,13 @@
 import { CompiledQuery, sql } from "kysely";
 import type { DialectName } from "./database-url.js";
 import { dialectOf } from "./dialect-of.js";
-import { estimateFromExplain, estimateFromSqliteStat, SQLITE_STAT_SQL } from "./list-total.js";
+import {
+  estimateFromExplain,
+  estimateFromSqliteStat,
+  SQLITE_STAT_SQL,
+  sqliteWholeCountSql,
+  WHOLE_COUNT_FACTOR,
+} from "./list-total.js";
 import { SqlPerLimit } from "./literal-limit.js";
 import { chain, type MaybePromise } from "./maybe-promise.js";
 import type { CursorParam } from "./page-cursor.js";
@@ -44,12 +50,6 @@ interface DialectStatements {
  * values go first among a read's parameters.
  */
 export type Scope = Readonly<Record<string, string>>;
-
-/**
- * A whole SQLite table is counted exactly when its rows are at most this many times the count's
- * cap: `count(*)` of 20 times the rows costs about what stepping through the cap's rows does.
- */
-export const WHOLE_COUNT_FACTOR = 20;
 
 // Column lists come from the schema's output, so a table has a handful; the bound keeps a
 // schema with many optional fields from growing without end.
@@ -245,12 +245,7 @@ function compileReads(db: Queryable, table: string, columns: string[]): Reads {
     ),
     wholeCount:
       dialectOf(db) === "sqlite" && columns.length === 0
-        ? new SqlPerLimit(
-            (bound) =>
-              sql`select case when coalesce((select max(rowid) from ${sql.table(table)}), 0) <= ${bound} then (select count(*) from ${sql.table(table)}) end as "count"`.compile(
-                db,
-              ).sql,
-          )
+        ? new SqlPerLimit((bound) => sqliteWholeCountSql(table, bound).compile(db).sql)
         : undefined,
     estimate: dialectOf(db) === "sqlite" ? SQLITE_STAT_SQL : `explain ${all.compile().sql}`,
   };

@@ -3,7 +3,7 @@ import { HttpError } from "../base/http-error.js";
 import type { Paginator } from "../http/pagination-shape.js";
 import type { DialectName } from "./database-url.js";
 import { keysetWhere, listOrder, type OrderKey, reversedOrder } from "./list-order.js";
-import { cappedCount, estimatedCount, isDataException } from "./list-total.js";
+import { cappedCount, estimatedCount, isDataException, sqliteWholeCount } from "./list-total.js";
 import { literalLimit } from "./literal-limit.js";
 import { chain, type MaybePromise } from "./maybe-promise.js";
 import {
@@ -306,6 +306,11 @@ export async function paginate<DB, TB extends keyof DB, Row>(
   const ordered = listOrder(query);
   const list = ordered?.query ?? query;
   const keys = ordered?.keys ?? [];
+  // SQLite's whole table counted once a request where that is cheap (as a model's list does).
+  let whole: Promise<number | undefined> | undefined;
+  const wholeCount = (cap: number) =>
+    (whole ??=
+      dialectOfQuery(list) === "sqlite" ? sqliteWholeCount(list, cap) : Promise.resolve(undefined));
   const source: ListSource<Row> = {
     keys: keys.length,
     page: (limit, offset) => list.limit(literalLimit(limit)).offset(offset).execute(),
@@ -315,8 +320,11 @@ export async function paginate<DB, TB extends keyof DB, Row>(
         values === undefined ? walked : walked.where(keysetWhere<DB, TB>(keys, values, param));
       return from.limit(literalLimit(limit)).execute();
     },
-    count: (cap) => cappedCount(list, cap),
-    estimate: () => estimatedCount(list, dialectOfQuery(list)),
+    count: async (cap) => {
+      const counted = await wholeCount(cap);
+      return counted === undefined ? cappedCount(list, cap) : Math.min(counted, cap);
+    },
+    estimate: async (cap) => (await wholeCount(cap)) ?? estimatedCount(list, dialectOfQuery(list)),
     cursorOf: (row) => cursorByKeys(row, keys),
   };
   return readList(source, request);
