@@ -75,6 +75,23 @@ async function analyze(db: Queryable, dialect: string): Promise<void> {
   else await sql`analyze widgets`.execute(db);
 }
 
+/** SQLite without `sqlite_stat1` rows (earlier tests' ANALYZE gone). */
+async function withoutStatistics(db: Queryable): Promise<void> {
+  await analyze(db, "sqlite");
+  await sql`delete from sqlite_stat1`.execute(db);
+}
+
+/** The paginator of page 1 of 11 rows by 3, past the count limit. */
+const FIRST_OF_ELEVEN_ESTIMATED = {
+  page: 1,
+  per_page: 3,
+  offset: 0,
+  total_entries_size: 11,
+  current_entries_size: 3,
+  total_pages: 4,
+  total_entries_estimated: true,
+};
+
 describe.each(DIALECTS)("long lists on %s", (dialect) => {
   const t = migratedTestDatabase(dialect, available[dialect]);
   const run = it.skipIf(!available[dialect]);
@@ -164,15 +181,7 @@ describe.each(DIALECTS)("long lists on %s", (dialect) => {
     expect(paginator.total_pages).toBe(4);
     expect(paginator.next_cursor).toBe(encodeCursor([ids[2]]));
     const headers = paginationHeaders(paginator, "/widgets?per_page=3");
-    expect(JSON.parse(headers["X-Pagination"]!)).toEqual({
-      page: 1,
-      per_page: 3,
-      offset: 0,
-      total_entries_size: 11,
-      current_entries_size: 3,
-      total_pages: 4,
-      total_entries_estimated: true,
-    });
+    expect(JSON.parse(headers["X-Pagination"]!)).toEqual(FIRST_OF_ELEVEN_ESTIMATED);
     expect(headers["X-Total-Count"]).toBe("11");
     // The same estimate for the whole table through the generic paginate.
     const generic = await paginate(Widget.query(db).orderBy("created_at"), { per_page: "3" });
@@ -204,17 +213,10 @@ describe.each(DIALECTS)("long lists on %s", (dialect) => {
   it.runIf(dialect === "sqlite")(
     "counts a whole SQLite table past the limit without statistics, where that is cheap",
     async () => {
-      await analyze(t.db.kysely, dialect); // (earlier tests' statistics gone: none at all)
-      await sql`delete from sqlite_stat1`.execute(t.db.kysely);
+      await withoutStatistics(t.db.kysely);
       const { paginator } = await Widget.paginate(t.db.kysely, { per_page: "3" });
       expect(paginator).toEqual({
-        page: 1,
-        per_page: 3,
-        offset: 0,
-        total_entries_size: 11,
-        current_entries_size: 3,
-        total_pages: 4,
-        total_entries_estimated: true,
+        ...FIRST_OF_ELEVEN_ESTIMATED,
         next_cursor: encodeCursor([ids[2]]),
       });
       // The same through the generic paginate, in another order.
@@ -235,8 +237,7 @@ describe.each(DIALECTS)("long lists on %s", (dialect) => {
       // The largest rowid bounds the rows: past WHOLE_COUNT_FACTOR times the count's cap
       // (countLimit + 1), counting the table whole could cost more than the capped count.
       await sql`update widgets set rowid = rowid + ${WHOLE_COUNT_FACTOR * 6}`.execute(db);
-      await analyze(db, dialect); // (earlier tests' statistics gone: none at all)
-      await sql`delete from sqlite_stat1`.execute(db);
+      await withoutStatistics(db);
       const { paginator } = await Widget.paginate(db, { per_page: "3" });
       expect(paginator).toMatchObject({
         total_entries_size: null,
