@@ -401,35 +401,15 @@ class TableList<Rec> implements ListSource<Rec> {
   }
 
   count(cap: number): MaybePromise<number> {
-    const whole = this.#wholeCount(cap);
-    if (whole !== undefined) return Math.min(whole, cap);
     return this.statements.cappedCount(this.db, cap, this.scope);
   }
 
-  /**
-   * The whole SQLite table's exact count where it is cheap, before its statistics; asked once a
-   * list request (a list seen past the limit may ask again after counting).
-   */
-  estimate(cap: number): MaybePromise<number | undefined> {
-    if (!this.#estimated) {
-      this.#estimated = true;
-      this.#estimate = this.#wholeCount(cap) ?? this.statements.estimate(this.db, this.scope);
-    }
-    return this.#estimate;
+  wholeCount(cap: number): number | undefined {
+    return this.scope === undefined ? this.statements.wholeCount(this.db, cap) : undefined;
   }
 
-  #estimated = false;
-  #estimate: MaybePromise<number | undefined>;
-
-  /** Counted at most once a list request: null when it cannot be (see ModelStatements.wholeCount). */
-  #whole: number | null | undefined;
-
-  #wholeCount(cap: number): number | undefined {
-    if (this.#whole === undefined) {
-      this.#whole =
-        this.scope === undefined ? (this.statements.wholeCount(this.db, cap) ?? null) : null;
-    }
-    return this.#whole ?? undefined;
+  estimate(): MaybePromise<number | undefined> {
+    return this.statements.estimate(this.db, this.scope);
   }
 
   cursorOf(row: Rec): string {

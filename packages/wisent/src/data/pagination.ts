@@ -109,10 +109,13 @@ export interface ListSource<Row> {
   /** The list's rows counted up to `cap`. */
   count(cap: number): MaybePromise<number>;
   /**
-   * The database's estimate of the list's rows, if it has one; or their exact count, where
-   * counting them all costs no more than counting up to `cap` (SQLite's whole table).
+   * The list's exact count where counting all its rows costs no more than counting up to `cap`
+   * (SQLite's whole table), else undefined; `readList` then takes it for the count and the
+   * estimate both.
    */
-  estimate(cap: number): MaybePromise<number | undefined>;
+  wholeCount?(cap: number): MaybePromise<number | undefined>;
+  /** The database's estimate of the list's rows, if it has one. */
+  estimate(): MaybePromise<number | undefined>;
   /**
    * Names the list (its table and scope) so that one seen past the count limit asks the estimate
    * first for a while (see `readList`); none: always counted first.
@@ -142,9 +145,10 @@ export function readList<Row>(
   if (request.kind === "cursor") return readCursorPage(source, request);
   const { page, per_page: perPage, offset } = request;
   const { countLimit } = settings;
+  const size = new ListSize(source, countLimit + 1);
   if (offset > settings.maxOffset) {
     // Only a list short enough to count may be read this deep; its count is exact then.
-    return chain(source.count(countLimit + 1), (counted) => {
+    return chain(size.count(), (counted) => {
       if (counted > countLimit) throw tooDeep(page, settings.maxOffset);
       return chain(source.page(perPage, offset), (rows) => ({
         rows,
@@ -175,23 +179,62 @@ export function readList<Row>(
     };
     const sizeKey = source.sizeKey;
     const countFirst = (): MaybePromise<Paginated<Row>> =>
-      chain(source.count(countLimit + 1), (counted) => {
+      chain(size.count(), (counted) => {
         if (counted <= countLimit) {
           if (sizeKey !== undefined) largeLists.delete(sizeKey);
           return { rows, paginator: paginatorOf(page, perPage, offset, rows.length, counted) };
         }
         if (sizeKey !== undefined) rememberLarge(sizeKey);
-        return chain(source.estimate(countLimit + 1), (estimate) => estimated(counted, estimate));
+        return chain(size.estimate(), (estimate) => estimated(counted, estimate));
       });
     if (!isKnownLarge(sizeKey)) return countFirst();
     // A list seen past the count limit lately skips the capped count while the database's
     // estimate stays well above it (saves counting countLimit rows a request: bench/data-scale).
-    return chain(source.estimate(countLimit + 1), (estimate) =>
+    return chain(size.estimate(), (estimate) =>
       estimate !== undefined && estimate > LARGE_ESTIMATE_FACTOR * countLimit
         ? estimated(countLimit + 1, estimate)
         : countFirst(),
     );
   });
+}
+
+/**
+ * A list's size as one request asks it: the count up to `cap` and the estimate, each from the
+ * source's whole count when it has one, and each asked of the database at most once (a list seen
+ * past the limit asks the estimate before counting, and again after).
+ */
+class ListSize<Row> {
+  #whole: MaybePromise<number | undefined> | undefined;
+  #wholeAsked = false;
+  #estimate: MaybePromise<number | undefined> | undefined;
+  #estimateAsked = false;
+
+  constructor(
+    private readonly source: ListSource<Row>,
+    private readonly cap: number,
+  ) {}
+
+  count(): MaybePromise<number> {
+    return chain(this.#wholeCount(), (whole) =>
+      whole === undefined ? this.source.count(this.cap) : Math.min(whole, this.cap),
+    );
+  }
+
+  estimate(): MaybePromise<number | undefined> {
+    if (!this.#estimateAsked) {
+      this.#estimateAsked = true;
+      this.#estimate = chain(this.#wholeCount(), (whole) => whole ?? this.source.estimate());
+    }
+    return this.#estimate;
+  }
+
+  #wholeCount(): MaybePromise<number | undefined> {
+    if (!this.#wholeAsked) {
+      this.#wholeAsked = true;
+      this.#whole = this.source.wholeCount?.(this.cap);
+    }
+    return this.#whole;
+  }
 }
 
 /**
@@ -306,11 +349,9 @@ export async function paginate<DB, TB extends keyof DB, Row>(
   const ordered = listOrder(query);
   const list = ordered?.query ?? query;
   const keys = ordered?.keys ?? [];
-  // SQLite's whole table counted once a request where that is cheap (as a model's list does).
-  let whole: Promise<number | undefined> | undefined;
-  const wholeCount = (cap: number) =>
-    (whole ??=
-      dialectOfQuery(list) === "sqlite" ? sqliteWholeCount(list, cap) : Promise.resolve(undefined));
+  // Compiled only for a list long enough to need its size, and then once.
+  let compiledFor: DialectName | undefined;
+  const dialect = () => (compiledFor ??= dialectOfQuery(list));
   const source: ListSource<Row> = {
     keys: keys.length,
     page: (limit, offset) => list.limit(literalLimit(limit)).offset(offset).execute(),
@@ -320,11 +361,9 @@ export async function paginate<DB, TB extends keyof DB, Row>(
         values === undefined ? walked : walked.where(keysetWhere<DB, TB>(keys, values, param));
       return from.limit(literalLimit(limit)).execute();
     },
-    count: async (cap) => {
-      const counted = await wholeCount(cap);
-      return counted === undefined ? cappedCount(list, cap) : Math.min(counted, cap);
-    },
-    estimate: async (cap) => (await wholeCount(cap)) ?? estimatedCount(list, dialectOfQuery(list)),
+    count: (cap) => cappedCount(list, cap),
+    wholeCount: (cap) => (dialect() === "sqlite" ? sqliteWholeCount(list, cap) : undefined),
+    estimate: () => estimatedCount(list, dialect()),
     cursorOf: (row) => cursorByKeys(row, keys),
   };
   return readList(source, request);
